@@ -1,0 +1,39 @@
+"""Solver backends behind one small interface: a LinearModel in, variable values out.
+
+Each backend module imports its solver library lazily, so the CLI starts fast and a missing
+library is a clear error rather than an import failure at start-up.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from solver.errors import BackendError
+from solver.model import LinearModel
+
+
+@dataclass(frozen=True, slots=True)
+class BackendResult:
+    values: list[int] | None  # None: no solution found (only possible when a limit stopped it)
+    optimal: bool  # proven optimal
+    seconds: float  # time inside the solver
+    build_seconds: float  # time turning the LinearModel into the solver's model
+
+
+SolveFunction = Callable[[LinearModel, float | None], BackendResult]
+
+BACKENDS = ("cpsat", "cbc")
+
+
+def get_backend(name: str) -> SolveFunction:
+    """The solve function of a backend by name (``cpsat``, ``cbc``)."""
+    if name == "cpsat":
+        from solver.backends.cpsat import solve_cpsat
+
+        return solve_cpsat
+    if name == "cbc":
+        from solver.backends.cbc import solve_cbc
+
+        return solve_cbc
+    raise BackendError(f"unknown backend {name!r} (backends: {', '.join(BACKENDS)})")

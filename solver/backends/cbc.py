@@ -1,0 +1,52 @@
+"""CBC backend through PuLP (PuLP bundles the CBC binary). Single-threaded, so deterministic."""
+
+from __future__ import annotations
+
+import time
+
+from solver.backends import BackendResult
+from solver.errors import BackendError
+from solver.model import INF, LinearModel
+
+
+def solve_cbc(lp: LinearModel, time_limit: float | None) -> BackendResult:
+    try:
+        import pulp
+    except ImportError as err:  # pragma: no cover - pulp is a dependency
+        raise BackendError(f"backend cbc needs PuLP: {err}") from None
+
+    started = time.perf_counter()
+    prob = pulp.LpProblem("rummikub_turn", pulp.LpMaximize)
+    xs = [
+        pulp.LpVariable(name, lowBound=lo, upBound=hi, cat=pulp.LpInteger)
+        for name, lo, hi in zip(lp.names, lp.lower, lp.upper)
+    ]
+    prob += pulp.LpAffineExpression([(xs[v], c) for v, c in lp.objective]), "objective"
+    for name, terms, lo, hi in lp.rows:
+        expr = pulp.LpAffineExpression([(xs[v], c) for v, c in terms])
+        if lo == hi:
+            prob += pulp.LpConstraint(expr, pulp.LpConstraintEQ, name, lo)
+        else:
+            if lo > -INF:
+                prob += pulp.LpConstraint(expr, pulp.LpConstraintGE, name + "_lo", lo)
+            if hi < INF:
+                prob += pulp.LpConstraint(expr, pulp.LpConstraintLE, name + "_hi", hi)
+    for var, value in zip(xs, lp.hint):
+        var.setInitialValue(value)
+    options = {"msg": False, "warmStart": True, "gapRel": 0.0, "gapAbs": 0.5}
+    if time_limit is not None:
+        options["timeLimit"] = max(time_limit, 0.01)
+    solver = pulp.PULP_CBC_CMD(**options)
+    built = time.perf_counter()
+    try:
+        prob.solve(solver)
+    except pulp.PulpSolverError as err:
+        raise BackendError(f"CBC failed: {err}") from None
+    done = time.perf_counter()
+    if prob.sol_status in (pulp.LpSolutionOptimal, pulp.LpSolutionIntegerFeasible):
+        values = [int(round(x.value() or 0)) for x in xs]
+        optimal = prob.sol_status == pulp.LpSolutionOptimal and prob.status == pulp.LpStatusOptimal
+        return BackendResult(values, optimal, done - built, built - started)
+    if time_limit is not None and prob.status == pulp.LpStatusNotSolved:
+        return BackendResult(None, False, done - built, built - started)
+    raise BackendError(f"CBC failed: status {pulp.LpStatus[prob.status]}")

@@ -1,0 +1,32 @@
+"""Exception types, split by kind so callers (and the CLI) can react to each.
+
+Every message is meant to be shown to a person as one line: it names what was wrong and where.
+"""
+
+
+class RummikubError(Exception):
+    """Base class of every error the library raises on purpose."""
+
+
+class NotationError(RummikubError, ValueError):
+    """A token that is not a tile or set in the notation (``X5``, ``R14``, a lone ``K``)."""
+
+
+class RulesError(RummikubError, ValueError):
+    """A rule object with an impossible field value or combination."""
+
+
+class PositionError(RummikubError, ValueError):
+    """A position that breaks the rules: too many copies of a tile, an invalid table set, …"""
+
+
+class InputError(RummikubError, ValueError):
+    """A file or record that cannot be read: missing, binary, malformed structure."""
+
+
+class BackendError(RummikubError, RuntimeError):
+    """The optimisation backend failed (not "no move": that is a normal result)."""
+
+
+class ValidationFailure(RummikubError, RuntimeError):
+    """The solver produced an answer the independent validator rejects: a bug, never user error."""

@@ -1,0 +1,348 @@
+"""Reading racks, tables and positions from files, standard input and JSON records.
+
+Formats (documented in the README):
+- rack file: tiles separated by spaces, commas or newlines; ``#`` starts a comment;
+- table file: one set per line, tiles separated by spaces or commas;
+- position file: ``key: value`` lines (``title``, ``id``, ``opened``, ``rules``, ``rack``,
+  ``table``, ``notes``); ``table:`` is followed by one set per line; or a JSON object with the
+  batch record's fields.
+
+Every error names the file, the line, the token and what is wrong, as one line.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import sys
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from solver.errors import InputError, NotationError, PositionError, RulesError
+from solver.position import Located, Position, check_table_set, check_tile_counts
+from solver.rules import RuleSet
+from solver.tiles import Tile, TileSyntaxError, parse_token
+
+MAX_INPUT_BYTES = 1_000_000  # no real position is near this; refuse absurd input early
+STDIN = "-"
+_SPLIT = re.compile(r"[\s,;]+")
+_KEY = re.compile(r"^([A-Za-z][A-Za-z_-]*)\s*:(.*)$")
+POSITION_KEYS = ("title", "id", "opened", "rules", "rack", "table", "notes")
+
+
+def read_text(path: str, what: str) -> tuple[str, str]:
+    """The text of a file (``-``: standard input) and the label to use in messages."""
+    label = "<stdin>" if path == STDIN else path
+    try:
+        if path == STDIN:
+            data = sys.stdin.buffer.read(MAX_INPUT_BYTES + 1)
+        else:
+            with open(path, "rb") as handle:
+                data = handle.read(MAX_INPUT_BYTES + 1)
+    except FileNotFoundError:
+        raise InputError(f"cannot read {what} file {label}: no such file") from None
+    except IsADirectoryError:
+        raise InputError(f"cannot read {what} file {label}: it is a directory") from None
+    except OSError as err:
+        raise InputError(f"cannot read {what} file {label}: {err.strerror or err}") from None
+    if len(data) > MAX_INPUT_BYTES:
+        raise InputError(f"{what} file {label} is too large (over {MAX_INPUT_BYTES:,} bytes)")
+    return decode_text(data, f"{what} file {label}"), label
+
+
+def decode_text(data: bytes, where: str) -> str:
+    if b"\x00" in data:
+        at = data.index(0)
+        raise InputError(f"{where} is not a text file (binary data at byte {at})")
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as err:
+        raise InputError(f"{where} is not UTF-8 text (bad byte at {err.start})") from None
+    bad = next((c for c in text if ord(c) < 32 and c not in "\t\n\r\f\v"), None)
+    if bad is not None:
+        raise InputError(f"{where} is not a text file (control character {bad!r})")
+    return text
+
+
+def _strip_comment(line: str) -> str:
+    return line.split("#", 1)[0]
+
+
+def parse_tokens(text: str, where: str, rules: RuleSet) -> list[Located]:
+    """Tiles of one line (or one JSON string), each with its location."""
+    out: list[Located] = []
+    for token in _SPLIT.split(text.strip()):
+        if not token:
+            continue
+        try:
+            out.extend((t, where) for t in parse_token(token, rules))
+        except TileSyntaxError as err:
+            raise NotationError(err.located(where)) from None
+    return out
+
+
+def parse_rack(text: str, label: str, rules: RuleSet, kind: str = "rack file") -> list[Located]:
+    tiles: list[Located] = []
+    for number, line in enumerate(text.splitlines(), 1):
+        tiles += parse_tokens(_strip_comment(line), f"{kind} {label} line {number}", rules)
+    return tiles
+
+
+def parse_table_line(line: str, where: str, rules: RuleSet) -> list[Located]:
+    tiles = parse_tokens(line, where, rules)
+    check_table_set([t for t, _ in tiles], rules, where)
+    return tiles
+
+
+def parse_table(text: str, label: str, rules: RuleSet, kind: str = "table file") -> list[list[Located]]:
+    sets = []
+    for number, line in enumerate(text.splitlines(), 1):
+        line = _strip_comment(line)
+        if line.strip():
+            sets.append(parse_table_line(line, f"{kind} {label} line {number}", rules))
+    return sets
+
+
+def _build(
+    rack: list[Located],
+    table: list[list[Located]],
+    opened: bool,
+    rules: RuleSet,
+    **meta: str,
+) -> Position:
+    check_tile_counts(rack + [e for s in table for e in s], rules)
+    return Position(
+        rack=tuple(t for t, _ in rack),
+        table=tuple(tuple(t for t, _ in s) for s in table),
+        opened=opened,
+        rules=rules,
+        **meta,
+    )
+
+
+def load_rack_and_table(
+    rack_path: str, table_path: str | None, rules: RuleSet, opened: bool
+) -> Position:
+    """A position from a rack file and an optional table file."""
+    if rack_path == STDIN and table_path == STDIN:
+        raise InputError("only one of the rack and table files can be standard input (-)")
+    text, label = read_text(rack_path, "rack")
+    rack = parse_rack(text, label, rules)
+    table: list[list[Located]] = []
+    if table_path is not None:
+        text, label = read_text(table_path, "table")
+        table = parse_table(text, label, rules)
+    return _build(rack, table, opened, rules)
+
+
+@dataclass
+class _Field:
+    line: int
+    value: str
+    more: list[tuple[int, str]]
+
+
+def load_position(
+    path: str, rule_overrides: Mapping[str, object] | None = None, opened: bool | None = None
+) -> Position:
+    """A position file (text or JSON). Explicit rule options and ``opened`` override the file."""
+    text, label = read_text(path, "position")
+    if text.lstrip().startswith("{"):
+        try:
+            record = json.loads(text)
+        except json.JSONDecodeError as err:
+            raise InputError(
+                f"position file {label} line {err.lineno}: not valid JSON ({err.msg})"
+            ) from None
+        return position_from_record(record, f"position file {label}", rule_overrides, opened)
+    return parse_position_text(text, label, rule_overrides, opened)
+
+
+def parse_position_text(
+    text: str,
+    label: str,
+    rule_overrides: Mapping[str, object] | None = None,
+    opened: bool | None = None,
+) -> Position:
+    fields: dict[str, _Field] = {}
+    current: _Field | None = None
+    for number, raw in enumerate(text.splitlines(), 1):
+        line = _strip_comment(raw).rstrip()
+        if not line.strip():
+            continue
+        match = _KEY.match(line)
+        if match and not raw[0].isspace():
+            key = match.group(1).lower().replace("_", "-")
+            if key not in POSITION_KEYS:
+                raise InputError(
+                    f"position file {label} line {number}: unknown key {match.group(1)!r}"
+                    f" (keys: {', '.join(POSITION_KEYS)})"
+                )
+            if key in fields:
+                raise InputError(
+                    f"position file {label} line {number}: {key!r} given twice"
+                    f" (first on line {fields[key].line})"
+                )
+            current = fields[key] = _Field(number, match.group(2).strip(), [])
+        elif current is None:
+            raise InputError(
+                f"position file {label} line {number}: expected 'key: value' (such as 'rack: R4 R5'),"
+                f" got {line.strip()[:40]!r}"
+            )
+        else:
+            current.more.append((number, line.strip()))
+    where = f"position file {label}"
+    for key in ("title", "id", "opened", "rules"):
+        if key in fields and fields[key].more:
+            n, extra = fields[key].more[0]
+            raise InputError(f"{where} line {n}: unexpected {extra[:40]!r} after '{key}:'")
+    if "rack" not in fields:
+        raise InputError(f"{where}: no 'rack:' line (an empty rack is written 'rack:')")
+    rules = _rules_from_text(fields.get("rules"), where, rule_overrides)
+    if opened is None:
+        opened = True
+        if "opened" in fields:
+            opened = _yes_no(fields["opened"].value, f"{where} line {fields['opened'].line}", "opened")
+    rack_field = fields["rack"]
+    rack = parse_tokens(rack_field.value, f"rack in {where} line {rack_field.line}", rules)
+    for n, line in rack_field.more:
+        rack += parse_tokens(line, f"rack in {where} line {n}", rules)
+    table: list[list[Located]] = []
+    if "table" in fields:
+        tf = fields["table"]
+        lines = ([(tf.line, tf.value)] if tf.value else []) + tf.more
+        table = [parse_table_line(line, f"table in {where} line {n}", rules) for n, line in lines]
+    notes = " ".join(
+        [fields["notes"].value] + [line for _, line in fields["notes"].more]
+    ).strip() if "notes" in fields else ""
+    return _build(
+        rack,
+        table,
+        opened,
+        rules,
+        title=fields["title"].value if "title" in fields else "",
+        id=fields["id"].value if "id" in fields else "",
+        notes=notes,
+    )
+
+
+def _yes_no(text: str, where: str, key: str) -> bool:
+    value = text.strip().lower()
+    if value in ("yes", "true", "y", "1"):
+        return True
+    if value in ("no", "false", "n", "0"):
+        return False
+    raise InputError(f"{where}: {key} must be yes or no, got {text.strip()[:20]!r}")
+
+
+def _rules_from_text(
+    rules_field: _Field | None, where: str, overrides: Mapping[str, object] | None
+) -> RuleSet:
+    options: dict[str, object] = {}
+    if rules_field is not None:
+        for word in rules_field.value.split():
+            key, sep, value = word.partition("=")
+            if not sep or not key or not value:
+                raise InputError(
+                    f"{where} line {rules_field.line}: rule {word!r} is not key=value"
+                    " (such as wrap=american)"
+                )
+            options[key] = value
+    try:
+        base = RuleSet.from_options(options)
+    except RulesError as err:
+        line = f" line {rules_field.line}" if rules_field else ""
+        raise RulesError(f"{where}{line}: {err}") from None
+    return RuleSet.from_options(overrides or {}, base)
+
+
+def position_from_record(
+    record: Any,
+    where: str,
+    rule_overrides: Mapping[str, object] | None = None,
+    opened: bool | None = None,
+) -> Position:
+    """A position from a JSON object: ``{"rack": [...], "table": [[...], ...], "initial_meld": false}``.
+
+    Also accepted: ``opened`` (the inverse of ``initial_meld``), ``rules`` (an object of rule
+    options), ``id``, ``title`` and ``notes``. A rack or a set may be one string of tokens.
+    """
+    if not isinstance(record, dict):
+        raise InputError(f"{where}: expected a JSON object with 'rack' and 'table'")
+    allowed = {"rack", "table", "initial_meld", "opened", "rules", "id", "title", "notes"}
+    unknown = sorted(set(record) - allowed)
+    if unknown:
+        raise InputError(
+            f"{where}: unknown field {unknown[0]!r} (fields: {', '.join(sorted(allowed))})"
+        )
+    if "rack" not in record:
+        raise InputError(f"{where}: missing field 'rack'")
+    file_rules = record.get("rules", {})
+    if not isinstance(file_rules, dict):
+        raise InputError(f"{where}: 'rules' must be an object such as {{\"wrap\": \"american\"}}")
+    try:
+        rules = RuleSet.from_options(rule_overrides or {}, RuleSet.from_options(file_rules))
+    except RulesError as err:
+        raise RulesError(f"{where}: {err}") from None
+    if opened is None:
+        opened = True
+        if "initial_meld" in record:
+            opened = not _json_bool(record["initial_meld"], where, "initial_meld")
+        if "opened" in record:
+            value = _json_bool(record["opened"], where, "opened")
+            if "initial_meld" in record and value == opened is False:
+                raise InputError(f"{where}: 'opened' and 'initial_meld' contradict each other")
+            opened = value
+    rack = _json_tiles(record["rack"], f"rack in {where}", rules)
+    raw_table = record.get("table", [])
+    if not isinstance(raw_table, list):
+        raise InputError(f"{where}: 'table' must be a list of sets")
+    table = []
+    for i, raw_set in enumerate(raw_table, 1):
+        set_where = f"table set {i} in {where}"
+        tiles = _json_tiles(raw_set, set_where, rules)
+        check_table_set([t for t, _ in tiles], rules, set_where)
+        table.append(tiles)
+    meta = {}
+    for key in ("id", "title", "notes"):
+        if key in record:
+            if not isinstance(record[key], (str, int)) or isinstance(record[key], bool):
+                raise InputError(f"{where}: '{key}' must be a string")
+            meta[key] = str(record[key])
+    return _build(rack, table, opened, rules, **meta)
+
+
+def _json_bool(value: Any, where: str, key: str) -> bool:
+    if isinstance(value, bool):
+        return value
+    raise InputError(f"{where}: '{key}' must be true or false, got {json.dumps(value)[:20]}")
+
+
+def _json_tiles(value: Any, where: str, rules: RuleSet) -> list[Located]:
+    if isinstance(value, str):
+        return parse_tokens(value, where, rules)
+    if not isinstance(value, list):
+        raise InputError(f"{where}: expected a list of tiles such as [\"R4\", \"R5\"]")
+    tiles: list[Located] = []
+    for item in value:
+        if not isinstance(item, str):
+            raise InputError(f"{where}: {json.dumps(item)[:20]} is not a tile (tiles are strings like \"R7\")")
+        tiles += parse_tokens(item, where, rules)
+    return tiles
+
+
+def tiles_of(located: Sequence[Located]) -> list[Tile]:
+    return [t for t, _ in located]
+
+
+__all__ = [
+    "InputError",
+    "PositionError",
+    "load_position",
+    "load_rack_and_table",
+    "parse_position_text",
+    "position_from_record",
+    "read_text",
+]

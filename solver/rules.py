@@ -1,0 +1,178 @@
+"""The rule object: every variant that matters for one turn, immutable, checked on creation."""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Any
+
+from solver.errors import RulesError
+
+# The notation has one letter per colour; more colours than letters cannot be written down.
+COLOUR_LETTERS = "KBROGPWC"
+COLOUR_NAMES = ("black", "blue", "red", "orange", "green", "purple", "white", "cyan")
+MAX_NUMBERS = 40
+MAX_COPIES = 8
+MAX_JOKERS = 8
+
+
+class Wrap(StrEnum):
+    """Whether runs may continue past the highest number."""
+
+    NONE = "none"  # 1 is always the lowest: 12-13-1 is invalid
+    AMERICAN = "american"  # a 1 may follow 13 at the end of a run (12-13-1), nothing after it
+    FULL = "full"  # runs wrap around freely (12-13-1-2)
+
+
+@dataclass(frozen=True, slots=True)
+class RuleSet:
+    """One turn's rules. Defaults are the standard game (see RULES.md)."""
+
+    numbers: int = 13
+    colours: int = 4
+    copies: int = 2
+    jokers: int = 2
+    min_set_size: int = 3
+    meld_threshold: int = 30
+    joker_in_meld: bool = False
+    continue_after_meld: bool = False
+    wrap: Wrap = Wrap.NONE
+    joker_penalty: int = 30  # a joker's value for the points objective (left on a rack it costs this)
+
+    def __post_init__(self) -> None:
+        def bad(field: str, value: object, why: str) -> RulesError:
+            return RulesError(f"invalid rule {field}={value!r}: {why}")
+
+        for field, low, high in (
+            ("numbers", 2, MAX_NUMBERS),
+            ("colours", 1, len(COLOUR_LETTERS)),
+            ("copies", 1, MAX_COPIES),
+            ("jokers", 0, MAX_JOKERS),
+            ("min_set_size", 2, MAX_NUMBERS),
+            ("meld_threshold", 0, 10_000),
+            ("joker_penalty", 0, 10_000),
+        ):
+            value = getattr(self, field)
+            if isinstance(value, bool) or not isinstance(value, int):
+                raise bad(field, value, "must be a whole number")
+            if not low <= value <= high:
+                raise bad(field, value, f"must be between {low} and {high}")
+        for field in ("joker_in_meld", "continue_after_meld"):
+            if not isinstance(getattr(self, field), bool):
+                raise bad(field, getattr(self, field), "must be true or false")
+        if not isinstance(self.wrap, Wrap):
+            try:
+                object.__setattr__(self, "wrap", Wrap(self.wrap))
+            except ValueError:
+                raise bad("wrap", self.wrap, "must be none, american or full") from None
+        if self.min_set_size > self.numbers and self.min_set_size > self.colours:
+            raise bad(
+                "min_set_size",
+                self.min_set_size,
+                f"no run ({self.numbers} numbers) or group ({self.colours} colours) can be that long",
+            )
+
+    @property
+    def max_run_length(self) -> int:
+        """Longest run the set enumeration needs: longer runs split into shorter valid ones.
+
+        A run of length L can be cut into two runs of at least ``min_set_size`` that each keep a
+        numbered tile whenever L >= 2*min and L >= jokers+min+1 and L >= 2*jokers+2, so every run
+        longer than the returned length splits without loss.
+        """
+        m, j = self.min_set_size, self.jokers
+        return min(self.numbers, max(2 * m - 1, j + m, 2 * j + 1))
+
+    @property
+    def groups_possible(self) -> bool:
+        return self.min_set_size <= self.colours
+
+    @property
+    def colour_letters(self) -> str:
+        return COLOUR_LETTERS[: self.colours]
+
+    def replace(self, **changes: Any) -> RuleSet:
+        return dataclasses.replace(self, **changes)
+
+    def to_dict(self) -> dict[str, Any]:
+        """Option names as the CLI and position files spell them (hyphenated)."""
+        return {
+            "numbers": self.numbers,
+            "colours": self.colours,
+            "copies": self.copies,
+            "jokers": self.jokers,
+            "min-set-size": self.min_set_size,
+            "meld-threshold": self.meld_threshold,
+            "joker-in-meld": self.joker_in_meld,
+            "continue-after-meld": self.continue_after_meld,
+            "wrap": self.wrap.value,
+            "joker-penalty": self.joker_penalty,
+        }
+
+    def describe(self) -> str:
+        """Only the fields that differ from the standard rules, as ``key=value`` words."""
+        default = RuleSet().to_dict()
+        words = [
+            f"{key}={_format_value(value)}"
+            for key, value in self.to_dict().items()
+            if default[key] != value
+        ]
+        return " ".join(words) if words else "standard"
+
+    @classmethod
+    def from_options(cls, options: Mapping[str, object], base: RuleSet | None = None) -> RuleSet:
+        """Build from ``{"min-set-size": 3, ...}`` (hyphens or underscores, values as text or typed).
+
+        Unknown keys and unreadable values raise RulesError naming the key.
+        """
+        fields = {f.name: f for f in dataclasses.fields(cls)}
+        changes: dict[str, Any] = {}
+        for raw_key, raw_value in options.items():
+            key = raw_key.strip().lower().replace("-", "_")
+            if key == "colors":
+                key = "colours"
+            if key not in fields:
+                known = ", ".join(k.replace("_", "-") for k in fields)
+                raise RulesError(f"unknown rule {raw_key!r}: known rules are {known}")
+            kind = fields[key].type
+            changes[key] = _coerce(raw_key, raw_value, str(kind))
+        return dataclasses.replace(base or cls(), **changes)
+
+
+_TRUE = {"yes", "true", "on", "1", "y"}
+_FALSE = {"no", "false", "off", "0", "n"}
+
+
+def _format_value(value: object) -> str:
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    return str(value)
+
+
+def _coerce(key: str, value: object, kind: str) -> object:
+    if kind == "bool":
+        if isinstance(value, bool):
+            return value
+        text = str(value).strip().lower()
+        if text in _TRUE:
+            return True
+        if text in _FALSE:
+            return False
+        raise RulesError(f"invalid rule {key}={value!r}: must be yes or no")
+    if kind == "int":
+        if isinstance(value, bool):
+            raise RulesError(f"invalid rule {key}={value!r}: must be a whole number")
+        if isinstance(value, int):
+            return value
+        try:
+            return int(str(value).strip())
+        except ValueError:
+            raise RulesError(f"invalid rule {key}={value!r}: must be a whole number") from None
+    if kind == "Wrap":
+        try:
+            return Wrap(str(value).strip().lower())
+        except ValueError:
+            raise RulesError(f"invalid rule {key}={value!r}: must be none, american or full") from None
+    raise AssertionError(f"no coercion for {kind}")  # pragma: no cover

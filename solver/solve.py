@@ -1,0 +1,212 @@
+"""Solving one turn: build the model, run a backend, decode, validate, describe the result."""
+
+from __future__ import annotations
+
+import time
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Any
+
+from solver.backends import get_backend
+from solver.errors import ValidationFailure
+from solver.melds import Kind, best_reading
+from solver.model import Objective, TurnModel, build_model
+from solver.position import Position
+from solver.rules import RuleSet
+from solver.tiles import Tile, format_tiles, tile_points
+from solver.validator import validate
+
+
+class Status(StrEnum):
+    OPTIMAL = "optimal"  # proven best move, at least one tile played
+    NO_MOVE = "no_move"  # proven: nothing can be played, draw a tile
+    TIME_LIMIT = "time_limit"  # the limit stopped the search: best move found, not proven
+
+
+class SetChange(StrEnum):
+    UNCHANGED = "unchanged"  # an original table set, untouched
+    EXTENDED = "extended"  # an original table set plus rack tiles
+    NEW = "new"  # rack tiles only
+    REBUILT = "rebuilt"  # made of tiles from broken-up table sets (and maybe rack tiles)
+
+
+@dataclass(frozen=True, slots=True)
+class PlacedSet:
+    """A set of the table after the move, in natural order, with the rack tiles marked."""
+
+    tiles: tuple[Tile, ...]
+    change: SetChange
+    from_rack: tuple[bool, ...]
+
+    def __str__(self) -> str:
+        return format_tiles(self.tiles)
+
+
+@dataclass(frozen=True, slots=True)
+class Solution:
+    position: Position
+    status: Status
+    objective: Objective
+    played: tuple[Tile, ...]
+    table: tuple[PlacedSet, ...]
+    kept_sets: int
+    backend: str
+    seconds: float
+    build_seconds: float
+    solve_seconds: float
+
+    @property
+    def tiles_played(self) -> int:
+        return len(self.played)
+
+    @property
+    def points_played(self) -> int:
+        return sum(tile_points(t, self.position.rules) for t in self.played)
+
+    @property
+    def rack_left(self) -> tuple[Tile, ...]:
+        return tuple(sorted((Counter(self.position.rack) - Counter(self.played)).elements()))
+
+    def to_dict(self) -> dict[str, Any]:
+        data: dict[str, Any] = {}
+        if self.position.id:
+            data["id"] = self.position.id
+        data.update({
+            "status": self.status.value,
+            "objective": self.objective.value,
+            "tiles_played": self.tiles_played,
+            "points_played": self.points_played,
+            "played": [str(t) for t in self.played],
+            "rack": [str(t) for t in self.rack_left],
+            "table": [[str(t) for t in s.tiles] for s in self.table],
+            "table_changes": [s.change.value for s in self.table],
+            "kept_sets": self.kept_sets,
+            "initial_meld": not self.position.opened,
+            "backend": self.backend,
+            "seconds": round(self.seconds, 6),
+        })
+        return data
+
+
+def solve(
+    position: Position,
+    objective: Objective | str = Objective.TILES,
+    backend: str = "cpsat",
+    time_limit: float | None = None,
+) -> Solution:
+    """The best move for ``position``; validated before it is returned.
+
+    Raises BackendError if the backend fails and ValidationFailure if the answer breaks a rule
+    (a bug). A time limit never turns into "no move": status ``time_limit`` says it is unproven.
+    """
+    started = time.perf_counter()
+    objective = Objective(objective)
+    run = get_backend(backend)
+    model = build_model(position, objective)
+    built = time.perf_counter()
+    result = run(model.lp, time_limit)
+    values = result.values if result.values is not None else model.lp.hint
+    sets, played = decode(model, values)
+    problems = validate(position, sets)
+    if problems:
+        details = "; ".join(v.message for v in problems)
+        raise ValidationFailure(f"backend {backend} returned an illegal move: {details}")
+    if result.optimal:
+        status = Status.OPTIMAL if played else Status.NO_MOVE
+    else:
+        status = Status.TIME_LIMIT
+    placed = describe_table(position, sets, played)
+    return Solution(
+        position=position,
+        status=status,
+        objective=objective,
+        played=tuple(sorted(played)),
+        table=placed,
+        kept_sets=sum(1 for s in placed if s.change is SetChange.UNCHANGED),
+        backend=backend,
+        seconds=time.perf_counter() - started,
+        build_seconds=(built - started) + result.build_seconds,
+        solve_seconds=result.seconds,
+    )
+
+
+def decode(model: TurnModel, values: Sequence[int]) -> tuple[list[list[Tile]], list[Tile]]:
+    """The table after the move (sets as tile lists) and the tiles played, from variable values."""
+    rules = model.position.rules
+    sets: list[list[Tile]] = [list(s) for s in model.position.table] if model.table_fixed else []
+    for var, key in model.set_vars:
+        for _ in range(values[var]):
+            sets.append([Tile.from_index(t, rules) for t in key])
+    played = [Tile.from_index(t, rules) for var, t in model.played_vars for _ in range(values[var])]
+    return sets, played
+
+
+def describe_table(
+    position: Position, sets: Sequence[Sequence[Tile]], played: Sequence[Tile]
+) -> tuple[PlacedSet, ...]:
+    """Each new set in natural order, marked unchanged / extended / new / rebuilt, rack tiles flagged.
+
+    Tiles are interchangeable copies, so "which R5 came from the rack" is a presentation choice:
+    unchanged sets take table tiles first, then extensions, then sets of rack tiles only.
+    """
+    rules = position.rules
+    originals = Counter(tuple(sorted(s)) for s in position.table)
+    rack_left = Counter(played)
+    keys = [tuple(sorted(s)) for s in sets]
+    change: list[SetChange | None] = [None] * len(sets)
+    rack_part: list[Counter[Tile]] = [Counter() for _ in sets]
+    for i, key in enumerate(keys):
+        if originals[key] > 0:
+            originals[key] -= 1
+            change[i] = SetChange.UNCHANGED
+    for i, key in enumerate(keys):
+        if change[i] is not None:
+            continue
+        whole = Counter(key)
+        for orig in sorted(originals):
+            if originals[orig] and not (Counter(orig) - whole):
+                extra = whole - Counter(orig)
+                if not (extra - rack_left):
+                    originals[orig] -= 1
+                    rack_left -= extra
+                    rack_part[i] = extra
+                    change[i] = SetChange.EXTENDED
+                    break
+    for i, key in enumerate(keys):
+        if change[i] is None and not (Counter(key) - rack_left):
+            rack_part[i] = Counter(key)
+            rack_left -= rack_part[i]
+            change[i] = SetChange.NEW
+    for i, key in enumerate(keys):
+        if change[i] is None:
+            take = Counter(key) & rack_left
+            rack_part[i] = take
+            rack_left -= take
+            change[i] = SetChange.REBUILT
+    placed = []
+    for i, s in enumerate(sets):
+        reading = best_reading(s, rules)
+        ordered = reading.tiles if reading else tuple(sorted(s))
+        marks = rack_part[i].copy()
+        flags = []
+        for t in ordered:
+            flags.append(marks[t] > 0)
+            marks[t] -= 1
+        c = change[i]
+        assert c is not None
+        placed.append(PlacedSet(ordered, c, tuple(flags)))
+    placed.sort(key=lambda p: _sort_key(p.tiles, rules))
+    return tuple(placed)
+
+
+def _sort_key(tiles: Sequence[Tile], rules: RuleSet) -> tuple[int, int, int, tuple[Tile, ...]]:
+    """Runs by colour and start, then groups by number: a reader finds sets where expected."""
+    reading = best_reading(tiles, rules)
+    if reading is None:
+        return (2, 0, 0, tuple(tiles))
+    first = reading.stands_for[0]
+    if reading.kind is Kind.RUN:
+        return (0, first.colour, first.number, tuple(tiles))
+    return (1, first.number, 0, tuple(tiles))

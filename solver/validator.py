@@ -1,0 +1,149 @@
+"""The independent validator: is a proposed table after the move legal for this position?
+
+It reports every violation, each with a code, a message a person can act on and the tiles
+involved, and it shares nothing with the model or the backends: only the set rules (melds).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from solver.melds import best_reading, why_invalid
+from solver.position import Position
+from solver.tiles import Tile, format_tiles
+
+
+@dataclass(frozen=True, slots=True)
+class Violation:
+    code: str
+    message: str
+    tiles: tuple[Tile, ...] = ()
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"code": self.code, "message": self.message, "tiles": [str(t) for t in self.tiles]}
+
+
+def played_tiles(position: Position, new_table: Sequence[Sequence[Tile]]) -> Counter[Tile]:
+    """Tiles on the new table that were not on the old one (what the move lays from the rack)."""
+    after = Counter(t for s in new_table for t in s)
+    return after - position.table_tiles
+
+
+def validate(position: Position, new_table: Sequence[Sequence[Tile]]) -> list[Violation]:
+    """Every rule the proposed table breaks; an empty list means the move is legal."""
+    rules = position.rules
+    out: list[Violation] = []
+    for i, s in enumerate(new_table, 1):
+        reason = why_invalid(list(s), rules)
+        if reason is not None:
+            out.append(Violation("invalid_set", f"set {i} '{format_tiles(s)}' is invalid: {reason}", tuple(s)))
+
+    before = position.table_tiles
+    after = Counter(t for s in new_table for t in s)
+    missing = before - after
+    if missing:
+        tiles = tuple(sorted(missing.elements()))
+        out.append(Violation(
+            "table_tile_missing",
+            f"table tile{'s' if len(tiles) > 1 else ''} {format_tiles(tiles)} not on the table after the move"
+            " (tiles may not go back to the rack)",
+            tiles,
+        ))
+    played = after - before
+    extra = played - Counter(position.rack)
+    if extra:
+        tiles = tuple(sorted(extra.elements()))
+        out.append(Violation(
+            "tile_not_available",
+            f"{format_tiles(tiles)} neither on the table nor on the rack",
+            tiles,
+        ))
+    if not position.opened and (played or missing):
+        out += _initial_meld_violations(position, new_table, played - extra)
+    return out
+
+
+def _initial_meld_violations(
+    position: Position, new_table: Sequence[Sequence[Tile]], played: Counter[Tile]
+) -> list[Violation]:
+    rules = position.rules
+    out: list[Violation] = []
+    threshold = rules.meld_threshold
+    if not rules.continue_after_meld:
+        # The table stays as it was: every original set must still be there, untouched.
+        remaining = Counter(_key(s) for s in new_table)
+        for s in position.table:
+            if remaining[_key(s)] > 0:
+                remaining[_key(s)] -= 1
+            else:
+                out.append(Violation(
+                    "table_touched_before_opening",
+                    f"table set '{format_tiles(s)}' changed before opening (initial meld: new sets from the rack only)",
+                    tuple(s),
+                ))
+        new_sets = [list(k) for k, n in remaining.items() for _ in range(n)]
+        if not rules.joker_in_meld:
+            jokers = [t for s in new_sets for t in s if t.is_joker]
+            if jokers:
+                out.append(Violation(
+                    "joker_in_meld",
+                    "a joker may not be part of the initial meld (rule joker-in-meld=no)",
+                    tuple(jokers),
+                ))
+        value = sum(_value(s, position) for s in new_sets)
+        if value < threshold:
+            out.append(Violation(
+                "meld_below_threshold",
+                f"initial meld worth {value} points, needs at least {threshold}",
+                tuple(t for s in new_sets for t in s),
+            ))
+        return out
+    # Continuing after the meld: some new sets made only of played tiles must reach the threshold.
+    eligible = [
+        list(s) for s in new_table
+        if not (Counter(s) - played) and (rules.joker_in_meld or not any(t.is_joker for t in s))
+    ]
+    best = _best_meld(eligible, played, position, threshold)
+    if best < threshold or not eligible:
+        out.append(Violation(
+            "meld_below_threshold",
+            f"no new sets of your own tiles worth {threshold} points"
+            f" (best: {best}{'' if rules.joker_in_meld else ', jokers not counted: rule joker-in-meld=no'})",
+            tuple(sorted(played.elements())),
+        ))
+    return out
+
+
+def _key(s: Sequence[Tile]) -> tuple[Tile, ...]:
+    return tuple(sorted(s))
+
+
+def _value(s: Sequence[Tile], position: Position) -> int:
+    reading = best_reading(s, position.rules)
+    return reading.value if reading else 0
+
+
+def _best_meld(sets: list[list[Tile]], played: Counter[Tile], position: Position, goal: int) -> int:
+    """Largest meld value of a sub-collection of ``sets`` that fits in ``played`` (stops at goal)."""
+    values = [_value(s, position) for s in sets]
+    needs = [Counter(s) for s in sets]
+    order = sorted(range(len(sets)), key=lambda i: -values[i])
+    best = 0
+
+    def search(pos: int, room: Counter[Tile], total: int) -> None:
+        nonlocal best
+        best = max(best, total)
+        if best >= goal or pos == len(order):
+            return
+        if total + sum(values[i] for i in order[pos:]) <= best:
+            return
+        i = order[pos]
+        if not (needs[i] - room):
+            search(pos + 1, room - needs[i], total + values[i])
+        search(pos + 1, room, total)
+
+    search(0, played, 0)
+    return best
