@@ -102,7 +102,7 @@ def _fits(key: TileKey, available: Counter[int]) -> int:
     return min(available[t] // n for t, n in need.items())
 
 
-def tile_points(index: int, rules: RuleSet) -> int:
+def _index_points(index: int, rules: RuleSet) -> int:
     joker = rules.colours * rules.numbers
     return rules.joker_penalty if index == joker else index % rules.numbers + 1
 
@@ -119,7 +119,7 @@ def build_model(position: Position, objective: Objective = Objective.TILES) -> T
     table_keys = Counter(tuple(sorted(t.index(rules) for t in s)) for s in position.table)
 
     set_vars: list[tuple[int, TileKey]] = []
-    cover: dict[int, list[tuple[int, int]]] = {t: [] for t in set(rack) | set(table)}
+    cover: dict[int, list[tuple[int, int]]] = {t: [] for t in set(rack) | (set() if table_fixed else set(table))}
     meld_cover: dict[int, list[tuple[int, int]]] = {t: [] for t in rack}
     x_of: dict[TileKey, int] = {}
 
@@ -137,13 +137,16 @@ def build_model(position: Position, objective: Objective = Objective.TILES) -> T
 
     meld_vars: list[tuple[int, int]] = []  # (variable, meld value)
     if initial:
+        # Without continuing, the meld sets are what goes onto the table. With continuing, they
+        # are only a witness that the played tiles held a meld: once laid, those sets may be
+        # rearranged like any other, so the x sets decide the final table.
         for c, key in _meld_candidates(cands, rack, rules):
             v = lp.var(f"m_{_name(key, rules)}", _fits(key, rack))
-            set_vars.append((v, key))
             meld_vars.append((v, cands.values[c]))
+            if table_fixed:
+                set_vars.append((v, key))
             for t, n in Counter(key).items():
-                cover[t].append((v, n))
-                meld_cover[t].append((v, n))
+                (cover if table_fixed else meld_cover)[t].append((v, n))
 
     played_vars = []
     r_of: dict[int, int] = {}
@@ -162,7 +165,8 @@ def build_model(position: Position, objective: Objective = Objective.TILES) -> T
         opens = lp.var("opens", 1)
         # The meld uses only tiles from the rack, and nothing is played unless the player opens.
         for t in sorted(rack):
-            lp.row(f"meld_{_tile_name(t, rules)}", meld_cover[t] + [(r_of[t], -1)], -INF, 0)
+            if meld_cover[t]:
+                lp.row(f"meld_{_tile_name(t, rules)}", meld_cover[t] + [(r_of[t], -1)], -INF, 0)
             lp.row(f"opens_{_tile_name(t, rules)}", [(r_of[t], 1), (opens, -rack[t])], -INF, 0)
         # Opening needs meld sets worth the threshold (and at least one set, for threshold 0).
         lp.row("meld_value", [(v, val) for v, val in meld_vars] + [(opens, -rules.meld_threshold)], 0, INF)
@@ -176,7 +180,7 @@ def build_model(position: Position, objective: Objective = Objective.TILES) -> T
             # A table set counts as kept only if a copy of exactly that set is on the new table.
             lp.row(f"keep_{_name(key, rules)}", [(k, 1), (x_of[key], -1)], -INF, 0)
 
-    max_points = sum(tile_points(t, rules) * n for t, n in rack.items())
+    max_points = sum(_index_points(t, rules) * n for t, n in rack.items())
     max_tiles = sum(rack.values())
     max_kept = len(position.table)
     if objective is Objective.TILES:
@@ -185,7 +189,7 @@ def build_model(position: Position, objective: Objective = Objective.TILES) -> T
     else:
         w_kept, w_tiles = 1, max_kept + 1
         w_points = (max_tiles + 1) * w_tiles
-    lp.objective = [(v, w_tiles + w_points * tile_points(t, rules)) for v, t in played_vars]
+    lp.objective = [(v, w_tiles + w_points * _index_points(t, rules)) for v, t in played_vars]
     lp.objective += [(k, w_kept) for k in kept_vars]
     lp.objective_bound = w_tiles * max_tiles + w_points * max_points + w_kept * max_kept
     return TurnModel(

@@ -8,12 +8,14 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
+from itertools import combinations
 from dataclasses import dataclass
 from typing import Any
 
 from solver.melds import best_reading, why_invalid
 from solver.position import Position
-from solver.tiles import Tile, format_tiles
+from solver.rules import RuleSet
+from solver.tiles import JOKER, Tile, format_tiles
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,6 +96,8 @@ def _initial_meld_violations(
                     tuple(jokers),
                 ))
         value = sum(_value(s, position) for s in new_sets)
+        if not new_sets and played:
+            value = 0
         if value < threshold:
             out.append(Violation(
                 "meld_below_threshold",
@@ -101,17 +105,14 @@ def _initial_meld_violations(
                 tuple(t for s in new_sets for t in s),
             ))
         return out
-    # Continuing after the meld: some new sets made only of played tiles must reach the threshold.
-    eligible = [
-        list(s) for s in new_table
-        if not (Counter(s) - played) and (rules.joker_in_meld or not any(t.is_joker for t in s))
-    ]
-    best = _best_meld(eligible, played, position, threshold)
-    if best < threshold or not eligible:
+    # Continuing after the meld: the played tiles must hold sets of the player's own tiles worth
+    # the threshold (laid first; the player may rearrange them afterwards with the rest).
+    best = best_meld_value(played, position.rules, threshold)
+    if best < threshold or (threshold == 0 and best_meld_sets(played, position.rules) == 0):
         out.append(Violation(
             "meld_below_threshold",
-            f"no new sets of your own tiles worth {threshold} points"
-            f" (best: {best}{'' if rules.joker_in_meld else ', jokers not counted: rule joker-in-meld=no'})",
+            f"the tiles played hold no initial meld worth {threshold} points"
+            f" (best: {best}{'' if rules.joker_in_meld else ', jokers excluded: rule joker-in-meld=no'})",
             tuple(sorted(played.elements())),
         ))
     return out
@@ -126,24 +127,50 @@ def _value(s: Sequence[Tile], position: Position) -> int:
     return reading.value if reading else 0
 
 
-def _best_meld(sets: list[list[Tile]], played: Counter[Tile], position: Position, goal: int) -> int:
-    """Largest meld value of a sub-collection of ``sets`` that fits in ``played`` (stops at goal)."""
-    values = [_value(s, position) for s in sets]
-    needs = [Counter(s) for s in sets]
-    order = sorted(range(len(sets)), key=lambda i: -values[i])
+def _sets_within(tiles: Counter[Tile], rules: RuleSet) -> list[tuple[Counter[Tile], int]]:
+    """Every valid set that can be formed from ``tiles`` (jokers only if the meld may hold them)."""
+    jokers = tiles[JOKER] if rules.joker_in_meld else 0
+    numbered = sorted(t for t in tiles if not t.is_joker)
+    found: dict[tuple[Tile, ...], int] = {}
+    # Longer runs split into shorter ones of the same total value, so these lengths suffice.
+    longest = max(rules.max_run_length, rules.colours)
+    by_colour: dict[int, set[Tile]] = {}
+    by_number: dict[int, set[Tile]] = {}
+    for t in numbered:
+        by_colour.setdefault(t.colour, set()).add(t)
+        by_number.setdefault(t.number, set()).add(t)
+    for family in (*by_colour.values(), *by_number.values()):
+        for size in range(1, min(len(family), longest) + 1):
+            for chosen in combinations(sorted(family), size):
+                for j in range(0, jokers + 1):
+                    if not rules.min_set_size <= size + j <= longest:
+                        continue
+                    key = (*chosen, *([JOKER] * j))
+                    reading = best_reading(key, rules)
+                    if reading is not None:
+                        found[key] = reading.value
+    return [(Counter(k), v) for k, v in found.items()]
+
+
+def best_meld_value(played: Counter[Tile], rules: RuleSet, goal: int) -> int:
+    """Largest total value of disjoint valid sets formed from ``played`` (search stops at ``goal``)."""
+    options = sorted(_sets_within(played, rules), key=lambda sv: -sv[1])
     best = 0
 
-    def search(pos: int, room: Counter[Tile], total: int) -> None:
+    def search(start: int, room: Counter[Tile], total: int) -> None:
         nonlocal best
         best = max(best, total)
-        if best >= goal or pos == len(order):
-            return
-        if total + sum(values[i] for i in order[pos:]) <= best:
-            return
-        i = order[pos]
-        if not (needs[i] - room):
-            search(pos + 1, room - needs[i], total + values[i])
-        search(pos + 1, room, total)
+        for i in range(start, len(options)):
+            if best >= goal:
+                return
+            need, value = options[i]
+            if not (need - room):
+                search(i, room - need, total + value)
 
     search(0, played, 0)
     return best
+
+
+def best_meld_sets(played: Counter[Tile], rules: RuleSet) -> int:
+    """How many valid meld sets the played tiles can form (0 or more; used for threshold 0)."""
+    return len(_sets_within(played, rules))
