@@ -1,0 +1,1 @@
+"""The ``rummikub`` command line: a thin click layer over the ``solver`` library."""

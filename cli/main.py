@@ -1,0 +1,208 @@
+"""``rummikub``: parse options, call one library function, render. No game logic lives here."""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Callable, Iterator
+from typing import IO, Any, TypeVar
+
+import click
+
+from cli.options import explicit_rule_options, opened_override, rule_options, solver_options
+from cli.render import render_solution
+from solver.errors import BackendError, RummikubError, ValidationFailure
+
+# Exit statuses (documented in the README).
+EXIT_OK = 0
+EXIT_BAD_INPUT = 1
+EXIT_USAGE = 2
+EXIT_BACKEND = 3
+EXIT_INTERNAL = 4
+EXIT_INTERRUPTED = 130
+
+T = TypeVar("T")
+
+
+def fail(message: str, code: int) -> click.ClickException:
+    err = click.ClickException(message)
+    err.exit_code = code
+    return err
+
+
+def guarded(action: Callable[[], T]) -> T:
+    """Run library code; its errors become one-line messages with their own exit status."""
+    try:
+        return action()
+    except BackendError as err:
+        raise fail(str(err), EXIT_BACKEND) from None
+    except ValidationFailure as err:
+        raise fail(f"internal error (please report): {err}", EXIT_INTERNAL) from None
+    except RummikubError as err:
+        raise fail(str(err), EXIT_BAD_INPUT) from None
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
+@click.version_option(package_name="rummikub-analysis", prog_name="rummikub")
+def cli() -> None:
+    """Exact Rummikub move solver and analysis tool (an unofficial fan tool).
+
+    Tiles: colour letter + number (K black, B blue, R red, O orange; 1-13), J joker.
+    Shorthands: R4-7 (run R4 R5 R6 R7), KBR7 (group K7 B7 R7).
+    """
+
+
+@cli.command()
+@click.argument("position_file", required=False, metavar="[POSITION_FILE]")
+@click.option("--rack", "rack_file", metavar="RACK_FILE", help="Rack file: tiles separated by spaces, "
+              "commas or newlines ('-': standard input).")
+@click.option("--table", "table_file", metavar="TABLE_FILE", help="Table file: one set per line "
+              "('-': standard input). Omitted: an empty table.")
+@rule_options
+@solver_options
+@click.option("--color/--no-color", "color", default=None,
+              help="Colour the tiles (default: only on a terminal).")
+@click.pass_context
+def solve(ctx: click.Context, position_file: str | None, rack_file: str | None,
+          table_file: str | None, **params: Any) -> None:
+    """Find the best move: which tiles to play and the whole table after the move.
+
+    Give a POSITION_FILE (rack, table, whether opened, rules), or --rack and --table files.
+    """
+    from solver.files import load_position, load_rack_and_table
+    from solver.rules import RuleSet
+    from solver.solve import solve as solve_position
+
+    overrides = explicit_rule_options(ctx, params)
+    opened = opened_override(params["initial_meld"])
+    if position_file is not None and (rack_file or table_file):
+        raise click.UsageError("give either a POSITION_FILE or --rack/--table files, not both")
+    if position_file is None and rack_file is None:
+        raise click.UsageError("give a POSITION_FILE, or a rack with --rack RACK_FILE")
+
+    def load() -> Any:
+        if position_file is not None:
+            return load_position(position_file, overrides, opened)
+        assert rack_file is not None
+        rules = RuleSet.from_options(overrides)
+        return load_rack_and_table(rack_file, table_file, rules, True if opened is None else opened)
+
+    position = guarded(load)
+    solution = guarded(lambda: solve_position(
+        position, params["objective"], params["backend"], params["time_limit"]))
+    if params["as_json"]:
+        click.echo(json.dumps(solution.to_dict()))
+    else:
+        color = params["color"] if params["color"] is not None else sys.stdout.isatty()
+        click.echo(render_solution(solution, color), color=color)
+
+
+@cli.command()
+@click.argument("file", metavar="FILE")
+@rule_options
+@solver_options
+@click.pass_context
+def batch(ctx: click.Context, file: str, **params: Any) -> None:
+    """Solve many positions: JSON lines in (FILE, or '-' for standard input), one JSON line out each.
+
+    Input line: {"rack": ["R1", ...], "table": [["R4", "R5", "R6"], ...], "initial_meld": false}.
+    Output: the same object as `solve --json`, in input order; a bad line gives
+    {"line": N, "error": "..."} and the others are still answered.
+    """
+    from solver.files import MAX_INPUT_BYTES, decode_text, position_from_record
+    from solver.solve import solve as solve_position
+
+    overrides = explicit_rule_options(ctx, params)
+    opened = opened_override(params["initial_meld"])
+    worst = EXIT_OK
+    stream = _open_binary(file)
+    out = click.get_text_stream("stdout")
+    try:
+        for number, raw in _lines(stream, MAX_INPUT_BYTES):
+            where = f"line {number}"
+            result: dict[str, Any]
+            try:
+                if raw is None:
+                    raise _LineError(f"line {number} is too long (over {MAX_INPUT_BYTES:,} bytes)")
+                text = decode_text(raw, where)
+                if not text.strip():
+                    raise _LineError("empty line (expected a JSON object)")
+                try:
+                    record = json.loads(text)
+                except json.JSONDecodeError as err:
+                    raise _LineError(f"not valid JSON: {err.msg} at column {err.colno}") from None
+                position = position_from_record(record, where, overrides, opened)
+                solution = solve_position(
+                    position, params["objective"], params["backend"], params["time_limit"])
+                result = solution.to_dict()
+            except BackendError as err:
+                result, worst = {"line": number, "error": str(err)}, max(worst, EXIT_BACKEND)
+            except ValidationFailure as err:
+                result = {"line": number, "error": f"internal error (please report): {err}"}
+                worst = max(worst, EXIT_INTERNAL)
+            except (RummikubError, _LineError) as err:
+                result, worst = {"line": number, "error": str(err)}, max(worst, EXIT_BAD_INPUT)
+            out.write(json.dumps(result) + "\n")
+            out.flush()  # every finished answer is written, even if the run is interrupted
+    finally:
+        if stream is not sys.stdin.buffer:
+            stream.close()
+    if worst != EXIT_OK:
+        ctx.exit(worst)
+
+
+class _LineError(Exception):
+    pass
+
+
+def _open_binary(path: str) -> IO[bytes]:
+    if path == "-":
+        return sys.stdin.buffer
+    try:
+        return open(path, "rb")
+    except FileNotFoundError:
+        raise fail(f"cannot read batch file {path}: no such file", EXIT_BAD_INPUT) from None
+    except IsADirectoryError:
+        raise fail(f"cannot read batch file {path}: it is a directory", EXIT_BAD_INPUT) from None
+    except OSError as err:
+        raise fail(f"cannot read batch file {path}: {err.strerror or err}", EXIT_BAD_INPUT) from None
+
+
+def _lines(stream: IO[bytes], limit: int) -> Iterator[tuple[int, bytes | None]]:
+    """Numbered lines; an over-long line yields None (and is skipped to its end)."""
+    number = 0
+    while True:
+        line = stream.readline(limit + 1)
+        if not line:
+            return
+        number += 1
+        if len(line) > limit and not line.endswith(b"\n"):
+            while True:
+                rest = stream.readline(limit)
+                if not rest or rest.endswith(b"\n"):
+                    break
+            yield number, None
+            continue
+        yield number, line.rstrip(b"\r\n")
+
+
+def main() -> None:
+    """Console entry point: no traceback ever reaches the user."""
+    try:
+        cli.main(standalone_mode=False)
+    except click.exceptions.Abort:
+        click.echo("Interrupted.", err=True)
+        sys.exit(EXIT_INTERRUPTED)
+    except click.ClickException as err:
+        err.show()
+        sys.exit(err.exit_code)
+    except click.exceptions.Exit as err:
+        sys.exit(err.exit_code)
+    except KeyboardInterrupt:
+        click.echo("Interrupted.", err=True)
+        sys.exit(EXIT_INTERRUPTED)
+    except BrokenPipeError:
+        sys.exit(EXIT_OK)
+    except Exception as err:  # a bug: say so in one line, never a traceback
+        click.echo(f"Error: internal error (please report): {type(err).__name__}: {err}", err=True)
+        sys.exit(EXIT_INTERNAL)

@@ -1,0 +1,88 @@
+"""Option sets shared by several commands, as decorators, and their translation for the library."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+import click
+from click.core import ParameterSource
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+# CLI parameter name -> rule option name (RuleSet.from_options spelling).
+RULE_PARAMS = {
+    "numbers": "numbers",
+    "colours": "colours",
+    "copies": "copies",
+    "jokers": "jokers",
+    "min_set_size": "min-set-size",
+    "meld_threshold": "meld-threshold",
+    "joker_in_meld": "joker-in-meld",
+    "continue_after_meld": "continue-after-meld",
+    "wrap": "wrap",
+    "joker_penalty": "joker-penalty",
+}
+
+
+def rule_options(func: F) -> F:
+    """The rule variants (defaults: the standard game); a position file's rules apply unless overridden."""
+    decorators = [
+        click.option("--numbers", type=click.IntRange(2, 40), default=13, show_default=True,
+                     help="Tile numbers run 1..N."),
+        click.option("--colours", "--colors", "colours", type=click.IntRange(1, 8), default=4,
+                     show_default=True, help="Number of colours (K B R O, then G P W C)."),
+        click.option("--copies", type=click.IntRange(1, 8), default=2, show_default=True,
+                     help="Copies of each numbered tile."),
+        click.option("--jokers", type=click.IntRange(0, 8), default=2, show_default=True,
+                     help="Jokers in the game."),
+        click.option("--min-set-size", type=click.IntRange(2, 40), default=3, show_default=True,
+                     help="Fewest tiles in a set."),
+        click.option("--meld-threshold", type=click.IntRange(0, 10_000), default=30, show_default=True,
+                     help="Points the initial meld needs."),
+        click.option("--joker-in-meld/--no-joker-in-meld", default=False, show_default=True,
+                     help="May a joker be part of the initial meld?"),
+        click.option("--continue-after-meld/--no-continue-after-meld", default=False, show_default=True,
+                     help="After the initial meld, may the player go on with the table in the same turn?"),
+        click.option("--wrap", type=click.Choice(["none", "american", "full"]), default="none",
+                     show_default=True,
+                     help="Runs past the top number: none; american (12-13-1 at the end only); full."),
+        click.option("--joker-penalty", type=click.IntRange(0, 10_000), default=30, show_default=True,
+                     help="A joker's value for --objective points (what it costs left on a rack)."),
+        click.option("--initial-meld/--opened", "initial_meld", default=None,
+                     help="The player has not opened yet (this turn must be the initial meld). "
+                          "Default: opened, or what the position file says."),
+    ]
+    for decorator in reversed(decorators):
+        func = decorator(func)
+    return func
+
+
+def solver_options(func: F) -> F:
+    decorators = [
+        click.option("--objective", type=click.Choice(["tiles", "points"]), default="tiles",
+                     show_default=True,
+                     help="tiles: most rack tiles played; points: largest value played (joker 30)."),
+        click.option("--backend", type=click.Choice(["cbc", "cpsat"]), default="cbc", show_default=True,
+                     help="Integer-programming solver: CBC (through PuLP) or CP-SAT (OR-Tools)."),
+        click.option("--time-limit", type=click.FloatRange(min=0.001), default=None,
+                     help="Seconds for the search; stopped early, the best move found is shown "
+                          "with status time_limit."),
+        click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of text."),
+    ]
+    for decorator in reversed(decorators):
+        func = decorator(func)
+    return func
+
+
+def explicit_rule_options(ctx: click.Context, params: dict[str, Any]) -> dict[str, object]:
+    """Rule options the user actually typed (so a position file's own rules stay in force otherwise)."""
+    chosen: dict[str, object] = {}
+    for param, rule in RULE_PARAMS.items():
+        if ctx.get_parameter_source(param) not in (ParameterSource.DEFAULT, None):
+            chosen[rule] = params[param]
+    return chosen
+
+
+def opened_override(initial_meld: bool | None) -> bool | None:
+    return None if initial_meld is None else not initial_meld

@@ -1,0 +1,69 @@
+"""Text output for people: tiles in their colours on a terminal, plain text when piped."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+import click
+
+from solver.solve import PlacedSet, SetChange, Solution, Status
+from solver.tiles import Tile
+
+# 256-colour codes: tiles look like tiles (light face, coloured number).
+_FG = {"K": 16, "B": 21, "R": 160, "O": 166, "G": 28, "P": 91, "W": 244, "C": 30, "J": 127}
+_FACE = 255  # a table tile
+_RACK_FACE = 229  # a tile from the player's rack, highlighted
+
+_CHANGE_NOTE = {
+    SetChange.UNCHANGED: "unchanged",
+    SetChange.EXTENDED: "extended",
+    SetChange.NEW: "new",
+    SetChange.REBUILT: "rebuilt",
+}
+
+
+def tile_text(t: Tile, from_rack: bool = False, color: bool = True) -> str:
+    text = str(t)
+    if not color:
+        return f"[{text}]" if from_rack else text
+    return click.style(
+        f" {text} ", fg=_FG[t.letter], bg=_RACK_FACE if from_rack else _FACE, bold=from_rack or None,
+        underline=from_rack or None,
+    )
+
+
+def tiles_text(tiles: Iterable[Tile], color: bool, from_rack: bool = False) -> str:
+    return " ".join(tile_text(t, from_rack, color) for t in tiles)
+
+
+def set_text(s: PlacedSet, color: bool) -> str:
+    return " ".join(tile_text(t, r, color) for t, r in zip(s.tiles, s.from_rack))
+
+
+def render_solution(solution: Solution, color: bool) -> str:
+    lines: list[str] = []
+    pos = solution.position
+    if pos.title:
+        lines.append(pos.title)
+    n, pts = solution.tiles_played, solution.points_played
+    played = tiles_text(solution.played, color, from_rack=True)
+    meld = " (initial meld)" if not pos.opened and n else ""
+    if solution.status is Status.NO_MOVE:
+        lines.append("No move: draw a tile.")
+    elif solution.status is Status.TIME_LIMIT:
+        what = f"play {n} tile{'s' if n != 1 else ''} ({pts} points): {played}" if n else "no move found"
+        lines.append(f"Time limit reached; best found, not proven optimal: {what}{meld}")
+    else:
+        lines.append(f"Best move{meld}: play {n} tile{'s' if n != 1 else ''} ({pts} points): {played}")
+    if solution.table:
+        lines.append("")
+        lines.append(f"Table after the move ({len(solution.table)} sets):")
+        shown = [set_text(s, color) for s in solution.table]
+        width = max(len(click.unstyle(text)) for text in shown)
+        for s, text in zip(solution.table, shown):
+            pad = " " * (width - len(click.unstyle(text)) + 3)
+            lines.append(f"  {text}{pad}{_CHANGE_NOTE[s.change]}")
+    left = solution.rack_left
+    lines.append("")
+    lines.append(f"Left on your rack ({len(left)}): {tiles_text(left, color) if left else 'nothing'}")
+    return "\n".join(lines)
