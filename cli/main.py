@@ -24,10 +24,28 @@ EXIT_INTERRUPTED = 130
 T = TypeVar("T")
 
 
+class BadInput(click.ClickException):
+    exit_code = EXIT_BAD_INPUT
+
+
+class BackendFailure(click.ClickException):
+    exit_code = EXIT_BACKEND
+
+
+class InternalFailure(click.ClickException):
+    exit_code = EXIT_INTERNAL
+
+
+_FAILURES: dict[int, type[click.ClickException]] = {
+    EXIT_BAD_INPUT: BadInput,
+    EXIT_BACKEND: BackendFailure,
+    EXIT_INTERNAL: InternalFailure,
+}
+
+
 def fail(message: str, code: int) -> click.ClickException:
-    err = click.ClickException(message)
-    err.exit_code = code
-    return err
+    """``Error: message`` on stderr, exit status ``code``."""
+    return _FAILURES[code](message)
 
 
 def guarded(action: Callable[[], T]) -> T:
@@ -54,17 +72,32 @@ def cli() -> None:
 
 @cli.command()
 @click.argument("position_file", required=False, metavar="[POSITION_FILE]")
-@click.option("--rack", "rack_file", metavar="RACK_FILE", help="Rack file: tiles separated by spaces, "
-              "commas or newlines ('-': standard input).")
-@click.option("--table", "table_file", metavar="TABLE_FILE", help="Table file: one set per line "
-              "('-': standard input). Omitted: an empty table.")
+@click.option(
+    "--rack",
+    "rack_file",
+    metavar="RACK_FILE",
+    help="Rack file: tiles separated by spaces, commas or newlines ('-': standard input).",
+)
+@click.option(
+    "--table",
+    "table_file",
+    metavar="TABLE_FILE",
+    help="Table file: one set per line ('-': standard input). Omitted: an empty table.",
+)
 @rule_options
 @solver_options
-@click.option("--color/--no-color", "color", default=None,
-              help="Colour the tiles (default: only on a terminal).")
+@click.option(
+    "--color/--no-color", "color", default=None, help="Colour the tiles (default: only on a terminal)."
+)
 @click.pass_context
-def solve(ctx: click.Context, position_file: str | None, rack_file: str | None,
-          table_file: str | None, **params: Any) -> None:
+def solve(
+    ctx: click.Context,
+    /,
+    position_file: str | None,
+    rack_file: str | None,
+    table_file: str | None,
+    **params: Any,
+) -> None:
     """Find the best move: which tiles to play and the whole table after the move.
 
     Give a POSITION_FILE (rack, table, whether opened, rules), or --rack and --table files.
@@ -88,8 +121,9 @@ def solve(ctx: click.Context, position_file: str | None, rack_file: str | None,
         return load_rack_and_table(rack_file, table_file, rules, True if opened is None else opened)
 
     position = guarded(load)
-    solution = guarded(lambda: solve_position(
-        position, params["objective"], params["backend"], params["time_limit"]))
+    solution = guarded(
+        lambda: solve_position(position, params["objective"], params["backend"], params["time_limit"])
+    )
     if params["as_json"]:
         click.echo(json.dumps(solution.to_dict()))
     else:
@@ -102,7 +136,7 @@ def solve(ctx: click.Context, position_file: str | None, rack_file: str | None,
 @rule_options
 @solver_options
 @click.pass_context
-def batch(ctx: click.Context, file: str, **params: Any) -> None:
+def batch(ctx: click.Context, /, file: str, **params: Any) -> None:
     """Solve many positions: JSON lines in (FILE, or '-' for standard input), one JSON line out each.
 
     Input line: {"rack": ["R1", ...], "table": [["R4", "R5", "R6"], ...], "initial_meld": false}.
@@ -116,7 +150,7 @@ def batch(ctx: click.Context, file: str, **params: Any) -> None:
     opened = opened_override(params["initial_meld"])
     worst = EXIT_OK
     stream = _open_binary(file)
-    out = click.get_text_stream("stdout")
+    out = sys.stdout
     try:
         for number, raw in _lines(stream, MAX_INPUT_BYTES):
             where = f"line {number}"
@@ -133,7 +167,8 @@ def batch(ctx: click.Context, file: str, **params: Any) -> None:
                     raise _LineError(f"not valid JSON: {err.msg} at column {err.colno}") from None
                 position = position_from_record(record, where, overrides, opened)
                 solution = solve_position(
-                    position, params["objective"], params["backend"], params["time_limit"])
+                    position, params["objective"], params["backend"], params["time_limit"]
+                )
                 result = solution.to_dict()
             except BackendError as err:
                 result, worst = {"line": number, "error": str(err)}, max(worst, EXIT_BACKEND)

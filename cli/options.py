@@ -28,30 +28,79 @@ RULE_PARAMS = {
 def rule_options(func: F) -> F:
     """The rule variants (defaults: the standard game); a position file's rules apply unless overridden."""
     decorators = [
-        click.option("--numbers", type=click.IntRange(2, 40), default=13, show_default=True,
-                     help="Tile numbers run 1..N."),
-        click.option("--colours", "--colors", "colours", type=click.IntRange(1, 8), default=4,
-                     show_default=True, help="Number of colours (K B R O, then G P W C)."),
-        click.option("--copies", type=click.IntRange(1, 8), default=2, show_default=True,
-                     help="Copies of each numbered tile."),
-        click.option("--jokers", type=click.IntRange(0, 8), default=2, show_default=True,
-                     help="Jokers in the game."),
-        click.option("--min-set-size", type=click.IntRange(2, 40), default=3, show_default=True,
-                     help="Fewest tiles in a set."),
-        click.option("--meld-threshold", type=click.IntRange(0, 10_000), default=30, show_default=True,
-                     help="Points the initial meld needs."),
-        click.option("--joker-in-meld/--no-joker-in-meld", default=False, show_default=True,
-                     help="May a joker be part of the initial meld?"),
-        click.option("--continue-after-meld/--no-continue-after-meld", default=False, show_default=True,
-                     help="After the initial meld, may the player go on with the table in the same turn?"),
-        click.option("--wrap", type=click.Choice(["none", "american", "full"]), default="none",
-                     show_default=True,
-                     help="Runs past the top number: none; american (12-13-1 at the end only); full."),
-        click.option("--joker-penalty", type=click.IntRange(0, 10_000), default=30, show_default=True,
-                     help="A joker's value for --objective points (what it costs left on a rack)."),
-        click.option("--initial-meld/--opened", "initial_meld", default=None,
-                     help="The player has not opened yet (this turn must be the initial meld). "
-                          "Default: opened, or what the position file says."),
+        click.option(
+            "--numbers",
+            type=click.IntRange(2, 40),
+            default=13,
+            show_default=True,
+            help="Tile numbers run 1..N.",
+        ),
+        click.option(
+            "--colours",
+            "--colors",
+            "colours",
+            type=click.IntRange(1, 8),
+            default=4,
+            show_default=True,
+            help="Number of colours (K B R O, then G P W C).",
+        ),
+        click.option(
+            "--copies",
+            type=click.IntRange(1, 8),
+            default=2,
+            show_default=True,
+            help="Copies of each numbered tile.",
+        ),
+        click.option(
+            "--jokers", type=click.IntRange(0, 8), default=2, show_default=True, help="Jokers in the game."
+        ),
+        click.option(
+            "--min-set-size",
+            type=click.IntRange(2, 40),
+            default=3,
+            show_default=True,
+            help="Fewest tiles in a set.",
+        ),
+        click.option(
+            "--meld-threshold",
+            type=click.IntRange(0, 10_000),
+            default=30,
+            show_default=True,
+            help="Points the initial meld needs.",
+        ),
+        click.option(
+            "--joker-in-meld/--no-joker-in-meld",
+            default=False,
+            show_default=True,
+            help="May a joker be part of the initial meld?",
+        ),
+        click.option(
+            "--continue-after-meld/--no-continue-after-meld",
+            default=False,
+            show_default=True,
+            help="After the initial meld, may the player go on with the table in the same turn?",
+        ),
+        click.option(
+            "--wrap",
+            type=click.Choice(["none", "american", "full"]),
+            default="none",
+            show_default=True,
+            help="Runs past the top number: none; american (12-13-1 at the end only); full.",
+        ),
+        click.option(
+            "--joker-penalty",
+            type=click.IntRange(0, 10_000),
+            default=30,
+            show_default=True,
+            help="A joker's value for --objective points (what it costs left on a rack).",
+        ),
+        click.option(
+            "--initial-meld/--opened",
+            "initial_meld",
+            default=None,
+            help="The player has not opened yet (this turn must be the initial meld). "
+            "Default: opened, or what the position file says.",
+        ),
     ]
     for decorator in reversed(decorators):
         func = decorator(func)
@@ -60,14 +109,27 @@ def rule_options(func: F) -> F:
 
 def solver_options(func: F) -> F:
     decorators = [
-        click.option("--objective", type=click.Choice(["tiles", "points"]), default="tiles",
-                     show_default=True,
-                     help="tiles: most rack tiles played; points: largest value played (joker 30)."),
-        click.option("--backend", type=click.Choice(["cbc", "cpsat"]), default="cbc", show_default=True,
-                     help="Integer-programming solver: CBC (through PuLP) or CP-SAT (OR-Tools)."),
-        click.option("--time-limit", type=click.FloatRange(min=0.001), default=None,
-                     help="Seconds for the search; stopped early, the best move found is shown "
-                          "with status time_limit."),
+        click.option(
+            "--objective",
+            type=click.Choice(["tiles", "points"]),
+            default="tiles",
+            show_default=True,
+            help="tiles: most rack tiles played; points: largest value played (joker 30).",
+        ),
+        click.option(
+            "--backend",
+            type=click.Choice(["cbc", "cpsat"]),
+            default="cbc",
+            show_default=True,
+            help="Integer-programming solver: CBC (through PuLP) or CP-SAT (OR-Tools).",
+        ),
+        click.option(
+            "--time-limit",
+            type=click.FloatRange(min=0.001),
+            default=None,
+            help="Seconds for the search; stopped early, the best move found is shown "
+            "with status time_limit.",
+        ),
         click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of text."),
     ]
     for decorator in reversed(decorators):

@@ -27,7 +27,10 @@ def tile_text(t: Tile, from_rack: bool = False, color: bool = True) -> str:
     if not color:
         return f"[{text}]" if from_rack else text
     return click.style(
-        f" {text} ", fg=_FG[t.letter], bg=_RACK_FACE if from_rack else _FACE, bold=from_rack or None,
+        f" {text} ",
+        fg=_FG[t.letter],
+        bg=_RACK_FACE if from_rack else _FACE,
+        bold=from_rack or None,
         underline=from_rack or None,
     )
 

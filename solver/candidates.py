@@ -12,8 +12,8 @@ from dataclasses import dataclass
 from functools import cache
 from itertools import combinations
 
-from solver.rules import RuleSet
 from solver.melds import run_numbers, run_starts
+from solver.rules import RuleSet
 
 TileKey = tuple[int, ...]  # a set as the sorted dense indices of its tiles (see Tile.index)
 

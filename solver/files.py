@@ -17,7 +17,6 @@ import re
 import sys
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 from solver.errors import InputError, NotationError, PositionError, RulesError
@@ -122,9 +121,7 @@ def _build(
     )
 
 
-def load_rack_and_table(
-    rack_path: str, table_path: str | None, rules: RuleSet, opened: bool
-) -> Position:
+def load_rack_and_table(rack_path: str, table_path: str | None, rules: RuleSet, opened: bool) -> Position:
     """A position from a rack file and an optional table file."""
     if rack_path == STDIN and table_path == STDIN:
         raise InputError("only one of the rack and table files can be standard input (-)")
@@ -153,9 +150,7 @@ def load_position(
         try:
             record = json.loads(text)
         except json.JSONDecodeError as err:
-            raise InputError(
-                f"position file {label} line {err.lineno}: not valid JSON ({err.msg})"
-            ) from None
+            raise InputError(f"position file {label} line {err.lineno}: not valid JSON ({err.msg})") from None
         return position_from_record(record, f"position file {label}", rule_overrides, opened)
     return parse_position_text(text, label, rule_overrides, opened)
 
@@ -214,9 +209,11 @@ def parse_position_text(
         tf = fields["table"]
         lines = ([(tf.line, tf.value)] if tf.value else []) + tf.more
         table = [parse_table_line(line, f"table in {where} line {n}", rules) for n, line in lines]
-    notes = " ".join(
-        [fields["notes"].value] + [line for _, line in fields["notes"].more]
-    ).strip() if "notes" in fields else ""
+    notes = (
+        " ".join([fields["notes"].value] + [line for _, line in fields["notes"].more]).strip()
+        if "notes" in fields
+        else ""
+    )
     return _build(
         rack,
         table,
@@ -246,8 +243,7 @@ def _rules_from_text(
             key, sep, value = word.partition("=")
             if not sep or not key or not value:
                 raise InputError(
-                    f"{where} line {rules_field.line}: rule {word!r} is not key=value"
-                    " (such as wrap=american)"
+                    f"{where} line {rules_field.line}: rule {word!r} is not key=value (such as wrap=american)"
                 )
             options[key] = value
     try:
@@ -274,14 +270,12 @@ def position_from_record(
     allowed = {"rack", "table", "initial_meld", "opened", "rules", "id", "title", "notes"}
     unknown = sorted(set(record) - allowed)
     if unknown:
-        raise InputError(
-            f"{where}: unknown field {unknown[0]!r} (fields: {', '.join(sorted(allowed))})"
-        )
+        raise InputError(f"{where}: unknown field {unknown[0]!r} (fields: {', '.join(sorted(allowed))})")
     if "rack" not in record:
         raise InputError(f"{where}: missing field 'rack'")
     file_rules = record.get("rules", {})
     if not isinstance(file_rules, dict):
-        raise InputError(f"{where}: 'rules' must be an object such as {{\"wrap\": \"american\"}}")
+        raise InputError(f'{where}: \'rules\' must be an object such as {{"wrap": "american"}}')
     try:
         rules = RuleSet.from_options(rule_overrides or {}, RuleSet.from_options(file_rules))
     except RulesError as err:
@@ -324,11 +318,11 @@ def _json_tiles(value: Any, where: str, rules: RuleSet) -> list[Located]:
     if isinstance(value, str):
         return parse_tokens(value, where, rules)
     if not isinstance(value, list):
-        raise InputError(f"{where}: expected a list of tiles such as [\"R4\", \"R5\"]")
+        raise InputError(f'{where}: expected a list of tiles such as ["R4", "R5"]')
     tiles: list[Located] = []
     for item in value:
         if not isinstance(item, str):
-            raise InputError(f"{where}: {json.dumps(item)[:20]} is not a tile (tiles are strings like \"R7\")")
+            raise InputError(f'{where}: {json.dumps(item)[:20]} is not a tile (tiles are strings like "R7")')
         tiles += parse_tokens(item, where, rules)
     return tiles
 

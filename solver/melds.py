@@ -43,7 +43,7 @@ def run_numbers(start: int, length: int, rules: RuleSet) -> list[int] | None:
     if end <= n:
         return list(range(start, end + 1))
     if rules.wrap is Wrap.AMERICAN and end == n + 1:
-        return list(range(start, n + 1)) + [1]
+        return [*list(range(start, n + 1)), 1]
     if rules.wrap is Wrap.FULL:
         return [(start + i - 1) % n + 1 for i in range(length)]
     return None

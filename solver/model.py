@@ -53,6 +53,7 @@ class LinearModel:
 
     def to_lp_text(self) -> str:
         """A readable dump (CPLEX LP-like) for debugging a model by eye."""
+
         def expr(terms: list[tuple[int, int]]) -> str:
             return " ".join(f"{'+' if c >= 0 else '-'} {abs(c)} {self.names[v]}" for v, c in terms)
 
@@ -119,7 +120,9 @@ def build_model(position: Position, objective: Objective = Objective.TILES) -> T
     table_keys = Counter(tuple(sorted(t.index(rules) for t in s)) for s in position.table)
 
     set_vars: list[tuple[int, TileKey]] = []
-    cover: dict[int, list[tuple[int, int]]] = {t: [] for t in set(rack) | (set() if table_fixed else set(table))}
+    cover: dict[int, list[tuple[int, int]]] = {
+        t: [] for t in set(rack) | (set() if table_fixed else set(table))
+    }
     meld_cover: dict[int, list[tuple[int, int]]] = {t: [] for t in rack}
     x_of: dict[TileKey, int] = {}
 
@@ -204,9 +207,7 @@ def build_model(position: Position, objective: Objective = Objective.TILES) -> T
     )
 
 
-def _meld_candidates(
-    cands: CandidateSets, rack: Counter[int], rules: RuleSet
-) -> list[tuple[int, TileKey]]:
+def _meld_candidates(cands: CandidateSets, rack: Counter[int], rules: RuleSet) -> list[tuple[int, TileKey]]:
     """Sets the player could lay as (part of) an initial meld: rack tiles only."""
     return [
         (c, key)

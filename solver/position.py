@@ -32,9 +32,7 @@ def check_tile_counts(entries: Iterable[Located], rules: RuleSet) -> None:
             unique = list(dict.fromkeys(wheres))
             shown = ", ".join(unique[:4]) + (", …" if len(unique) > 4 else "")
             what = "jokers" if t.is_joker else f"copies of {t}"
-            raise PositionError(
-                f"too many {what}: {len(wheres)} (in {shown}), the rules allow {limit}"
-            )
+            raise PositionError(f"too many {what}: {len(wheres)} (in {shown}), the rules allow {limit}")
 
 
 def check_table_set(tiles: Sequence[Tile], rules: RuleSet, where: str) -> None:

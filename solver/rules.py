@@ -115,9 +115,7 @@ class RuleSet:
         """Only the fields that differ from the standard rules, as ``key=value`` words."""
         default = RuleSet().to_dict()
         words = [
-            f"{key}={_format_value(value)}"
-            for key, value in self.to_dict().items()
-            if default[key] != value
+            f"{key}={_format_value(value)}" for key, value in self.to_dict().items() if default[key] != value
         ]
         return " ".join(words) if words else "standard"
 

@@ -73,20 +73,22 @@ class Solution:
         data: dict[str, Any] = {}
         if self.position.id:
             data["id"] = self.position.id
-        data.update({
-            "status": self.status.value,
-            "objective": self.objective.value,
-            "tiles_played": self.tiles_played,
-            "points_played": self.points_played,
-            "played": [str(t) for t in self.played],
-            "rack": [str(t) for t in self.rack_left],
-            "table": [[str(t) for t in s.tiles] for s in self.table],
-            "table_changes": [s.change.value for s in self.table],
-            "kept_sets": self.kept_sets,
-            "initial_meld": not self.position.opened,
-            "backend": self.backend,
-            "seconds": round(self.seconds, 6),
-        })
+        data.update(
+            {
+                "status": self.status.value,
+                "objective": self.objective.value,
+                "tiles_played": self.tiles_played,
+                "points_played": self.points_played,
+                "played": [str(t) for t in self.played],
+                "rack": [str(t) for t in self.rack_left],
+                "table": [[str(t) for t in s.tiles] for s in self.table],
+                "table_changes": [s.change.value for s in self.table],
+                "kept_sets": self.kept_sets,
+                "initial_meld": not self.position.opened,
+                "backend": self.backend,
+                "seconds": round(self.seconds, 6),
+            }
+        )
         return data
 
 

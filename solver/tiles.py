@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache, lru_cache
 
 from solver.errors import NotationError
 from solver.rules import COLOUR_LETTERS, RuleSet, Wrap
@@ -74,7 +74,7 @@ class Tile:
         return tiles[0]
 
 
-@lru_cache(maxsize=None)
+@cache
 def tile(colour: int, number: int) -> Tile:
     """Interned constructor: tiles are compared and hashed a lot in the hot paths."""
     return Tile(colour, number)
@@ -104,7 +104,11 @@ def _parse_token(token: str, rules: RuleSet) -> tuple[Tile, ...]:
     letters_ok = " ".join(rules.colour_letters)
     match = _TOKEN.match(text)
     if match is None:
-        if text.isalpha() and len(text) <= len(COLOUR_LETTERS) and all(c in rules.colour_letters for c in text):
+        if (
+            text.isalpha()
+            and len(text) <= len(COLOUR_LETTERS)
+            and all(c in rules.colour_letters for c in text)
+        ):
             raise TileSyntaxError(shown, f"missing number after colour {text}")
         if text.isdigit():
             raise TileSyntaxError(shown, f"missing colour before {text} (colours are {letters_ok})")

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
-from itertools import combinations
 from dataclasses import dataclass
+from itertools import combinations
 from typing import Any
 
 from solver.melds import best_reading, why_invalid
@@ -41,28 +41,34 @@ def validate(position: Position, new_table: Sequence[Sequence[Tile]]) -> list[Vi
     for i, s in enumerate(new_table, 1):
         reason = why_invalid(list(s), rules)
         if reason is not None:
-            out.append(Violation("invalid_set", f"set {i} '{format_tiles(s)}' is invalid: {reason}", tuple(s)))
+            out.append(
+                Violation("invalid_set", f"set {i} '{format_tiles(s)}' is invalid: {reason}", tuple(s))
+            )
 
     before = position.table_tiles
     after = Counter(t for s in new_table for t in s)
     missing = before - after
     if missing:
         tiles = tuple(sorted(missing.elements()))
-        out.append(Violation(
-            "table_tile_missing",
-            f"table tile{'s' if len(tiles) > 1 else ''} {format_tiles(tiles)} not on the table after the move"
-            " (tiles may not go back to the rack)",
-            tiles,
-        ))
+        out.append(
+            Violation(
+                "table_tile_missing",
+                f"table tile{'s' if len(tiles) > 1 else ''} {format_tiles(tiles)} not on the table after the move"
+                " (tiles may not go back to the rack)",
+                tiles,
+            )
+        )
     played = after - before
     extra = played - Counter(position.rack)
     if extra:
         tiles = tuple(sorted(extra.elements()))
-        out.append(Violation(
-            "tile_not_available",
-            f"{format_tiles(tiles)} neither on the table nor on the rack",
-            tiles,
-        ))
+        out.append(
+            Violation(
+                "tile_not_available",
+                f"{format_tiles(tiles)} neither on the table nor on the rack",
+                tiles,
+            )
+        )
     if not position.opened and (played or missing):
         out += _initial_meld_violations(position, new_table, played - extra)
     return out
@@ -81,40 +87,48 @@ def _initial_meld_violations(
             if remaining[_key(s)] > 0:
                 remaining[_key(s)] -= 1
             else:
-                out.append(Violation(
-                    "table_touched_before_opening",
-                    f"table set '{format_tiles(s)}' changed before opening (initial meld: new sets from the rack only)",
-                    tuple(s),
-                ))
+                out.append(
+                    Violation(
+                        "table_touched_before_opening",
+                        f"table set '{format_tiles(s)}' changed before opening (initial meld: new sets from the rack only)",
+                        tuple(s),
+                    )
+                )
         new_sets = [list(k) for k, n in remaining.items() for _ in range(n)]
         if not rules.joker_in_meld:
             jokers = [t for s in new_sets for t in s if t.is_joker]
             if jokers:
-                out.append(Violation(
-                    "joker_in_meld",
-                    "a joker may not be part of the initial meld (rule joker-in-meld=no)",
-                    tuple(jokers),
-                ))
+                out.append(
+                    Violation(
+                        "joker_in_meld",
+                        "a joker may not be part of the initial meld (rule joker-in-meld=no)",
+                        tuple(jokers),
+                    )
+                )
         value = sum(_value(s, position) for s in new_sets)
         if not new_sets and played:
             value = 0
         if value < threshold:
-            out.append(Violation(
-                "meld_below_threshold",
-                f"initial meld worth {value} points, needs at least {threshold}",
-                tuple(t for s in new_sets for t in s),
-            ))
+            out.append(
+                Violation(
+                    "meld_below_threshold",
+                    f"initial meld worth {value} points, needs at least {threshold}",
+                    tuple(t for s in new_sets for t in s),
+                )
+            )
         return out
     # Continuing after the meld: the played tiles must hold sets of the player's own tiles worth
     # the threshold (laid first; the player may rearrange them afterwards with the rest).
     best = best_meld_value(played, position.rules, threshold)
     if best < threshold or (threshold == 0 and best_meld_sets(played, position.rules) == 0):
-        out.append(Violation(
-            "meld_below_threshold",
-            f"the tiles played hold no initial meld worth {threshold} points"
-            f" (best: {best}{'' if rules.joker_in_meld else ', jokers excluded: rule joker-in-meld=no'})",
-            tuple(sorted(played.elements())),
-        ))
+        out.append(
+            Violation(
+                "meld_below_threshold",
+                f"the tiles played hold no initial meld worth {threshold} points"
+                f" (best: {best}{'' if rules.joker_in_meld else ', jokers excluded: rule joker-in-meld=no'})",
+                tuple(sorted(played.elements())),
+            )
+        )
     return out
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import time
+import warnings
 
 from solver.backends import BackendResult
 from solver.errors import BackendError
@@ -18,7 +19,7 @@ def solve_cbc(lp: LinearModel, time_limit: float | None) -> BackendResult:
     started = time.perf_counter()
     prob = pulp.LpProblem("rummikub_turn", pulp.LpMaximize)
     xs = [
-        pulp.LpVariable(name, lowBound=lo, upBound=hi, cat=pulp.LpInteger)
+        prob.add_variable(name, lowBound=lo, upBound=hi, cat=pulp.LpInteger)
         for name, lo, hi in zip(lp.names, lp.lower, lp.upper)
     ]
     prob += pulp.LpAffineExpression([(xs[v], c) for v, c in lp.objective]), "objective"
@@ -36,7 +37,10 @@ def solve_cbc(lp: LinearModel, time_limit: float | None) -> BackendResult:
     options = {"msg": False, "warmStart": True, "gapRel": 0.0, "gapAbs": 0.5}
     if time_limit is not None:
         options["timeLimit"] = max(time_limit, 0.01)
-    solver = pulp.PULP_CBC_CMD(**options)
+    with warnings.catch_warnings():
+        # PuLP 3.x warns that the bundled CBC moves to an extra in 4.0; 3.x is pinned.
+        warnings.simplefilter("ignore", DeprecationWarning)
+        solver = pulp.PULP_CBC_CMD(**options)
     built = time.perf_counter()
     try:
         prob.solve(solver)
@@ -44,7 +48,7 @@ def solve_cbc(lp: LinearModel, time_limit: float | None) -> BackendResult:
         raise BackendError(f"CBC failed: {err}") from None
     done = time.perf_counter()
     if prob.sol_status in (pulp.LpSolutionOptimal, pulp.LpSolutionIntegerFeasible):
-        values = [int(round(x.value() or 0)) for x in xs]
+        values = [round(x.value() or 0) for x in xs]
         optimal = prob.sol_status == pulp.LpSolutionOptimal and prob.status == pulp.LpStatusOptimal
         return BackendResult(values, optimal, done - built, built - started)
     if time_limit is not None and prob.status == pulp.LpStatusNotSolved:

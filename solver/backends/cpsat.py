@@ -27,7 +27,9 @@ def solve_cpsat(lp: LinearModel, time_limit: float | None) -> BackendResult:
                 model.add(expr >= int(lo)).with_name(name + "_lo")
             if hi < INF:
                 model.add(expr <= int(hi)).with_name(name + "_hi")
-    objective = cp_model.LinearExpr.weighted_sum([xs[v] for v, _ in lp.objective], [c for _, c in lp.objective])
+    objective = cp_model.LinearExpr.weighted_sum(
+        [xs[v] for v, _ in lp.objective], [c for _, c in lp.objective]
+    )
     # The explicit bound keeps presolve from losing the rack-size limit on the objective.
     model.add(objective <= lp.objective_bound)
     model.maximize(objective)
