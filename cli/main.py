@@ -86,6 +86,7 @@ def cli() -> None:
 )
 @rule_options
 @solver_options
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of text.")
 @click.option(
     "--color/--no-color", "color", default=None, help="Colour the tiles (default: only on a terminal)."
 )
@@ -224,7 +225,10 @@ def _lines(stream: IO[bytes], limit: int) -> Iterator[tuple[int, bytes | None]]:
 def main() -> None:
     """Console entry point: no traceback ever reaches the user."""
     try:
-        cli.main(standalone_mode=False)
+        status = cli.main(standalone_mode=False)
+        # Without standalone mode click returns ctx.exit()'s status instead of exiting.
+        if isinstance(status, int) and status:
+            sys.exit(status)
     except click.exceptions.Abort:
         click.echo("Interrupted.", err=True)
         sys.exit(EXIT_INTERRUPTED)

@@ -130,7 +130,6 @@ def solver_options(func: F) -> F:
             help="Seconds for the search; stopped early, the best move found is shown "
             "with status time_limit.",
         ),
-        click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of text."),
     ]
     for decorator in reversed(decorators):
         func = decorator(func)

@@ -286,7 +286,7 @@ def position_from_record(
             opened = not _json_bool(record["initial_meld"], where, "initial_meld")
         if "opened" in record:
             value = _json_bool(record["opened"], where, "opened")
-            if "initial_meld" in record and value == opened is False:
+            if "initial_meld" in record and value != opened:
                 raise InputError(f"{where}: 'opened' and 'initial_meld' contradict each other")
             opened = value
     rack = _json_tiles(record["rack"], f"rack in {where}", rules)

@@ -47,7 +47,7 @@ def solve_json(args: list[str], input: str | None = None) -> dict[str, Any]:
     assert result.stderr == ""
     assert result.stdout.count("\n") == 1
     data = json.loads(result.stdout)
-    assert JSON_KEYS <= set(data)
+    assert set(data) >= JSON_KEYS
     return data
 
 
@@ -209,13 +209,12 @@ def test_backends_agree(tmp_path: Path, rack: str, table: list[str], objective: 
         assert data["backend"] == backend
         assert data["objective"] == objective
         check_move(data, rack, table)
-        answers.append((data["status"], data["tiles_played"] if objective == "tiles" else None,
-                        data["points_played"]))
-    if objective == "tiles":
-        # points may tie-break differently between backends; the tile count may not.
-        assert answers[0][:2] == answers[1][:2]
-    else:
-        assert answers[0] == answers[1]
+        answers.append(data)
+    cbc, cpsat = answers
+    assert cbc["status"] == cpsat["status"]
+    assert cbc[f"{objective}_played"] == cpsat[f"{objective}_played"]
+    # The brief's stronger expectation: both also agree on the other measure for these positions.
+    assert (cbc["tiles_played"], cbc["points_played"]) == (cpsat["tiles_played"], cpsat["points_played"])
 
 
 def test_objective_points_prefers_value_over_count(tmp_path: Path, backend: str) -> None:
@@ -383,7 +382,7 @@ def test_batch_from_stdin_all_good_exits_0() -> None:
     assert [o["tiles_played"] for o in out] == [3, 2, 0]
     assert out[2]["status"] == "no_move"
     for o in out:
-        assert JSON_KEYS <= set(o)
+        assert set(o) >= JSON_KEYS
 
 
 @pytest.mark.parametrize("line, words", [
@@ -542,6 +541,34 @@ def test_wrap_around_run_valid_under_american(tmp_path: Path) -> None:
     check_move(data, "R11", ["R12 R13 R1"], RuleSet(wrap=Wrap.AMERICAN))
 
 
+# Rule variants from RULES.md, by hand: (rack, table, options, tiles played).
+VARIANTS = [
+    # J K12 K13 counts 11+12+13 = 36 when a joker may be in the initial meld ...
+    pytest.param("K12 K13 J", [], ["--initial-meld", "--joker-in-meld"], 3, id="joker-in-meld"),
+    # ... and is not allowed by default.
+    pytest.param("K12 K13 J", [], ["--initial-meld"], 0, id="no-joker-in-meld-default"),
+    # K8 K9 J is at most 8+9+10 = 27 < 30.
+    pytest.param("K8 K9 J", [], ["--initial-meld", "--joker-in-meld"], 0, id="joker-meld-below-30"),
+    # After opening with R10-12, K4 may join K1-K3 only with --continue-after-meld.
+    pytest.param("R10 R11 R12 K4", ["K1 K2 K3"], ["--initial-meld"], 3, id="no-continue-default"),
+    pytest.param("R10 R11 R12 K4", ["K1 K2 K3"], ["--initial-meld", "--continue-after-meld"], 4,
+                 id="continue-after-meld"),
+    # RULES.md: split a run by inserting a tile (B6-10 + B8 -> B6-8, B8-10).
+    pytest.param("B8", ["B6 B7 B8 B9 B10"], [], 1, id="split-run"),
+    # Sets of two with --min-set-size 2.
+    pytest.param("K1 K2", [], ["--min-set-size", "2"], 2, id="min-set-size-2"),
+    pytest.param("K1 K2", [], [], 0, id="min-set-size-3-default"),
+]
+
+
+@pytest.mark.parametrize("rack, table, options, tiles", VARIANTS)
+def test_rule_variants(tmp_path: Path, backend: str, rack: str, table: list[str], options: list[str],
+                       tiles: int) -> None:
+    data = solve_json([*position_args(tmp_path, rack, table), "--backend", backend, *options])
+    assert data["tiles_played"] == tiles
+    assert data["status"] == ("optimal" if tiles else "no_move")
+
+
 def test_wrap_full_allows_13_1_2(tmp_path: Path) -> None:
     data = solve_json([*position_args(tmp_path, "R3", ["R13 R1 R2"]), "--wrap", "full"])
     assert data["played"] == ["R3"]
@@ -603,7 +630,8 @@ def test_every_command_has_help(path: list[str], command: click.Command) -> None
         result = run([*path, flag])
         assert result.exit_code == 0 and result.stderr == ""
         assert "Usage:" in result.stdout
-        assert command.help.strip().splitlines()[0] in result.stdout
+        # The help text is shown (click re-wraps it, so compare words).
+        assert " ".join(command.help.split()[:8]) in " ".join(result.stdout.split())
     # Every option is documented too.
     for param in command.params:
         if isinstance(param, click.Option) and not param.hidden:
@@ -651,9 +679,7 @@ def test_same_text_output_twice(tmp_path: Path) -> None:
 @pytest.mark.parametrize("record", [
     pytest.param({"rack": "R10 R11 R12", "initial_meld": True}, id="initial_meld-true"),
     pytest.param({"rack": "R10 R11 R12", "opened": False}, id="opened-false"),
-    pytest.param({"rack": "R10 R11 R12", "opened": False, "initial_meld": True}, id="both-consistent",
-                 marks=pytest.mark.xfail(strict=True, reason="BUG: consistent opened=false + "
-                                         "initial_meld=true is rejected as contradictory")),
+    pytest.param({"rack": "R10 R11 R12", "opened": False, "initial_meld": True}, id="both-consistent"),
 ])
 def test_batch_record_not_opened(record: dict[str, Any]) -> None:
     result = run(["batch", "-"], input=json.dumps(record) + "\n")
@@ -662,7 +688,6 @@ def test_batch_record_not_opened(record: dict[str, Any]) -> None:
     assert result.exit_code == 0
 
 
-@pytest.mark.xfail(strict=True, reason="BUG: contradictory opened=true + initial_meld=true is accepted")
 def test_batch_record_contradictory_opened_is_refused() -> None:
     record = {"rack": "R10 R11 R12", "opened": True, "initial_meld": True}
     result = run(["batch", "-"], input=json.dumps(record) + "\n")
@@ -700,8 +725,6 @@ def test_entry_point_usage_error_exit_2(monkeypatch: pytest.MonkeyPatch,
     assert out == "" and "Error: " in err
 
 
-@pytest.mark.xfail(strict=True, reason="BUG: batch ends with ctx.exit(1), but main() runs the group "
-                   "with standalone_mode=False, which returns the code instead of exiting: status 0")
 def test_entry_point_batch_with_bad_line_exits_1(monkeypatch: pytest.MonkeyPatch,
                                                  capsys: pytest.CaptureFixture[str]) -> None:
     code = run_entry_point(monkeypatch, ["batch", str(DATA / "batch.jsonl")])
