@@ -123,7 +123,9 @@ def solve(
 
     position = guarded(load)
     solution = guarded(
-        lambda: solve_position(position, params["objective"], params["backend"], params["time_limit"])
+        lambda: solve_position(
+            position, params["objective"], params["backend"], params["time_limit"], params["formulation"]
+        )
     )
     if params["as_json"]:
         click.echo(json.dumps(solution.to_dict()))
@@ -168,7 +170,11 @@ def batch(ctx: click.Context, /, file: str, **params: Any) -> None:
                     raise _LineError(f"not valid JSON: {err.msg} at column {err.colno}") from None
                 position = position_from_record(record, where, overrides, opened)
                 solution = solve_position(
-                    position, params["objective"], params["backend"], params["time_limit"]
+                    position,
+                    params["objective"],
+                    params["backend"],
+                    params["time_limit"],
+                    params["formulation"],
                 )
                 result = solution.to_dict()
             except BackendError as err:

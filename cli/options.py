@@ -118,10 +118,18 @@ def solver_options(func: F) -> F:
         ),
         click.option(
             "--backend",
-            type=click.Choice(["cbc", "cpsat"]),
+            type=click.Choice(["cbc", "cpsat", "highs"]),
             default="cbc",
             show_default=True,
-            help="Integer-programming solver: CBC (through PuLP) or CP-SAT (OR-Tools).",
+            help="Integer-programming solver: CBC (through PuLP), CP-SAT (OR-Tools) or HiGHS.",
+        ),
+        click.option(
+            "--formulation",
+            type=click.Choice(["auto", "sets", "flow"]),
+            default="auto",
+            show_default=True,
+            help="The integer program: sets (a variable per possible set) or flow (runs as flows "
+            "over the numbers); auto: flow for highs, sets for cbc and cpsat.",
         ),
         click.option(
             "--time-limit",

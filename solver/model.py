@@ -1,24 +1,22 @@
-"""The turn as an integer program (den Hertog & Hulshof 2006), built as plain data.
+"""The turn as an integer program, built as plain data: what every formulation shares.
 
-Variables (all integer):
-- ``x[c]``: copies of candidate set ``c`` on the table after the move;
-- ``r[t]``: tiles of kind ``t`` played from the rack;
-- ``k[s]``: copies of original table set ``s`` kept exactly as it was (tie-break);
-- initial meld only: ``m[c]`` copies of set ``c`` laid as the meld (rack tiles only), and
-  ``opens`` (1 when the player lays anything).
-
-The objective is one integer weighted sum that is exactly lexicographic: the main objective,
-then the other one, then kept table sets (weights exceed the largest possible lower term).
-Backends translate ``LinearModel`` into their own API and return variable values.
+Two formulations build a ``TurnModel``: ``set_model`` (den Hertog & Hulshof 2006: a variable per
+candidate set) and ``flow_model`` (runs as flows over the numbers, far smaller). Both share the
+played-tile variables ``r[t]``, the kept-set variables ``k[s]`` (original table sets left exactly
+as they were: the tie-break), the ``opens`` switch of the initial meld, and the objective: one
+integer weighted sum that is exactly lexicographic (the main objective, then the other one, then
+kept table sets). Backends translate ``LinearModel`` into their own API and return values.
 """
 
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 
-from solver.candidates import CandidateSets, TileKey, candidate_sets
+from solver.candidates import TileKey
+from solver.errors import RulesError
 from solver.position import Position
 from solver.rules import RuleSet
 from solver.tiles import Tile
@@ -49,7 +47,10 @@ class LinearModel:
         return len(self.names) - 1
 
     def row(self, name: str, terms: list[tuple[int, int]], lo: float, hi: float) -> None:
-        self.rows.append((name, terms, lo, hi))
+        merged: dict[int, int] = {}
+        for v, c in terms:  # one entry per variable (some solvers reject repeats)
+            merged[v] = merged.get(v, 0) + c
+        self.rows.append((name, [(v, c) for v, c in merged.items() if c], lo, hi))
 
     def to_lp_text(self) -> str:
         """A readable dump (CPLEX LP-like) for debugging a model by eye."""
@@ -75,18 +76,22 @@ class LinearModel:
 INF = float("inf")
 
 
+Decoder = Callable[[Sequence[int]], tuple[list[list[Tile]], list[Tile]]]
+
+
 @dataclass
 class TurnModel:
-    """The linear model plus what each variable means, for decoding a backend's answer."""
+    """The linear model plus how to read a backend's answer back as a table and played tiles."""
 
     position: Position
     objective: Objective
     lp: LinearModel
-    set_vars: list[tuple[int, TileKey]]  # x and m variables with the set each stands for
-    played_vars: list[tuple[int, int]]  # r variables with their tile index
-    kept_vars: list[int]
-    weights: tuple[int, int, int]  # (tiles, points, kept) weights in the objective
-    table_fixed: bool  # initial meld without continuing: the table cannot change
+    formulation: str  # "sets" (den Hertog & Hulshof) or "flow" (runs as flows over the numbers)
+    decoder: Decoder
+
+    def decode(self, values: Sequence[int]) -> tuple[list[list[Tile]], list[Tile]]:
+        """The table after the move (sets as tile lists) and the tiles played."""
+        return self.decoder(values)
 
 
 def tile_counts(position: Position) -> tuple[Counter[int], Counter[int]]:
@@ -97,93 +102,53 @@ def tile_counts(position: Position) -> tuple[Counter[int], Counter[int]]:
     return rack, table
 
 
-def _fits(key: TileKey, available: Counter[int]) -> int:
-    """How many copies of the set ``key`` the available tiles allow (0: none)."""
-    need = Counter(key)
-    return min(available[t] // n for t, n in need.items())
-
-
-def _index_points(index: int, rules: RuleSet) -> int:
+def index_points(index: int, rules: RuleSet) -> int:
+    """The points-objective value of a tile given by dense index (a joker: its penalty)."""
     joker = rules.colours * rules.numbers
     return rules.joker_penalty if index == joker else index % rules.numbers + 1
 
 
-def build_model(position: Position, objective: Objective = Objective.TILES) -> TurnModel:
+def tile_name(index: int, rules: RuleSet) -> str:
+    return str(Tile.from_index(index, rules))
+
+
+def set_name(key: TileKey, rules: RuleSet) -> str:
+    return "_".join(tile_name(t, rules) for t in key)
+
+
+def table_set_keys(position: Position) -> Counter[TileKey]:
+    """The original table sets as multisets (sorted dense indices), with their multiplicity."""
     rules = position.rules
-    cands = candidate_sets(rules)
-    rack, table = tile_counts(position)
-    lp = LinearModel()
-    initial = not position.opened
-    table_fixed = initial and not rules.continue_after_meld
+    return Counter(tuple(sorted(t.index(rules) for t in s)) for s in position.table)
 
-    # Original table sets, for the kept-sets tie-break (whatever their length).
-    table_keys = Counter(tuple(sorted(t.index(rules) for t in s)) for s in position.table)
 
-    set_vars: list[tuple[int, TileKey]] = []
-    cover: dict[int, list[tuple[int, int]]] = {
-        t: [] for t in set(rack) | (set() if table_fixed else set(table))
-    }
-    meld_cover: dict[int, list[tuple[int, int]]] = {t: [] for t in rack}
-    x_of: dict[TileKey, int] = {}
+def add_played_vars(lp: LinearModel, rack: Counter[int], rules: RuleSet) -> dict[int, int]:
+    """One variable per kind of rack tile: how many of it are played."""
+    return {t: lp.var(f"r_{tile_name(t, rules)}", rack[t]) for t in sorted(rack)}
 
-    if not table_fixed:
-        available = rack + table
-        keys = [k for k in cands.keys if _fits(k, available)]
-        keys += [k for k in table_keys if k not in cands.index]
-        for key in keys:
-            hint = table_keys.get(key, 0)
-            v = lp.var(f"x_{_name(key, rules)}", _fits(key, available), hint=hint)
-            x_of[key] = v
-            set_vars.append((v, key))
-            for t, n in Counter(key).items():
-                cover[t].append((v, n))
 
-    meld_vars: list[tuple[int, int]] = []  # (variable, meld value)
-    if initial:
-        # Without continuing, the meld sets are what goes onto the table. With continuing, they
-        # are only a witness that the played tiles held a meld: once laid, those sets may be
-        # rearranged like any other, so the x sets decide the final table.
-        for c, key in _meld_candidates(cands, rack, rules):
-            v = lp.var(f"m_{_name(key, rules)}", _fits(key, rack))
-            meld_vars.append((v, cands.values[c]))
-            if table_fixed:
-                set_vars.append((v, key))
-            for t, n in Counter(key).items():
-                (cover if table_fixed else meld_cover)[t].append((v, n))
-
-    played_vars = []
-    r_of: dict[int, int] = {}
+def add_opening(lp: LinearModel, rack: Counter[int], played: dict[int, int], rules: RuleSet) -> int:
+    """The ``opens`` switch: nothing is played unless the player lays an initial meld."""
+    opens = lp.var("opens", 1)
     for t in sorted(rack):
-        v = lp.var(f"r_{_tile_name(t, rules)}", rack[t])
-        r_of[t] = v
-        played_vars.append((v, t))
+        lp.row(f"opens_{tile_name(t, rules)}", [(played[t], 1), (opens, -rack[t])], -INF, 0)
+    return opens
 
-    # Every tile on the table after the move lies in exactly one set: table tiles plus played ones.
-    for t in sorted(cover):
-        terms = cover[t] + ([(r_of[t], -1)] if t in r_of else [])
-        base = 0 if table_fixed else table[t]
-        lp.row(f"cover_{_tile_name(t, rules)}", terms, base, base)
 
-    if initial:
-        opens = lp.var("opens", 1)
-        # The meld uses only tiles from the rack, and nothing is played unless the player opens.
-        for t in sorted(rack):
-            if meld_cover[t]:
-                lp.row(f"meld_{_tile_name(t, rules)}", meld_cover[t] + [(r_of[t], -1)], -INF, 0)
-            lp.row(f"opens_{_tile_name(t, rules)}", [(r_of[t], 1), (opens, -rack[t])], -INF, 0)
-        # Opening needs meld sets worth the threshold (and at least one set, for threshold 0).
-        lp.row("meld_value", [(v, val) for v, val in meld_vars] + [(opens, -rules.meld_threshold)], 0, INF)
-        lp.row("meld_sets", [(v, 1) for v, _ in meld_vars] + [(opens, -1)], 0, INF)
+def add_objective(
+    lp: LinearModel,
+    position: Position,
+    objective: Objective,
+    played: dict[int, int],
+    kept: list[int],
+) -> None:
+    """One integer weighted sum, exactly lexicographic: objective, other objective, kept sets.
 
-    kept_vars = []
-    if not table_fixed:
-        for key, count in sorted(table_keys.items()):
-            k = lp.var(f"k_{_name(key, rules)}", count, hint=count)
-            kept_vars.append(k)
-            # A table set counts as kept only if a copy of exactly that set is on the new table.
-            lp.row(f"keep_{_name(key, rules)}", [(k, 1), (x_of[key], -1)], -INF, 0)
-
-    max_points = sum(_index_points(t, rules) * n for t, n in rack.items())
+    Each weight exceeds the largest possible total of everything below it.
+    """
+    rules = position.rules
+    rack, _ = tile_counts(position)
+    max_points = sum(index_points(t, rules) * n for t, n in rack.items())
     max_tiles = sum(rack.values())
     max_kept = len(position.table)
     if objective is Objective.TILES:
@@ -192,33 +157,27 @@ def build_model(position: Position, objective: Objective = Objective.TILES) -> T
     else:
         w_kept, w_tiles = 1, max_kept + 1
         w_points = (max_tiles + 1) * w_tiles
-    lp.objective = [(v, w_tiles + w_points * _index_points(t, rules)) for v, t in played_vars]
-    lp.objective += [(k, w_kept) for k in kept_vars]
+    lp.objective = [(v, w_tiles + w_points * index_points(t, rules)) for t, v in played.items()]
+    lp.objective += [(k, w_kept) for k in kept]
     lp.objective_bound = w_tiles * max_tiles + w_points * max_points + w_kept * max_kept
-    return TurnModel(
-        position=position,
-        objective=objective,
-        lp=lp,
-        set_vars=set_vars,
-        played_vars=played_vars,
-        kept_vars=kept_vars,
-        weights=(w_tiles, w_points, w_kept),
-        table_fixed=table_fixed,
-    )
 
 
-def _meld_candidates(cands: CandidateSets, rack: Counter[int], rules: RuleSet) -> list[tuple[int, TileKey]]:
-    """Sets the player could lay as (part of) an initial meld: rack tiles only."""
-    return [
-        (c, key)
-        for c, key in enumerate(cands.keys)
-        if (rules.joker_in_meld or cands.jokers[c] == 0) and _fits(key, rack)
-    ]
+def build_model(
+    position: Position, objective: Objective = Objective.TILES, formulation: str = "auto"
+) -> TurnModel:
+    """The turn's integer program: ``sets``, ``flow``, or ``auto`` (flow where the rules allow it)."""
+    from solver.flow_model import build_flow_model, flow_supported
+    from solver.set_model import build_set_model
 
-
-def _tile_name(index: int, rules: RuleSet) -> str:
-    return str(Tile.from_index(index, rules))
-
-
-def _name(key: TileKey, rules: RuleSet) -> str:
-    return "_".join(_tile_name(t, rules) for t in key)
+    if formulation == "auto":
+        formulation = "flow" if flow_supported(position.rules) else "sets"
+    if formulation == "flow":
+        if not flow_supported(position.rules):
+            raise RulesError(
+                "the flow formulation needs wrap none or american and fewer jokers than min-set-size;"
+                " use --formulation sets"
+            )
+        return build_flow_model(position, objective)
+    if formulation == "sets":
+        return build_set_model(position, objective)
+    raise RulesError(f"unknown formulation {formulation!r} (formulations: auto, sets, flow)")

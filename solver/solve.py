@@ -12,7 +12,7 @@ from typing import Any
 from solver.backends import get_backend
 from solver.errors import ValidationFailure
 from solver.melds import Kind, best_reading
-from solver.model import Objective, TurnModel, build_model
+from solver.model import Objective, build_model
 from solver.position import Position
 from solver.rules import RuleSet
 from solver.tiles import Tile, format_tiles, tile_points
@@ -97,6 +97,7 @@ def solve(
     objective: Objective | str = Objective.TILES,
     backend: str = "cpsat",
     time_limit: float | None = None,
+    formulation: str = "auto",
 ) -> Solution:
     """The best move for ``position``; validated before it is returned.
 
@@ -106,11 +107,15 @@ def solve(
     started = time.perf_counter()
     objective = Objective(objective)
     run = get_backend(backend)
-    model = build_model(position, objective)
+    if formulation == "auto" and backend != "highs":
+        formulation = "sets"  # CBC and CP-SAT solve den Hertog & Hulshof's set model by default
+    model = build_model(position, objective, formulation)
     built = time.perf_counter()
     result = run(model.lp, time_limit)
     values = result.values if result.values is not None else model.lp.hint
-    sets, played = decode(model, values)
+    sets, played = model.decode(values)
+    if not played:  # no move: the table stays exactly as it was (a turn never only rearranges)
+        sets = [list(s) for s in position.table]
     problems = validate(position, sets)
     if problems:
         details = "; ".join(v.message for v in problems)
@@ -132,17 +137,6 @@ def solve(
         build_seconds=(built - started) + result.build_seconds,
         solve_seconds=result.seconds,
     )
-
-
-def decode(model: TurnModel, values: Sequence[int]) -> tuple[list[list[Tile]], list[Tile]]:
-    """The table after the move (sets as tile lists) and the tiles played, from variable values."""
-    rules = model.position.rules
-    sets: list[list[Tile]] = [list(s) for s in model.position.table] if model.table_fixed else []
-    for var, key in model.set_vars:
-        for _ in range(values[var]):
-            sets.append([Tile.from_index(t, rules) for t in key])
-    played = [Tile.from_index(t, rules) for var, t in model.played_vars for _ in range(values[var])]
-    return sets, played
 
 
 def describe_table(

@@ -136,6 +136,8 @@ def _parse_token(token: str, rules: RuleSet) -> tuple[Tile, ...]:
         return tuple(tile(colour, n) for n in range(low, high + 1))
     if rules.wrap is Wrap.NONE:
         raise TileSyntaxError(shown, f"runs do not wrap past {rules.numbers} (rule wrap=none)")
+    if rules.wrap is Wrap.AMERICAN and high != 1:
+        raise TileSyntaxError(shown, f"only a 1 may follow {rules.numbers} (rule wrap=american)")
     numbers = list(range(low, rules.numbers + 1)) + list(range(1, high + 1))
     return tuple(tile(colour, n) for n in numbers)
 

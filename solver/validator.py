@@ -69,7 +69,16 @@ def validate(position: Position, new_table: Sequence[Sequence[Tile]]) -> list[Vi
                 tiles,
             )
         )
-    if not position.opened and (played or missing):
+    rearranged = Counter(_key(s) for s in new_table) != Counter(_key(s) for s in position.table)
+    if not played and rearranged and not missing:
+        out.append(
+            Violation(
+                "no_tile_played",
+                "the table was rearranged but no tile was played"
+                " (a turn lays at least one tile from the rack; otherwise the player draws)",
+            )
+        )
+    if not position.opened and (played or rearranged):
         out += _initial_meld_violations(position, new_table, played - extra)
     return out
 
@@ -94,9 +103,17 @@ def _initial_meld_violations(
                         tuple(s),
                     )
                 )
-        new_sets = [list(k) for k, n in remaining.items() for _ in range(n)]
+        # The meld is what was laid from the rack: sets made of played tiles only.
+        own = played.copy()
+        new_sets = []
+        for key, n in sorted(remaining.items()):
+            for _ in range(n):
+                if not (Counter(key) - own):
+                    own -= Counter(key)
+                    new_sets.append(list(key))
         if not rules.joker_in_meld:
-            jokers = [t for s in new_sets for t in s if t.is_joker]
+            # Without continuing, everything laid is the meld.
+            jokers = [t for t in played.elements() if t.is_joker]
             if jokers:
                 out.append(
                     Violation(
@@ -106,9 +123,7 @@ def _initial_meld_violations(
                     )
                 )
         value = sum(_value(s, position) for s in new_sets)
-        if not new_sets and played:
-            value = 0
-        if value < threshold:
+        if played and value < threshold:
             out.append(
                 Violation(
                     "meld_below_threshold",
@@ -119,6 +134,8 @@ def _initial_meld_violations(
         return out
     # Continuing after the meld: the played tiles must hold sets of the player's own tiles worth
     # the threshold (laid first; the player may rearrange them afterwards with the rest).
+    if not played:
+        return out  # nothing laid: rearranging alone is reported as no_tile_played
     best = best_meld_value(played, position.rules, threshold)
     if best < threshold or (threshold == 0 and best_meld_sets(played, position.rules) == 0):
         out.append(

@@ -17,6 +17,6 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 
 
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
-    if "backend" in metafunc.fixturenames:
+    if "backend" in metafunc.fixturenames and "formulation" not in metafunc.fixturenames:
         chosen = metafunc.config.getoption("backend") or list(BACKENDS)
         metafunc.parametrize("backend", chosen)

@@ -23,15 +23,19 @@ class BackendResult:
 
 SolveFunction = Callable[[LinearModel, float | None], BackendResult]
 
-BACKENDS = ("cpsat", "cbc")
+BACKENDS = ("highs", "cpsat", "cbc")
 
 
 def get_backend(name: str) -> SolveFunction:
-    """The solve function of a backend by name (``cpsat``, ``cbc``)."""
+    """The solve function of a backend by name (``highs``, ``cpsat``, ``cbc``)."""
     if name == "cpsat":
         from solver.backends.cpsat import solve_cpsat
 
         return solve_cpsat
+    if name == "highs":
+        from solver.backends.highs import solve_highs
+
+        return solve_highs
     if name == "cbc":
         from solver.backends.cbc import solve_cbc
 

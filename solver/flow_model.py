@@ -1,0 +1,253 @@
+"""The flow formulation: runs as flows over the numbers, groups as colour counts per number.
+
+Exact, and far smaller than the set list (about 250 variables instead of 1173 sets):
+
+- Runs of colour ``c``: ``s[c,p]`` runs start at position ``p``; ``u[c,p]`` runs at least
+  ``min_set_size`` long cover ``p``. A run younger than that must go on, so the runs covering ``p``
+  are ``s[c,p] + s[c,p-1] + … + s[c,p-m+2] + u[c,p]``, and ``u[c,p] <= u[c,p-1] + s[c,p-m+1]``
+  (a mature run either goes on or ends). Positions are the numbers; under ``wrap=american`` one more
+  position after the top number holds a 1, where runs must end.
+- Groups of number ``n``: ``G[n]`` groups use ``w[c,n]`` tiles of colour ``c``. Dealing the tiles
+  round-robin into the groups shows that any counts with ``w[c,n] <= G[n]`` and
+  ``m*G[n] <= sum_c w[c,n] <= colours*G[n]`` make valid groups, so these rows are exact.
+- Jokers: ``j[c,n]`` jokers stand for tile ``(c,n)``. Every set needs a numbered tile, which holds
+  automatically while there are fewer jokers than ``min_set_size`` (``flow_supported``).
+- Kept sets ``k[s]`` are set aside whole; the flow arranges every other tile.
+- Initial meld: the meld is a second flow over rack tiles worth at least the threshold (its
+  value counts each slot's number, so a joker counts the number it stands for). Without
+  continuing, that flow is the whole move; with continuing, it only has to fit inside the played
+  tiles while the main flow arranges the table.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from solver.model import (
+    INF,
+    LinearModel,
+    Objective,
+    TurnModel,
+    add_objective,
+    add_opening,
+    add_played_vars,
+    set_name,
+    table_set_keys,
+    tile_counts,
+)
+from solver.position import Position
+from solver.rules import RuleSet, Wrap
+from solver.tiles import JOKER, Tile, tile
+
+Terms = list[tuple[int, int]]
+
+
+def flow_supported(rules: RuleSet) -> bool:
+    """Rules the flow model handles exactly (else the set model is used)."""
+    return rules.wrap is not Wrap.FULL and rules.jokers < rules.min_set_size
+
+
+@dataclass
+class _Flow:
+    """The variables of one flow and the linear terms other rows need."""
+
+    starts: dict[tuple[int, int], int] = field(default_factory=dict)  # (colour, position) -> s
+    mature: dict[tuple[int, int], int] = field(default_factory=dict)  # (colour, position) -> u
+    groups: dict[int, int] = field(default_factory=dict)  # number -> G
+    group_use: dict[tuple[int, int], int] = field(default_factory=dict)  # (colour, number) -> w
+    jokers: dict[tuple[int, int], int] = field(default_factory=dict)  # (colour, number) -> j
+    use: dict[tuple[int, int], Terms] = field(default_factory=dict)  # numbered tiles used per slot
+    joker_terms: Terms = field(default_factory=list)  # jokers used
+    value: Terms = field(default_factory=list)  # meld value of the sets
+    any_set: Terms = field(default_factory=list)  # >= 1 when the flow holds a set
+
+
+def _positions(rules: RuleSet) -> int:
+    return rules.numbers + 1 if rules.wrap is Wrap.AMERICAN else rules.numbers
+
+
+def _number_at(p: int, rules: RuleSet) -> int:
+    return 1 if p > rules.numbers else p
+
+
+def _add_flow(lp: LinearModel, prefix: str, rules: RuleSet, with_jokers: bool) -> _Flow:
+    flow = _Flow()
+    m, last = rules.min_set_size, _positions(rules)
+    most = rules.copies + rules.jokers  # no slot can be covered more often than this
+    letters = rules.colour_letters
+    for c in range(rules.colours):
+        for n in range(1, rules.numbers + 1):
+            flow.use[c, n] = []
+        for p in range(1, last - m + 2):
+            flow.starts[c, p] = lp.var(f"{prefix}s_{letters[c]}{p}", most)
+            flow.any_set.append((flow.starts[c, p], 1))
+        for p in range(m, last + 1):
+            flow.mature[c, p] = lp.var(f"{prefix}u_{letters[c]}{p}", most)
+        for p in range(m, last + 1):
+            # Runs that reach the minimum length at p cannot have ended yet ...
+            just = (flow.starts[c, p - m + 1], -1)
+            lp.row(f"{prefix}young_{letters[c]}{p}", [(flow.mature[c, p], 1), just], 0, INF)
+            # ... and a mature run at p went on from p-1 or has just reached the minimum length.
+            terms = [(flow.mature[c, p], 1), just]
+            if (c, p - 1) in flow.mature:
+                terms.append((flow.mature[c, p - 1], -1))
+            lp.row(f"{prefix}grow_{letters[c]}{p}", terms, -INF, 0)
+        for p in range(1, last + 1):
+            covering = [flow.starts[c, q] for q in range(p - m + 2, p + 1) if (c, q) in flow.starts]
+            if (c, p) in flow.mature:
+                covering.append(flow.mature[c, p])
+            n = _number_at(p, rules)
+            flow.use[c, n] += [(v, 1) for v in covering]
+            flow.value += [(v, n) for v in covering]
+    if rules.groups_possible:
+        for n in range(1, rules.numbers + 1):
+            g = flow.groups[n] = lp.var(f"{prefix}G_{n}", (rules.copies * rules.colours + rules.jokers) // m)
+            flow.any_set.append((g, 1))
+            members: Terms = []
+            for c in range(rules.colours):
+                w = flow.group_use[c, n] = lp.var(f"{prefix}w_{letters[c]}{n}", most)
+                # A colour appears at most once in each group.
+                lp.row(f"{prefix}colour_{letters[c]}{n}", [(w, 1), (g, -1)], -INF, 0)
+                members.append((w, 1))
+                flow.use[c, n].append((w, 1))
+                flow.value.append((w, n))
+            # Every group holds between min_set_size and one-per-colour tiles.
+            lp.row(f"{prefix}groupmin_{n}", [*members, (g, -m)], 0, INF)
+            lp.row(f"{prefix}groupmax_{n}", [*members, (g, -rules.colours)], -INF, 0)
+    if with_jokers and rules.jokers:
+        for c in range(rules.colours):
+            for n in range(1, rules.numbers + 1):
+                j = flow.jokers[c, n] = lp.var(f"{prefix}j_{letters[c]}{n}", rules.jokers)
+                flow.use[c, n].append((j, -1))  # a slot filled by a joker uses no numbered tile
+                flow.joker_terms.append((j, 1))
+    return flow
+
+
+def build_flow_model(position: Position, objective: Objective = Objective.TILES) -> TurnModel:
+    rules = position.rules
+    if not flow_supported(rules):
+        raise ValueError("the flow model needs wrap none/american and fewer jokers than min_set_size")
+    rack, table = tile_counts(position)
+    joker = rules.colours * rules.numbers
+    lp = LinearModel()
+    initial = not position.opened
+    table_fixed = initial and not rules.continue_after_meld
+    played = add_played_vars(lp, rack, rules)
+
+    main: _Flow | None = None
+    kept: list[int] = []
+    kept_sets: list[tuple[int, tuple[Tile, ...]]] = []
+    if not table_fixed:
+        main = _add_flow(lp, "", rules, with_jokers=True)
+        set_aside: dict[int, Terms] = {}
+        written = {tuple(sorted(t.index(rules) for t in s)): s for s in position.table}
+        for key, count in sorted(table_set_keys(position).items()):
+            k = lp.var(f"k_{set_name(key, rules)}", count, hint=count)
+            kept.append(k)
+            kept_sets.append((k, written[key]))
+            for t, n in Counter(key).items():
+                set_aside.setdefault(t, []).append((k, n))
+        # Every tile on the table after the move lies in one set: a kept one or one of the flow.
+        for c in range(rules.colours):
+            for n in range(1, rules.numbers + 1):
+                t = c * rules.numbers + n - 1
+                terms = main.use[c, n] + set_aside.get(t, [])
+                if t in played:
+                    terms = [*terms, (played[t], -1)]
+                lp.row(f"tile_{Tile.from_index(t, rules)}", terms, table[t], table[t])
+        if rules.jokers:
+            terms = main.joker_terms + set_aside.get(joker, [])
+            if joker in played:
+                terms = [*terms, (played[joker], -1)]
+            lp.row("tile_J", terms, table[joker], table[joker])
+
+    meld: _Flow | None = None
+    if initial:
+        meld = _add_flow(lp, "m", rules, with_jokers=rules.joker_in_meld)
+        opens = add_opening(lp, rack, played, rules)
+        if not rules.joker_in_meld and table_fixed and joker in played:
+            lp.upper[played[joker]] = 0  # the meld is the whole move and may hold no joker
+        # The meld is made of rack tiles only: exactly the played tiles when it is the whole
+        # move, otherwise some of them (after it the player rearranges the table).
+        for c in range(rules.colours):
+            for n in range(1, rules.numbers + 1):
+                t = c * rules.numbers + n - 1
+                terms = meld.use[c, n] + ([(played[t], -1)] if t in played else [])
+                lp.row(f"meld_{Tile.from_index(t, rules)}", terms, 0 if table_fixed else -INF, 0)
+                lp.row(f"meldreal_{Tile.from_index(t, rules)}", meld.use[c, n], 0, INF)
+        if meld.joker_terms:
+            terms = meld.joker_terms + ([(played[joker], -1)] if joker in played else [])
+            lp.row("meld_J", terms, 0 if table_fixed else -INF, 0)
+        lp.row("meld_value", [*meld.value, (opens, -rules.meld_threshold)], 0, INF)
+        lp.row("meld_sets", [*meld.any_set, (opens, -1)], 0, INF)
+
+    add_objective(lp, position, objective, played, kept)
+    arranged = meld if table_fixed else main
+    assert arranged is not None
+
+    def decode(values: Sequence[int]) -> tuple[list[list[Tile]], list[Tile]]:
+        tiles = [Tile.from_index(t, rules) for t, var in played.items() for _ in range(values[var])]
+        sets: list[list[Tile]] = [list(s) for s in position.table] if table_fixed else []
+        for k, original in kept_sets:
+            sets += [list(original) for _ in range(values[k])]
+        sets += _decode_flow(arranged, values, rules)
+        return sets, tiles
+
+    return TurnModel(position, objective, lp, "flow", decode)
+
+
+def _decode_flow(flow: _Flow, values: Sequence[int], rules: RuleSet) -> list[list[Tile]]:
+    """Sets from a flow's values: trace the runs, deal the groups, then place the jokers."""
+    m, last = rules.min_set_size, _positions(rules)
+    slots: dict[tuple[int, int], list[tuple[list[Tile], int]]] = {}  # slot -> places of sets there
+    sets: list[list[Tile]] = []
+
+    def new_set(members: list[tuple[int, int]]) -> None:
+        owner = [tile(c, n) for c, n in members]
+        for i, (c, n) in enumerate(members):
+            slots.setdefault((c, n), []).append((owner, i))
+        sets.append(owner)
+
+    def end_run(run: list[int], c: int) -> None:
+        members = [(c, _number_at(p, rules)) for p in run]
+        if len(members) > rules.numbers:  # 1..13 then 1 again (american): two runs
+            new_set(members[:m])
+            new_set(members[m:])
+        else:
+            new_set(members)
+
+    for c in range(rules.colours):
+        active: list[list[int]] = []  # positions of each run still open
+        for p in range(1, last + 1):
+            young = [run for run in active if len(run) < m]
+            old = [run for run in active if len(run) >= m]
+            reaching = values[flow.starts[c, p - m + 1]] if (c, p - m + 1) in flow.starts else 0
+            going_on = values[flow.mature[c, p]] - reaching if (c, p) in flow.mature else 0
+            # Mature runs beyond those that go on end here; the longest end first.
+            old.sort(key=len)
+            for run in old[going_on:]:
+                end_run(run, c)
+            active = young + old[:going_on]
+            active += [[] for _ in range(values[flow.starts[c, p]] if (c, p) in flow.starts else 0)]
+            for run in active:
+                run.append(p)
+        for run in active:
+            end_run(run, c)
+    for n, g in flow.groups.items():
+        count = values[g]
+        members: list[list[tuple[int, int]]] = [[] for _ in range(count)]
+        i = 0
+        for c in range(rules.colours):
+            for _ in range(values[flow.group_use[c, n]]):
+                members[i % count].append((c, n))  # round robin: a colour never twice in a group
+                i += 1
+        for group in members:
+            new_set(group)
+    # Each slot is filled by as many jokers as the flow says; the rest are the numbered tile.
+    for (c, n), places in slots.items():
+        jokers = values[flow.jokers[c, n]] if (c, n) in flow.jokers else 0
+        for owner, i in places[:jokers]:
+            owner[i] = JOKER
+    return sets

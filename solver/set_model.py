@@ -1,0 +1,124 @@
+"""The set formulation (den Hertog & Hulshof 2006): one integer variable per candidate set.
+
+Variables: ``x[c]`` copies of candidate set ``c`` on the table after the move (the enumerated
+sets that the available tiles allow, plus the original table sets whatever their length);
+``r[t]`` tiles played; ``k[s]`` original sets kept exactly; for the initial meld ``m[c]`` copies
+of set ``c`` laid as the meld (rack tiles only) and the ``opens`` switch.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+
+from solver.candidates import CandidateSets, TileKey, candidate_sets
+from solver.model import (
+    INF,
+    LinearModel,
+    Objective,
+    TurnModel,
+    add_objective,
+    add_opening,
+    add_played_vars,
+    set_name,
+    table_set_keys,
+    tile_counts,
+    tile_name,
+)
+from solver.position import Position
+from solver.rules import RuleSet
+from solver.tiles import Tile
+
+
+def fits(key: TileKey, available: Counter[int]) -> int:
+    """How many copies of the set ``key`` the available tiles allow (0: none)."""
+    need = Counter(key)
+    return min(available[t] // n for t, n in need.items())
+
+
+def build_set_model(position: Position, objective: Objective = Objective.TILES) -> TurnModel:
+    rules = position.rules
+    cands = candidate_sets(rules)
+    rack, table = tile_counts(position)
+    lp = LinearModel()
+    initial = not position.opened
+    table_fixed = initial and not rules.continue_after_meld
+    table_keys = table_set_keys(position)
+
+    set_vars: list[tuple[int, TileKey]] = []
+    cover: dict[int, list[tuple[int, int]]] = {
+        t: [] for t in set(rack) | (set() if table_fixed else set(table))
+    }
+    meld_cover: dict[int, list[tuple[int, int]]] = {t: [] for t in rack}
+    x_of: dict[TileKey, int] = {}
+
+    if not table_fixed:
+        available = rack + table
+        keys = [k for k in cands.keys if fits(k, available)]
+        keys += [k for k in table_keys if k not in cands.index]
+        for key in keys:
+            v = lp.var(f"x_{set_name(key, rules)}", fits(key, available), hint=table_keys.get(key, 0))
+            x_of[key] = v
+            set_vars.append((v, key))
+            for t, n in Counter(key).items():
+                cover[t].append((v, n))
+
+    meld_vars: list[tuple[int, int]] = []  # (variable, meld value)
+    if initial:
+        # Without continuing, the meld sets are what goes onto the table. With continuing, they
+        # are only a witness that the played tiles held a meld: once laid, those sets may be
+        # rearranged like any other, so the x sets decide the final table.
+        for c, key in _meld_candidates(cands, rack, rules):
+            v = lp.var(f"m_{set_name(key, rules)}", fits(key, rack))
+            meld_vars.append((v, cands.values[c]))
+            if table_fixed:
+                set_vars.append((v, key))
+            for t, n in Counter(key).items():
+                (cover if table_fixed else meld_cover)[t].append((v, n))
+
+    played = add_played_vars(lp, rack, rules)
+
+    # Every tile on the table after the move lies in exactly one set: table tiles plus played ones.
+    for t in sorted(cover):
+        terms = cover[t] + ([(played[t], -1)] if t in played else [])
+        base = 0 if table_fixed else table[t]
+        lp.row(f"cover_{tile_name(t, rules)}", terms, base, base)
+
+    if initial:
+        opens = add_opening(lp, rack, played, rules)
+        # The meld uses only tiles from the rack.
+        for t in sorted(rack):
+            if meld_cover[t]:
+                lp.row(f"meld_{tile_name(t, rules)}", meld_cover[t] + [(played[t], -1)], -INF, 0)
+        # Opening needs meld sets worth the threshold (and at least one set, for threshold 0).
+        lp.row("meld_value", [(v, val) for v, val in meld_vars] + [(opens, -rules.meld_threshold)], 0, INF)
+        lp.row("meld_sets", [(v, 1) for v, _ in meld_vars] + [(opens, -1)], 0, INF)
+
+    kept = []
+    if not table_fixed:
+        for key, count in sorted(table_keys.items()):
+            k = lp.var(f"k_{set_name(key, rules)}", count, hint=count)
+            kept.append(k)
+            # A table set counts as kept only if a copy of exactly that set is on the new table.
+            lp.row(f"keep_{set_name(key, rules)}", [(k, 1), (x_of[key], -1)], -INF, 0)
+
+    add_objective(lp, position, objective, played, kept)
+
+    def decode(values: Sequence[int]) -> tuple[list[list[Tile]], list[Tile]]:
+        sets: list[list[Tile]] = [list(s) for s in position.table] if table_fixed else []
+        for var, key in set_vars:
+            for _ in range(values[var]):
+                sets.append([Tile.from_index(t, rules) for t in key])
+        tiles = [Tile.from_index(t, rules) for t, var in played.items() for _ in range(values[var])]
+        return sets, tiles
+
+    return TurnModel(position, objective, lp, "sets", decode)
+
+
+def _meld_candidates(cands: CandidateSets, rack: Counter[int], rules: RuleSet) -> list[tuple[int, TileKey]]:
+    """Sets the player could lay as (part of) an initial meld: rack tiles only."""
+    return [
+        (c, key)
+        for c, key in enumerate(cands.keys)
+        if (rules.joker_in_meld or cands.jokers[c] == 0) and fits(key, rack)
+    ]
