@@ -169,6 +169,7 @@ def build_model(
     from solver.flow_model import build_flow_model, flow_supported
     from solver.set_model import build_set_model
 
+    objective = Objective(objective)
     if formulation == "auto":
         formulation = "flow" if flow_supported(position.rules) else "sets"
     if formulation == "flow":
