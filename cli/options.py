@@ -118,10 +118,11 @@ def solver_options(func: F) -> F:
         ),
         click.option(
             "--backend",
-            type=click.Choice(["cbc", "cpsat", "highs"]),
-            default="cbc",
+            type=click.Choice(["bnb", "cbc", "cpsat", "highs"]),
+            default="bnb",
             show_default=True,
-            help="Integer-programming solver: CBC (through PuLP), CP-SAT (OR-Tools) or HiGHS.",
+            help="Exact solver: bnb (branch and bound over HiGHS LPs, fastest), CBC (through PuLP), "
+            "CP-SAT (OR-Tools) or HiGHS's MIP solver.",
         ),
         click.option(
             "--formulation",
@@ -129,7 +130,7 @@ def solver_options(func: F) -> F:
             default="auto",
             show_default=True,
             help="The integer program: sets (a variable per possible set) or flow (runs as flows "
-            "over the numbers); auto: flow for highs, sets for cbc and cpsat.",
+            "over the numbers); auto: flow for bnb and highs, sets for cbc and cpsat.",
         ),
         click.option(
             "--time-limit",

@@ -24,6 +24,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import cache
 
 from solver.model import (
     INF,
@@ -31,8 +32,6 @@ from solver.model import (
     Objective,
     TurnModel,
     add_objective,
-    add_opening,
-    add_played_vars,
     set_name,
     table_set_keys,
     tile_counts,
@@ -125,71 +124,96 @@ def _add_flow(lp: LinearModel, prefix: str, rules: RuleSet, with_jokers: bool) -
     return flow
 
 
+@dataclass
+class _Template:
+    """The flow model of one rule set and kind of turn, built once; positions only change bounds."""
+
+    lp: LinearModel  # every tile has a played variable (upper bound 0 until a rack says more)
+    played: dict[int, int]  # tile index -> its played variable
+    tile_rows: dict[int, int]  # tile index -> row where every copy of it must lie in one set
+    arranged: _Flow  # the flow that decides the sets laid or rearranged
+    table_fixed: bool
+    joker: int
+
+
+@cache
+def _template(rules: RuleSet, opened: bool) -> _Template:
+    joker = rules.colours * rules.numbers
+    kinds = [*range(joker), *([joker] if rules.jokers else [])]
+    lp = LinearModel()
+    played = {t: lp.var(f"r_{Tile.from_index(t, rules)}", 0) for t in kinds}
+    table_fixed = not opened and not rules.continue_after_meld
+    tile_rows: dict[int, int] = {}
+    main: _Flow | None = None
+    if not table_fixed:
+        main = _add_flow(lp, "", rules, with_jokers=True)
+        # Every tile on the table after the move lies in one set: a kept one or one of the flow.
+        for t in kinds:
+            terms = (
+                main.joker_terms
+                if t == joker
+                else main.use[divmod(t, rules.numbers)[0], t % rules.numbers + 1]
+            )
+            tile_rows[t] = len(lp.rows)
+            lp.row(f"tile_{Tile.from_index(t, rules)}", [*terms, (played[t], -1)], 0, 0)
+    meld: _Flow | None = None
+    if not opened:
+        meld = _add_flow(lp, "m", rules, with_jokers=rules.joker_in_meld)
+        # Nothing is played unless the player opens (r <= copies * opens; the rack bounds r).
+        opens = lp.var("opens", 1)
+        for t in kinds:
+            cap = rules.jokers if t == joker else rules.copies
+            lp.row(f"opens_{Tile.from_index(t, rules)}", [(played[t], 1), (opens, -cap)], -INF, 0)
+        # The meld is made of rack tiles only: exactly the played tiles when it is the whole
+        # move, otherwise some of them (after it the player rearranges the table).
+        for t in range(joker):
+            c, n = divmod(t, rules.numbers)
+            terms = meld.use[c, n + 1]
+            lp.row(
+                f"meld_{Tile.from_index(t, rules)}", [*terms, (played[t], -1)], 0 if table_fixed else -INF, 0
+            )
+            lp.row(f"meldreal_{Tile.from_index(t, rules)}", terms, 0, INF)
+        if meld.joker_terms:
+            terms = [*meld.joker_terms, (played[joker], -1)]
+            lp.row("meld_J", terms, 0 if table_fixed else -INF, 0)
+        lp.row("meld_value", [*meld.value, (opens, -rules.meld_threshold)], 0, INF)
+        lp.row("meld_sets", [*meld.any_set, (opens, -1)], 0, INF)
+    arranged = meld if table_fixed else main
+    assert arranged is not None
+    lp.arrays()  # computed once, shared by every position's model
+    return _Template(lp, played, tile_rows, arranged, table_fixed, joker)
+
+
 def build_flow_model(position: Position, objective: Objective = Objective.TILES) -> TurnModel:
     rules = position.rules
     if not flow_supported(rules):
         raise ValueError("the flow model needs wrap none/american and fewer jokers than min_set_size")
+    tpl = _template(rules, position.opened)
     rack, table = tile_counts(position)
-    joker = rules.colours * rules.numbers
-    lp = LinearModel()
-    initial = not position.opened
-    table_fixed = initial and not rules.continue_after_meld
-    played = add_played_vars(lp, rack, rules)
-
-    main: _Flow | None = None
+    lp = tpl.lp.derive()
+    for t, n in rack.items():
+        lp.upper[tpl.played[t]] = n
+    if tpl.table_fixed and not rules.joker_in_meld and tpl.joker in tpl.played:
+        lp.upper[tpl.played[tpl.joker]] = 0  # the meld is the whole move and may hold no joker
+    for t, row in tpl.tile_rows.items():
+        lp.set_row_bounds(row, table[t], table[t])
     kept: list[int] = []
     kept_sets: list[tuple[int, tuple[Tile, ...]]] = []
-    if not table_fixed:
-        main = _add_flow(lp, "", rules, with_jokers=True)
-        set_aside: dict[int, Terms] = {}
+    if not tpl.table_fixed:
         written = {tuple(sorted(t.index(rules) for t in s)): s for s in position.table}
         for key, count in sorted(table_set_keys(position).items()):
             k = lp.var(f"k_{set_name(key, rules)}", count, hint=count)
             kept.append(k)
             kept_sets.append((k, written[key]))
+            # A kept set is set aside whole: its tiles count as placed.
             for t, n in Counter(key).items():
-                set_aside.setdefault(t, []).append((k, n))
-        # Every tile on the table after the move lies in one set: a kept one or one of the flow.
-        for c in range(rules.colours):
-            for n in range(1, rules.numbers + 1):
-                t = c * rules.numbers + n - 1
-                terms = main.use[c, n] + set_aside.get(t, [])
-                if t in played:
-                    terms = [*terms, (played[t], -1)]
-                lp.row(f"tile_{Tile.from_index(t, rules)}", terms, table[t], table[t])
-        if rules.jokers:
-            terms = main.joker_terms + set_aside.get(joker, [])
-            if joker in played:
-                terms = [*terms, (played[joker], -1)]
-            lp.row("tile_J", terms, table[joker], table[joker])
-
-    meld: _Flow | None = None
-    if initial:
-        meld = _add_flow(lp, "m", rules, with_jokers=rules.joker_in_meld)
-        opens = add_opening(lp, rack, played, rules)
-        if not rules.joker_in_meld and table_fixed and joker in played:
-            lp.upper[played[joker]] = 0  # the meld is the whole move and may hold no joker
-        # The meld is made of rack tiles only: exactly the played tiles when it is the whole
-        # move, otherwise some of them (after it the player rearranges the table).
-        for c in range(rules.colours):
-            for n in range(1, rules.numbers + 1):
-                t = c * rules.numbers + n - 1
-                terms = meld.use[c, n] + ([(played[t], -1)] if t in played else [])
-                lp.row(f"meld_{Tile.from_index(t, rules)}", terms, 0 if table_fixed else -INF, 0)
-                lp.row(f"meldreal_{Tile.from_index(t, rules)}", meld.use[c, n], 0, INF)
-        if meld.joker_terms:
-            terms = meld.joker_terms + ([(played[joker], -1)] if joker in played else [])
-            lp.row("meld_J", terms, 0 if table_fixed else -INF, 0)
-        lp.row("meld_value", [*meld.value, (opens, -rules.meld_threshold)], 0, INF)
-        lp.row("meld_sets", [*meld.any_set, (opens, -1)], 0, INF)
-
-    add_objective(lp, position, objective, played, kept)
-    arranged = meld if table_fixed else main
-    assert arranged is not None
+                lp.add_to_row(tpl.tile_rows[t], [(k, n)])
+    add_objective(lp, position, objective, {t: tpl.played[t] for t in sorted(rack)}, kept)
+    arranged, played = tpl.arranged, tpl.played
 
     def decode(values: Sequence[int]) -> tuple[list[list[Tile]], list[Tile]]:
         tiles = [Tile.from_index(t, rules) for t, var in played.items() for _ in range(values[var])]
-        sets: list[list[Tile]] = [list(s) for s in position.table] if table_fixed else []
+        sets: list[list[Tile]] = [list(s) for s in position.table] if tpl.table_fixed else []
         for k, original in kept_sets:
             sets += [list(original) for _ in range(values[k])]
         sets += _decode_flow(arranged, values, rules)

@@ -11,6 +11,7 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
+from functools import lru_cache
 
 from solver.rules import RuleSet, Wrap
 from solver.tiles import JOKER, Tile, format_tiles, tile
@@ -63,12 +64,17 @@ def run_starts(length: int, rules: RuleSet) -> range:
 
 def readings(tiles: Iterable[Tile], rules: RuleSet) -> list[Reading]:
     """Every valid reading of the multiset ``tiles`` (empty when the set is invalid)."""
-    tiles = list(tiles)
+    return list(_readings(tuple(sorted(tiles)), rules))
+
+
+@lru_cache(maxsize=65536)
+def _readings(tiles: tuple[Tile, ...], rules: RuleSet) -> tuple[Reading, ...]:
+    """Cached by multiset: the same few hundred sets come back in every position of a game."""
     size = len(tiles)
     numbered = sorted(t for t in tiles if not t.is_joker)
     jokers = size - len(numbered)
     if size < rules.min_set_size or not numbered:
-        return []
+        return ()
     found: list[Reading] = []
     colours = {t.colour for t in numbered}
     numbers = {t.number for t in numbered}
@@ -87,12 +93,17 @@ def readings(tiles: Iterable[Tile], rules: RuleSet) -> list[Reading]:
         stands = tuple(numbered) + tuple(missing[:jokers])
         shown = tuple(numbered) + (JOKER,) * jokers
         found.append(Reading(Kind.GROUP, shown, stands, number * size))
-    return found
+    return tuple(found)
 
 
 def best_reading(tiles: Iterable[Tile], rules: RuleSet) -> Reading | None:
     """The reading a player would declare: highest meld value, then a run, then the lowest start."""
-    options = readings(tiles, rules)
+    return _best(tuple(sorted(tiles)), rules)
+
+
+@lru_cache(maxsize=65536)
+def _best(tiles: tuple[Tile, ...], rules: RuleSet) -> Reading | None:
+    options = _readings(tiles, rules)
     if not options:
         return None
     return max(options, key=lambda r: (r.value, r.kind is Kind.RUN, -r.stands_for[0].number))

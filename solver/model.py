@@ -14,6 +14,7 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
+from typing import Any
 
 from solver.candidates import TileKey
 from solver.errors import RulesError
@@ -38,6 +39,52 @@ class LinearModel:
     objective: list[tuple[int, int]] = field(default_factory=list)
     hint: list[int] = field(default_factory=list)  # a feasible solution: the move "play nothing"
     objective_bound: int = 0  # no solution can score more (helps CP-SAT prove optimality)
+    # The objective's lexicographic parts, most important first (the weighted sum above ranks
+    # solutions exactly like them); a backend may optimise them one after another instead.
+    stages: list[list[tuple[int, int]]] = field(default_factory=list)
+    # A model derived from a template shares the template's columns in array form; only the
+    # columns added afterwards (and bounds) are new. See derive() and arrays().
+    _base: LpArrays | None = field(default=None, repr=False)
+    _base_cols: int = 0
+    _extra: list[tuple[int, int, int]] = field(default_factory=list, repr=False)  # (row, col, coef)
+    _arrays: LpArrays | None = field(default=None, repr=False)
+
+    def derive(self) -> LinearModel:
+        """A copy to specialise for one position: its own lists, the template's rows and arrays.
+
+        Only bounds, the objective and new columns may change in the copy (set_row_bounds,
+        add_to_row with new variables), which keeps arrays() cheap.
+        """
+        child = LinearModel(
+            list(self.names),
+            list(self.lower),
+            list(self.upper),
+            list(self.rows),
+            list(self.objective),
+            list(self.hint),
+            self.objective_bound,
+            [list(stage) for stage in self.stages],
+        )
+        child._base = self.arrays()
+        child._base_cols = len(self.names)
+        return child
+
+    def set_row_bounds(self, i: int, lo: float, hi: float) -> None:
+        name, terms, _, _ = self.rows[i]
+        self.rows[i] = (name, terms, lo, hi)
+
+    def add_to_row(self, i: int, terms: list[tuple[int, int]]) -> None:
+        """Add terms of variables created after derive() to an existing row."""
+        name, old, lo, hi = self.rows[i]
+        assert all(v >= self._base_cols for v, _ in terms), "only new columns may join a row"
+        self.rows[i] = (name, old + terms, lo, hi)
+        self._extra += [(i, v, c) for v, c in terms]
+
+    def arrays(self) -> LpArrays:
+        """The model as numpy arrays (column-wise matrix), computed once."""
+        if self._arrays is None:
+            self._arrays = LpArrays.of(self)
+        return self._arrays
 
     def var(self, name: str, upper: int, lower: int = 0, hint: int = 0) -> int:
         self.names.append(name)
@@ -74,6 +121,66 @@ class LinearModel:
 
 
 INF = float("inf")
+
+
+@dataclass(frozen=True)
+class LpArrays:
+    """A LinearModel in array form for matrix-based solvers: costs, bounds, CSC matrix."""
+
+    cost: Any
+    lower: Any
+    upper: Any
+    row_lower: Any
+    row_upper: Any
+    start: Any
+    index: Any
+    value: Any
+
+    @staticmethod
+    def of(lp: LinearModel) -> LpArrays:
+        import numpy as np  # lazily: numpy costs start-up time the CLI's text paths don't need
+
+        n = len(lp.names)
+        cost = np.zeros(n)
+        for v, c in lp.objective:
+            cost[v] += c
+        row_lower = np.array([lo for _, _, lo, _ in lp.rows], dtype=np.float64)
+        row_upper = np.array([hi for _, _, _, hi in lp.rows], dtype=np.float64)
+        if lp._base is None:
+            columns: list[list[tuple[int, int]]] = [[] for _ in range(n)]
+            for r, (_, terms, _, _) in enumerate(lp.rows):
+                for v, c in terms:
+                    columns[v].append((r, c))
+            first: list[int] = [0]
+            index: list[int] = []
+            value: list[int] = []
+            for col in columns:
+                index += [r for r, _ in col]
+                value += [c for _, c in col]
+                first.append(len(index))
+            start = np.array(first, dtype=np.int32)
+            idx = np.array(index, dtype=np.int32)
+            val = np.array(value, dtype=np.float64)
+        else:
+            base = lp._base
+            extra = sorted(lp._extra, key=lambda e: (e[1], e[0]))
+            counts = np.bincount(
+                np.array([col - lp._base_cols for _, col, _ in extra], dtype=np.int64),
+                minlength=n - lp._base_cols,
+            )
+            start = np.concatenate([base.start, base.start[-1] + np.cumsum(counts)]).astype(np.int32)
+            idx = np.concatenate([base.index, np.array([r for r, _, _ in extra], dtype=np.int32)])
+            val = np.concatenate([base.value, np.array([c for _, _, c in extra], dtype=np.float64)])
+        return LpArrays(
+            cost=cost,
+            lower=np.array(lp.lower, dtype=np.float64),
+            upper=np.array(lp.upper, dtype=np.float64),
+            row_lower=row_lower,
+            row_upper=row_upper,
+            start=start,
+            index=idx,
+            value=val,
+        )
 
 
 Decoder = Callable[[Sequence[int]], tuple[list[list[Tile]], list[Tile]]]
@@ -160,6 +267,10 @@ def add_objective(
     lp.objective = [(v, w_tiles + w_points * index_points(t, rules)) for t, v in played.items()]
     lp.objective += [(k, w_kept) for k in kept]
     lp.objective_bound = w_tiles * max_tiles + w_points * max_points + w_kept * max_kept
+    tiles = [(v, 1) for v in played.values()]
+    points = [(v, index_points(t, rules)) for t, v in played.items()]
+    kept_terms = [(k, 1) for k in kept]
+    lp.stages = [tiles, points, kept_terms] if objective is Objective.TILES else [points, tiles, kept_terms]
 
 
 def build_model(

@@ -95,7 +95,7 @@ class Solution:
 def solve(
     position: Position,
     objective: Objective | str = Objective.TILES,
-    backend: str = "cpsat",
+    backend: str = "bnb",
     time_limit: float | None = None,
     formulation: str = "auto",
 ) -> Solution:
@@ -107,7 +107,7 @@ def solve(
     started = time.perf_counter()
     objective = Objective(objective)
     run = get_backend(backend)
-    if formulation == "auto" and backend != "highs":
+    if formulation == "auto" and backend not in ("highs", "bnb"):
         formulation = "sets"  # CBC and CP-SAT solve den Hertog & Hulshof's set model by default
     model = build_model(position, objective, formulation)
     built = time.perf_counter()

@@ -51,8 +51,9 @@ def test_all_positions_present() -> None:
     assert len(RECORDS) == 126
 
 
-# Both formulations on CP-SAT cross-check each other; CBC runs the set model, HiGHS the flow model.
-FORMULATIONS = {"cbc": ["sets"], "cpsat": ["sets", "flow"], "highs": ["flow"]}
+# Both formulations on CP-SAT cross-check each other; CBC runs the set model, HiGHS and the
+# branch and bound (bnb) the flow model.
+FORMULATIONS = {"bnb": ["flow"], "cbc": ["sets"], "cpsat": ["sets", "flow"], "highs": ["flow"]}
 
 
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:

@@ -61,6 +61,7 @@ def test_backends_agree_and_answers_are_legal(position: Position) -> None:
         solve(position, "tiles", "cbc", formulation="sets"),
         solve(position, "tiles", "cpsat", formulation="sets"),
         solve(position, "tiles", "highs", formulation="auto"),  # flow where the rules allow it
+        solve(position, "tiles", "bnb", formulation="auto"),
     ]
     if flow_supported(position.rules):
         answers.append(solve(position, "tiles", "cpsat", formulation="flow"))
@@ -74,7 +75,7 @@ def test_backends_agree_and_answers_are_legal(position: Position) -> None:
 @SETTINGS
 @given(positions(max_sets=8, max_rack=14))
 def test_points_objective(position: Position) -> None:
-    by_points = {b: solve(position, "points", b) for b in ("cbc", "cpsat", "highs")}
+    by_points = {b: solve(position, "points", b) for b in ("cbc", "cpsat", "highs", "bnb")}
     by_tiles = solve(position, "tiles", "cbc")
     for solution in by_points.values():
         check_invariants(position, solution)

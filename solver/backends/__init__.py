@@ -23,15 +23,19 @@ class BackendResult:
 
 SolveFunction = Callable[[LinearModel, float | None], BackendResult]
 
-BACKENDS = ("highs", "cpsat", "cbc")
+BACKENDS = ("bnb", "highs", "cpsat", "cbc")
 
 
 def get_backend(name: str) -> SolveFunction:
-    """The solve function of a backend by name (``highs``, ``cpsat``, ``cbc``)."""
+    """The solve function of a backend by name (``bnb``, ``highs``, ``cpsat``, ``cbc``)."""
     if name == "cpsat":
         from solver.backends.cpsat import solve_cpsat
 
         return solve_cpsat
+    if name == "bnb":
+        from solver.backends.bnb import solve_bnb
+
+        return solve_bnb
     if name == "highs":
         from solver.backends.highs import solve_highs
 

@@ -36,47 +36,37 @@ def _new_highs(highspy: Any) -> Any:
     return solver
 
 
+def highs_lp(highspy: Any, lp: LinearModel) -> Any:
+    """The LinearModel as a HighsLp (maximise; continuous until integrality is set)."""
+    import numpy as np
+
+    arrays = lp.arrays()
+    inf = highspy.kHighsInf
+    model = highspy.HighsLp()
+    model.num_col_ = len(lp.names)
+    model.num_row_ = len(lp.rows)
+    model.sense_ = highspy.ObjSense.kMaximize
+    model.col_cost_ = arrays.cost
+    model.col_lower_ = arrays.lower
+    model.col_upper_ = arrays.upper
+    model.row_lower_ = np.maximum(arrays.row_lower, -inf)
+    model.row_upper_ = np.minimum(arrays.row_upper, inf)
+    model.a_matrix_.format_ = highspy.MatrixFormat.kColwise
+    model.a_matrix_.start_ = arrays.start
+    model.a_matrix_.index_ = arrays.index
+    model.a_matrix_.value_ = arrays.value
+    return model
+
+
 def solve_highs(lp: LinearModel, time_limit: float | None) -> BackendResult:
     try:
         import highspy
-        import numpy as np
     except ImportError as err:  # pragma: no cover - highspy is a dependency
         raise BackendError(f"backend highs needs highspy: {err}") from None
 
     started = time.perf_counter()
-    inf = highspy.kHighsInf
-    n = len(lp.names)
-    # Column-wise matrix from the rows.
-    columns: list[list[tuple[int, int]]] = [[] for _ in range(n)]
-    for r, (_, terms, _, _) in enumerate(lp.rows):
-        for v, c in terms:
-            columns[v].append((r, c))
-    starts = [0]
-    index: list[int] = []
-    value: list[float] = []
-    for col in columns:
-        for r, c in col:
-            index.append(r)
-            value.append(c)
-        starts.append(len(index))
-    cost = [0.0] * n
-    for v, c in lp.objective:
-        cost[v] += c
-
-    model = highspy.HighsLp()
-    model.num_col_ = n
-    model.num_row_ = len(lp.rows)
-    model.sense_ = highspy.ObjSense.kMaximize
-    model.col_cost_ = np.array(cost, dtype=np.float64)
-    model.col_lower_ = np.array(lp.lower, dtype=np.float64)
-    model.col_upper_ = np.array(lp.upper, dtype=np.float64)
-    model.row_lower_ = np.array([max(lo, -inf) for _, _, lo, _ in lp.rows], dtype=np.float64)
-    model.row_upper_ = np.array([min(hi, inf) for _, _, _, hi in lp.rows], dtype=np.float64)
-    model.a_matrix_.format_ = highspy.MatrixFormat.kColwise
-    model.a_matrix_.start_ = np.array(starts, dtype=np.int32)
-    model.a_matrix_.index_ = np.array(index, dtype=np.int32)
-    model.a_matrix_.value_ = np.array(value, dtype=np.float64)
-    model.integrality_ = [highspy.HighsVarType.kInteger] * n
+    model = highs_lp(highspy, lp)
+    model.integrality_ = [highspy.HighsVarType.kInteger] * len(lp.names)
 
     solver = _new_highs(highspy)
     solver.setOptionValue("output_flag", False)
