@@ -132,6 +132,8 @@ class _Template:
     played: dict[int, int]  # tile index -> its played variable
     tile_rows: dict[int, int]  # tile index -> row where every copy of it must lie in one set
     arranged: _Flow  # the flow that decides the sets laid or rearranged
+    main: _Flow | None  # the table after the move (None when the table cannot change)
+    meld: _Flow | None  # the initial meld
     table_fixed: bool
     joker: int
 
@@ -181,7 +183,7 @@ def _template(rules: RuleSet, opened: bool) -> _Template:
     arranged = meld if table_fixed else main
     assert arranged is not None
     lp.arrays()  # computed once, shared by every position's model
-    return _Template(lp, played, tile_rows, arranged, table_fixed, joker)
+    return _Template(lp, played, tile_rows, arranged, main, meld, table_fixed, joker)
 
 
 def build_flow_model(position: Position, objective: Objective = Objective.TILES) -> TurnModel:
@@ -197,6 +199,10 @@ def build_flow_model(position: Position, objective: Objective = Objective.TILES)
         lp.upper[tpl.played[tpl.joker]] = 0  # the meld is the whole move and may hold no joker
     for t, row in tpl.tile_rows.items():
         lp.set_row_bounds(row, table[t], table[t])
+    if tpl.main is not None:
+        _fix_unusable(lp, tpl.main, rack + table, rules, rules.jokers > 0)
+    if tpl.meld is not None:
+        _fix_unusable(lp, tpl.meld, rack, rules, rules.joker_in_meld)
     kept: list[int] = []
     kept_sets: list[tuple[int, tuple[Tile, ...]]] = []
     if not tpl.table_fixed:
@@ -220,6 +226,42 @@ def build_flow_model(position: Position, objective: Objective = Objective.TILES)
         return sets, tiles
 
     return TurnModel(position, objective, lp, "flow", decode)
+
+
+def _fix_unusable(
+    lp: LinearModel, flow: _Flow, tiles: Counter[int], rules: RuleSet, jokers_allowed: bool
+) -> None:
+    """Fix at zero what these tiles can never use, so that backends can drop it (exactly).
+
+    A run needs a numbered tile or a joker on every place and a numbered tile somewhere; a
+    group needs min_set_size places of its number; jokers need jokers.
+    """
+    m, last, numbers = rules.min_set_size, _positions(rules), rules.numbers
+    jokers = tiles[rules.colours * numbers] if jokers_allowed else 0
+    for c in range(rules.colours):
+        real = [False] + [tiles[c * numbers + _number_at(p, rules) - 1] > 0 for p in range(1, last + 1)]
+        startable = {}
+        for p in range(1, last - m + 2):
+            window = real[p : p + m]
+            startable[p] = any(window) and window.count(False) <= jokers
+            if not startable[p]:
+                lp.upper[flow.starts[c, p]] = 0
+        # A mature run covers p only if it could start m-1 places back and reach p unbroken.
+        reach = False
+        for p in range(m, last + 1):
+            reach = (real[p] or jokers > 0) and (startable[p - m + 1] or reach)
+            if not reach:
+                lp.upper[flow.mature[c, p]] = 0
+    for n, g in flow.groups.items():
+        present = sum(tiles[c * numbers + n - 1] > 0 for c in range(rules.colours))
+        if present == 0 or present + jokers < m:
+            lp.upper[g] = 0
+        for c in range(rules.colours):
+            if lp.upper[g] == 0 or (tiles[c * numbers + n - 1] == 0 and jokers == 0):
+                lp.upper[flow.group_use[c, n]] = 0
+    if jokers == 0:
+        for j in flow.jokers.values():
+            lp.upper[j] = 0
 
 
 def _decode_flow(flow: _Flow, values: Sequence[int], rules: RuleSet) -> list[list[Tile]]:

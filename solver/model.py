@@ -136,6 +136,33 @@ class LpArrays:
     index: Any
     value: Any
 
+    def reduced(self) -> tuple[LpArrays, Any]:
+        """Without the columns fixed at zero and the rows left empty: a smaller, equal problem.
+
+        Returns the reduced arrays and the indices of the columns kept (to map values back).
+        """
+        import numpy as np
+
+        kept_column = (self.upper != 0) | (self.lower != 0)
+        keep = np.flatnonzero(kept_column)
+        counts = np.diff(self.start)
+        entries = np.flatnonzero(np.repeat(kept_column, counts))
+        counts = counts[keep]
+        rows_used = (self.row_lower > 0) | (self.row_upper < 0)  # empty, it would be infeasible
+        rows_used[self.index[entries]] = True
+        row_map = np.cumsum(rows_used) - 1
+        reduced = LpArrays(
+            cost=self.cost[keep],
+            lower=self.lower[keep],
+            upper=self.upper[keep],
+            row_lower=self.row_lower[rows_used],
+            row_upper=self.row_upper[rows_used],
+            start=np.concatenate([[0], np.cumsum(counts)]).astype(np.int32),
+            index=row_map[self.index[entries]].astype(np.int32),
+            value=self.value[entries],
+        )
+        return reduced, keep
+
     @staticmethod
     def of(lp: LinearModel) -> LpArrays:
         import numpy as np  # lazily: numpy costs start-up time the CLI's text paths don't need

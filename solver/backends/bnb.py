@@ -19,7 +19,7 @@ import time
 from typing import Any
 
 from solver.backends import BackendResult
-from solver.backends.highs import _new_highs, highs_lp, solve_highs
+from solver.backends.highs import _new_highs, expand, highs_lp, solve_highs
 from solver.errors import BackendError
 from solver.model import LinearModel
 
@@ -52,8 +52,10 @@ def solve_bnb(lp: LinearModel, time_limit: float | None) -> BackendResult:
 
     started = time.perf_counter()
     deadline = None if time_limit is None else started + time_limit
-    arrays = lp.arrays()
-    n = len(lp.names)
+    arrays, keep = lp.arrays().reduced()
+    n = len(keep)
+    if n == 0:  # nothing can change: the starting move is the only one
+        return BackendResult(list(lp.hint), True, 0.0, time.perf_counter() - started)
     solver = _new_highs(highspy)
     for option, value in (
         ("output_flag", False),
@@ -62,14 +64,15 @@ def solve_bnb(lp: LinearModel, time_limit: float | None) -> BackendResult:
         ("random_seed", 0),
     ):
         solver.setOptionValue(option, value)
-    solver.passModel(highs_lp(highspy, lp))
+    solver.passModel(highs_lp(highspy, arrays))
     built = time.perf_counter()
     status_of = highspy.HighsModelStatus
     # In an initial meld, decide first whether the player opens and with which tiles: the
     # meld's sets follow from those, and branching on them first keeps the tree small.
     priority = np.zeros(n)
     if "opens" in lp.names:
-        priority = np.array([2.0 if v == "opens" else 1.0 if v.startswith("r_") else 0.0 for v in lp.names])
+        names = [lp.names[v] for v in keep.tolist()]
+        priority = np.array([2.0 if v == "opens" else 1.0 if v.startswith("r_") else 0.0 for v in names])
     column_of_entry = np.repeat(np.arange(n), np.diff(arrays.start))
     fixed: list[tuple[Any, int]] = []  # (stage cost vector, its optimum): rows added so far
 
@@ -150,14 +153,17 @@ def solve_bnb(lp: LinearModel, time_limit: float | None) -> BackendResult:
             solver.changeColsBounds(n, np.arange(n, dtype=np.int32), arrays.lower, arrays.upper)
         return best_x
 
-    best_x = np.array(lp.hint, dtype=np.float64)
+    best_x = np.array(lp.hint, dtype=np.float64)[keep]
     if not feasible(best_x):
         raise BackendError("bnb: the model's starting move is infeasible (a bug)")
+
+    position_of = {int(v): i for i, v in enumerate(keep)}
 
     def cost_of(terms: list[tuple[int, int]]) -> Any:
         cost = np.zeros(n)
         for v, c in terms:
-            cost[v] += c
+            if v in position_of:  # a dropped column is fixed at zero
+                cost[position_of[v]] += c
         return cost
 
     try:
@@ -165,7 +171,7 @@ def solve_bnb(lp: LinearModel, time_limit: float | None) -> BackendResult:
         solver.changeColsCost(n, np.arange(n, dtype=np.int32), cost_of(lp.objective))
         try:
             best_x = branch_and_bound(cost_of(lp.objective), best_x, QUICK_NODES)
-            return _result(best_x, True, started, built)
+            return _result(expand(best_x, keep, len(lp.names)), True, started, built)
         except _TooBig as partial:
             best_x = partial.best_x
         # Otherwise optimise the lexicographic parts one after another: tighter bounds per part.
@@ -179,14 +185,13 @@ def solve_bnb(lp: LinearModel, time_limit: float | None) -> BackendResult:
             solver.addRow(value, highspy.kHighsInf, len(nonzero), nonzero, cost[nonzero])
             fixed.append((cost, value))
     except _OutOfTime:
-        return _result(best_x, False, started, built)
+        return _result(expand(best_x, keep, len(lp.names)), False, started, built)
     except (_GiveUp, _TooBig):
         return _fallback(lp, deadline, started)
-    return _result(best_x, True, started, built)
+    return _result(expand(best_x, keep, len(lp.names)), True, started, built)
 
 
-def _result(x: Any, optimal: bool, started: float, built: float) -> BackendResult:
-    values = [round(v) for v in x]
+def _result(values: list[int], optimal: bool, started: float, built: float) -> BackendResult:
     return BackendResult(values, optimal, time.perf_counter() - built, built - started)
 
 

@@ -13,7 +13,7 @@ from typing import Any
 
 from solver.backends import BackendResult
 from solver.errors import BackendError
-from solver.model import LinearModel
+from solver.model import LinearModel, LpArrays
 
 _quiet = False
 
@@ -36,15 +36,14 @@ def _new_highs(highspy: Any) -> Any:
     return solver
 
 
-def highs_lp(highspy: Any, lp: LinearModel) -> Any:
-    """The LinearModel as a HighsLp (maximise; continuous until integrality is set)."""
+def highs_lp(highspy: Any, arrays: LpArrays) -> Any:
+    """A model in array form as a HighsLp (maximise; continuous until integrality is set)."""
     import numpy as np
 
-    arrays = lp.arrays()
     inf = highspy.kHighsInf
     model = highspy.HighsLp()
-    model.num_col_ = len(lp.names)
-    model.num_row_ = len(lp.rows)
+    model.num_col_ = len(arrays.cost)
+    model.num_row_ = len(arrays.row_lower)
     model.sense_ = highspy.ObjSense.kMaximize
     model.col_cost_ = arrays.cost
     model.col_lower_ = arrays.lower
@@ -58,6 +57,14 @@ def highs_lp(highspy: Any, lp: LinearModel) -> Any:
     return model
 
 
+def expand(values: Any, keep: Any, n: int) -> list[int]:
+    """Values of a reduced model's columns back on the full model's (dropped columns are 0)."""
+    full = [0] * n
+    for i, v in zip(keep.tolist(), values):
+        full[i] = round(v)
+    return full
+
+
 def solve_highs(lp: LinearModel, time_limit: float | None) -> BackendResult:
     try:
         import highspy
@@ -65,12 +72,18 @@ def solve_highs(lp: LinearModel, time_limit: float | None) -> BackendResult:
         raise BackendError(f"backend highs needs highspy: {err}") from None
 
     started = time.perf_counter()
-    model = highs_lp(highspy, lp)
-    model.integrality_ = [highspy.HighsVarType.kInteger] * len(lp.names)
+    arrays, keep = lp.arrays().reduced()
+    if not len(keep):  # nothing can change: the starting move is the only one
+        return BackendResult(list(lp.hint), True, 0.0, time.perf_counter() - started)
+    model = highs_lp(highspy, arrays)
+    model.integrality_ = [highspy.HighsVarType.kInteger] * len(keep)
 
     solver = _new_highs(highspy)
     solver.setOptionValue("output_flag", False)
     solver.setOptionValue("threads", 1)
+    # HiGHS's MIP presolve has declared feasible models of ours infeasible (a reduced
+    # continue-after-meld model; the zero move satisfies it); without presolve it is right.
+    solver.setOptionValue("presolve", "off")
     solver.setOptionValue("random_seed", 0)
     # The objective is integral: a gap under 1 proves optimality; no relative slack allowed.
     solver.setOptionValue("mip_rel_gap", 0.0)
@@ -85,9 +98,9 @@ def solve_highs(lp: LinearModel, time_limit: float | None) -> BackendResult:
     info = solver.getInfo()
     has_solution = info.primal_solution_status == 2  # kSolutionStatusFeasible
     if status == highspy.HighsModelStatus.kOptimal and has_solution:
-        values = [round(x) for x in solver.getSolution().col_value]
+        values = expand(solver.getSolution().col_value, keep, len(lp.names))
         return BackendResult(values, True, done - built, built - started)
     if status in (highspy.HighsModelStatus.kTimeLimit, highspy.HighsModelStatus.kInterrupt):
-        found = [round(x) for x in solver.getSolution().col_value] if has_solution else None
+        found = expand(solver.getSolution().col_value, keep, len(lp.names)) if has_solution else None
         return BackendResult(found, False, done - built, built - started)
     raise BackendError(f"HiGHS failed: status {solver.modelStatusToString(status)}")

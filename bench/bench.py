@@ -1,0 +1,194 @@
+"""The benchmark suite: solve times per backend, CLI end to end, batch throughput, and a
+side-by-side run against rummikub-solver (the PyPI package; ``pip install -e '.[bench]'``).
+
+Position sets: ``bench/positions/selfplay.jsonl`` (every turn of whole self-play games),
+``bench/positions/hard.jsonl`` (tables of 50–90 tiles, racks of 14–40, jokers on both) and the
+shared conformance positions (``tests/data/conformance``). Times are wall-clock, measured in one
+run on this machine: compare ratios, not absolute numbers, across machines.
+
+Examples::
+
+    python bench/bench.py                          # every set, bnb backend
+    python bench/bench.py --backends bnb,highs,cbc,cpsat --sets hard
+    python bench/bench.py --peer                   # side by side with rummikub-solver
+    python bench/bench.py --cli --batch            # end-to-end command times
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+SETS = {
+    "selfplay": ROOT / "bench" / "positions" / "selfplay.jsonl",
+    "hard": ROOT / "bench" / "positions" / "hard.jsonl",
+    "conformance": ROOT / "tests" / "data" / "conformance" / "selfplay.jsonl",
+    "conformance-hard": ROOT / "tests" / "data" / "conformance" / "hard.jsonl",
+}
+
+
+def load(name: str) -> list[dict[str, Any]]:
+    rows = []
+    with open(SETS[name]) as handle:
+        for line in handle:
+            row = json.loads(line)
+            row.pop("oracle", None)
+            if "opened" in row:
+                row["initial_meld"] = not row.pop("opened")
+            rows.append(row)
+    return rows
+
+
+def summary(values: list[float]) -> str:
+    xs = sorted(values)
+
+    def q(p: float) -> float:
+        return xs[min(len(xs) - 1, int(p * len(xs)))] * 1000
+
+    return (
+        f"median {statistics.median(xs) * 1000:7.2f}  p90 {q(0.9):7.2f}  p99 {q(0.99):7.2f}"
+        f"  max {xs[-1] * 1000:7.2f} ms"
+    )
+
+
+def bench_backend(rows: list[dict[str, Any]], backend: str, options: dict[str, object]) -> None:
+    from solver.files import position_from_record
+    from solver.solve import solve
+
+    positions = [position_from_record(row, row.get("id", "?"), options) for row in rows]
+    solve(positions[0], "tiles", backend)  # warm up: imports and caches
+    build, search, total, unproven = [], [], [], 0
+    for position in positions:
+        started = time.perf_counter()
+        answer = solve(position, "tiles", backend)
+        total.append(time.perf_counter() - started)
+        build.append(answer.build_seconds)
+        search.append(answer.solve_seconds)
+        unproven += answer.status == "time_limit"
+    print(f"  {backend:6} solve()  {summary(total)}   ({len(positions)} positions, {unproven} unproven)")
+    print(f"  {backend:6} model    {summary(build)}")
+    print(f"  {backend:6} search   {summary(search)}")
+
+
+def bench_cli(rows: list[dict[str, Any]], count: int) -> None:
+    times = []
+    with tempfile.TemporaryDirectory() as folder:
+        for i, row in enumerate(rows[:count]):
+            path = Path(folder) / f"p{i}.json"
+            path.write_text(json.dumps(row))
+            started = time.perf_counter()
+            subprocess.run(["rummikub", "solve", str(path)], check=True, capture_output=True)
+            times.append(time.perf_counter() - started)
+    print(f"  rummikub solve (end to end, {len(times)} runs)  {summary(times)}")
+
+
+def bench_batch(rows: list[dict[str, Any]], jobs: int, repeat: int) -> None:
+    with tempfile.NamedTemporaryFile("w", suffix=".jsonl", delete=False) as handle:
+        for _ in range(repeat):
+            for row in rows:
+                handle.write(json.dumps(row) + "\n")
+        path = handle.name
+    try:
+        started = time.perf_counter()
+        done = subprocess.run(
+            ["rummikub", "batch", path, "--jobs", str(jobs)], check=False, capture_output=True, text=True
+        )
+        wall = time.perf_counter() - started
+    finally:
+        os.unlink(path)
+    lines = done.stdout.count("\n")
+    errors = done.stdout.count('"error"')
+    print(
+        f"  rummikub batch --jobs {jobs}: {lines} positions in {wall:.2f} s = {lines / wall:.0f} positions/s,"
+        f" {wall / lines * 1000:.2f} ms each amortised, everything included ({errors} errors)"
+    )
+
+
+def bench_peer(rows: list[dict[str, Any]], name: str) -> None:
+    """Ours (bnb) and rummikub-solver on the same positions in one run, position by position."""
+    try:
+        from rummikub_solver import RuleSet as PeerRules
+        from rummikub_solver import SolverMode
+    except ImportError:
+        print("  rummikub-solver is not installed: pip install -e '.[bench]'")
+        return
+    from solver.files import position_from_record
+    from solver.solve import solve
+
+    peer = PeerRules()
+    tiles = peer.tiles
+    order = {"K": 0, "B": 1, "O": 2, "R": 3}  # the peer's colour order
+
+    def peer_tile(token: str) -> Any:
+        return tiles[-1] if token == "J" else tiles[order[token[0]] * 13 + int(token[1:]) - 1]
+
+    # The peer's opening is the meld (jokers allowed) and then, in the same turn, more tiles with
+    # the table: our continue-after-meld variant, solved exactly in one model.
+    ours_rules = {"joker-in-meld": True, "continue-after-meld": True}
+    ours_t, peer_t, worse, better = [], [], [], []
+    for row in rows:
+        position = position_from_record(row, row.get("id", "?"), ours_rules)
+        started = time.perf_counter()
+        answer = solve(position, "tiles", "bnb")
+        json.dumps(answer.to_dict())
+        ours_t.append(time.perf_counter() - started)
+        state = peer.new_game()
+        state.add_table(*[peer_tile(t) for s in row["table"] for t in s])
+        state.add_rack(*[peer_tile(t) for t in row["rack"]])
+        state.initial = bool(row.get("initial_meld", False))
+        started = time.perf_counter()
+        mode = SolverMode.INITIAL if state.initial else SolverMode.TILE_COUNT
+        found = peer.solve(state, mode) if state.rack else None
+        peer_t.append(time.perf_counter() - started)
+        theirs = len(found.tiles) if found else 0
+        if theirs > answer.tiles_played:
+            worse.append((row.get("id"), answer.tiles_played, theirs))
+        elif theirs < answer.tiles_played:
+            better.append((row.get("id"), answer.tiles_played, theirs))
+    med = statistics.median(peer_t) / statistics.median(ours_t)
+    p90 = sorted(peer_t)[int(0.9 * len(peer_t))] / sorted(ours_t)[int(0.9 * len(ours_t))]
+    print(f"  ours (bnb)        {summary(ours_t)}")
+    print(f"  rummikub-solver   {summary(peer_t)}")
+    print(f"  speed-up: median {med:.1f}x, p90 {p90:.1f}x, total {sum(peer_t) / sum(ours_t):.1f}x")
+    print(f"  positions where the peer plays fewer tiles: {len(better)} {better[:8]}")
+    print(f"  positions where we play fewer tiles: {len(worse)} {worse[:8]}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--sets", default=",".join(SETS), help="comma-separated: " + ", ".join(SETS))
+    parser.add_argument("--backends", default="bnb", help="comma-separated: bnb, highs, cbc, cpsat")
+    parser.add_argument("--peer", action="store_true", help="side by side with rummikub-solver")
+    parser.add_argument("--cli", action="store_true", help="end-to-end `rummikub solve` times")
+    parser.add_argument("--batch", action="store_true", help="`rummikub batch` throughput")
+    parser.add_argument("--jobs", type=int, default=2, help="processes for --batch")
+    parser.add_argument("--repeat", type=int, default=3, help="copies of the set in the --batch input")
+    args = parser.parse_args()
+    for name in args.sets.split(","):
+        rows = load(name)
+        print(f"{name}: {len(rows)} positions")
+        for backend in args.backends.split(","):
+            if backend:
+                bench_backend(rows, backend, {})
+        if args.peer:
+            bench_peer(rows, name)
+        if args.cli:
+            bench_cli(rows, 20)
+        if args.batch:
+            bench_batch(rows, args.jobs, args.repeat)
+    sys.stdout.flush()
+
+
+if __name__ == "__main__":
+    main()
