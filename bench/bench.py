@@ -19,6 +19,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import shutil
 import statistics
 import subprocess
 import sys
@@ -34,6 +35,12 @@ SETS = {
     "conformance": ROOT / "tests" / "data" / "conformance" / "selfplay.jsonl",
     "conformance-hard": ROOT / "tests" / "data" / "conformance" / "hard.jsonl",
 }
+
+
+def rummikub() -> str:
+    """The command installed beside this Python (a virtualenv's bin), else the one on PATH."""
+    beside = Path(sys.executable).parent / "rummikub"
+    return str(beside) if beside.exists() else (shutil.which("rummikub") or "rummikub")
 
 
 def load(name: str) -> list[dict[str, Any]]:
@@ -86,7 +93,7 @@ def bench_cli(rows: list[dict[str, Any]], count: int) -> None:
             path = Path(folder) / f"p{i}.json"
             path.write_text(json.dumps(row))
             started = time.perf_counter()
-            subprocess.run(["rummikub", "solve", str(path)], check=True, capture_output=True)
+            subprocess.run([rummikub(), "solve", str(path)], check=True, capture_output=True)
             times.append(time.perf_counter() - started)
     print(f"  rummikub solve (end to end, {len(times)} runs)  {summary(times)}")
 
@@ -100,7 +107,7 @@ def bench_batch(rows: list[dict[str, Any]], jobs: int, repeat: int) -> None:
     try:
         started = time.perf_counter()
         done = subprocess.run(
-            ["rummikub", "batch", path, "--jobs", str(jobs)], check=False, capture_output=True, text=True
+            [rummikub(), "batch", path, "--jobs", str(jobs)], check=False, capture_output=True, text=True
         )
         wall = time.perf_counter() - started
     finally:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import IO, Any, TypeVar
 
 import click
@@ -138,6 +138,13 @@ def solve(
 @click.argument("file", metavar="FILE")
 @rule_options
 @solver_options
+@click.option(
+    "--jobs",
+    type=click.IntRange(min=0),
+    default=1,
+    show_default=True,
+    help="Worker processes (0: one per CPU). Answers stay in input order.",
+)
 @click.pass_context
 def batch(ctx: click.Context, /, file: str, **params: Any) -> None:
     """Solve many positions: JSON lines in (FILE, or '-' for standard input), one JSON line out each.
@@ -146,55 +153,37 @@ def batch(ctx: click.Context, /, file: str, **params: Any) -> None:
     Output: the same object as `solve --json`, in input order; a bad line gives
     {"line": N, "error": "..."} and the others are still answered.
     """
-    from solver.files import MAX_INPUT_BYTES, decode_text, position_from_record
-    from solver.solve import solve as solve_position
+    import os
 
-    overrides = explicit_rule_options(ctx, params)
-    opened = opened_override(params["initial_meld"])
-    worst = EXIT_OK
+    from solver.batch import BatchSettings, Outcome, answer_lines, read_lines
+
+    settings = BatchSettings(
+        rule_overrides=tuple(explicit_rule_options(ctx, params).items()),
+        opened=opened_override(params["initial_meld"]),
+        objective=params["objective"],
+        backend=params["backend"],
+        time_limit=params["time_limit"],
+        formulation=params["formulation"],
+    )
+    jobs = params["jobs"] or os.cpu_count() or 1
+    worst = Outcome.ANSWERED
     stream = _open_binary(file)
-    out = sys.stdout
     try:
-        for number, raw in _lines(stream, MAX_INPUT_BYTES):
-            where = f"line {number}"
-            result: dict[str, Any]
-            try:
-                if raw is None:
-                    raise _LineError(f"line {number} is too long (over {MAX_INPUT_BYTES:,} bytes)")
-                text = decode_text(raw, where)
-                if not text.strip():
-                    raise _LineError("empty line (expected a JSON object)")
-                try:
-                    record = json.loads(text)
-                except json.JSONDecodeError as err:
-                    raise _LineError(f"not valid JSON: {err.msg} at column {err.colno}") from None
-                position = position_from_record(record, where, overrides, opened)
-                solution = solve_position(
-                    position,
-                    params["objective"],
-                    params["backend"],
-                    params["time_limit"],
-                    params["formulation"],
-                )
-                result = solution.to_dict()
-            except BackendError as err:
-                result, worst = {"line": number, "error": str(err)}, max(worst, EXIT_BACKEND)
-            except ValidationFailure as err:
-                result = {"line": number, "error": f"internal error (please report): {err}"}
-                worst = max(worst, EXIT_INTERNAL)
-            except (RummikubError, _LineError) as err:
-                result, worst = {"line": number, "error": str(err)}, max(worst, EXIT_BAD_INPUT)
-            out.write(json.dumps(result) + "\n")
-            out.flush()  # every finished answer is written, even if the run is interrupted
+        for text, outcome in answer_lines(read_lines(stream), settings, jobs):
+            sys.stdout.write(text + "\n")
+            sys.stdout.flush()  # every finished answer is written, even if the run is interrupted
+            worst = max(worst, outcome)
     finally:
         if stream is not sys.stdin.buffer:
             stream.close()
-    if worst != EXIT_OK:
-        ctx.exit(worst)
-
-
-class _LineError(Exception):
-    pass
+    codes = {
+        Outcome.ANSWERED: EXIT_OK,
+        Outcome.BAD_INPUT: EXIT_BAD_INPUT,
+        Outcome.BACKEND_FAILED: EXIT_BACKEND,
+        Outcome.INTERNAL_ERROR: EXIT_INTERNAL,
+    }
+    if worst != Outcome.ANSWERED:
+        ctx.exit(codes[worst])
 
 
 def _open_binary(path: str) -> IO[bytes]:
@@ -208,24 +197,6 @@ def _open_binary(path: str) -> IO[bytes]:
         raise fail(f"cannot read batch file {path}: it is a directory", EXIT_BAD_INPUT) from None
     except OSError as err:
         raise fail(f"cannot read batch file {path}: {err.strerror or err}", EXIT_BAD_INPUT) from None
-
-
-def _lines(stream: IO[bytes], limit: int) -> Iterator[tuple[int, bytes | None]]:
-    """Numbered lines; an over-long line yields None (and is skipped to its end)."""
-    number = 0
-    while True:
-        line = stream.readline(limit + 1)
-        if not line:
-            return
-        number += 1
-        if len(line) > limit and not line.endswith(b"\n"):
-            while True:
-                rest = stream.readline(limit)
-                if not rest or rest.endswith(b"\n"):
-                    break
-            yield number, None
-            continue
-        yield number, line.rstrip(b"\r\n")
 
 
 def main() -> None:

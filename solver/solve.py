@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import time
 from collections import Counter
 from collections.abc import Sequence
@@ -16,7 +17,7 @@ from solver.model import Objective, build_model
 from solver.position import Position
 from solver.rules import RuleSet
 from solver.tiles import Tile, format_tiles, tile_points
-from solver.validator import validate
+from solver.validator import meld_value_bound, validate
 
 
 class Status(StrEnum):
@@ -106,21 +107,19 @@ def solve(
     """
     started = time.perf_counter()
     objective = Objective(objective)
-    run = get_backend(backend)
     if formulation == "auto" and backend not in ("highs", "bnb"):
         formulation = "sets"  # CBC and CP-SAT solve den Hertog & Hulshof's set model by default
-    model = build_model(position, objective, formulation)
-    built = time.perf_counter()
-    result = run(model.lp, time_limit)
-    values = result.values if result.values is not None else model.lp.hint
-    sets, played = model.decode(values)
+    found = _shortcut(position, objective, backend, time_limit) if backend == "bnb" else None
+    if found is None:
+        found = _search(position, objective, backend, time_limit, formulation)
+    sets, played, optimal, build_seconds, solve_seconds = found
     if not played:  # no move: the table stays exactly as it was (a turn never only rearranges)
         sets = [list(s) for s in position.table]
     problems = validate(position, sets)
     if problems:
         details = "; ".join(v.message for v in problems)
         raise ValidationFailure(f"backend {backend} returned an illegal move: {details}")
-    if result.optimal:
+    if optimal:
         status = Status.OPTIMAL if played else Status.NO_MOVE
     else:
         status = Status.TIME_LIMIT
@@ -134,9 +133,51 @@ def solve(
         kept_sets=sum(1 for s in placed if s.change is SetChange.UNCHANGED),
         backend=backend,
         seconds=time.perf_counter() - started,
-        build_seconds=(built - started) + result.build_seconds,
-        solve_seconds=result.seconds,
+        build_seconds=build_seconds,
+        solve_seconds=solve_seconds,
     )
+
+
+_Found = tuple[list[list[Tile]], list[Tile], bool, float, float]  # sets, played, optimal, times
+
+
+def _search(
+    position: Position, objective: Objective, backend: str, time_limit: float | None, formulation: str
+) -> _Found:
+    """Build the turn's model, run the backend, decode its answer."""
+    started = time.perf_counter()
+    model = build_model(position, objective, formulation)
+    built = time.perf_counter()
+    result = get_backend(backend)(model.lp, time_limit)
+    values = result.values if result.values is not None else model.lp.hint
+    sets, played = model.decode(values)
+    return sets, played, result.optimal, built - started + result.build_seconds, result.seconds
+
+
+def _shortcut(
+    position: Position, objective: Objective, backend: str, time_limit: float | None
+) -> _Found | None:
+    """Exact answers that avoid the initial meld's larger model, or None to solve it in full.
+
+    - A rack whose tiles cannot make sets worth the threshold cannot open: no move.
+    - Continuing after the meld: the best move with the table free is a relaxation of the
+      opening turn; when that move is also a legal opening (its played tiles hold a meld), no
+      opening can beat it, so it is the answer.
+    """
+    rules = position.rules
+    if position.opened:
+        return None
+    if meld_value_bound(Counter(position.rack), rules) < rules.meld_threshold:
+        return [list(s) for s in position.table], [], True, 0.0, 0.0
+    if not rules.continue_after_meld:
+        return None
+    relaxed = dataclasses.replace(position, opened=True)
+    sets, played, optimal, build_seconds, solve_seconds = _search(
+        relaxed, objective, backend, time_limit, "auto"
+    )
+    if optimal and played and not validate(position, sets):
+        return sets, played, True, build_seconds, solve_seconds
+    return None
 
 
 def describe_table(
@@ -157,13 +198,14 @@ def describe_table(
         if originals[key] > 0:
             originals[key] -= 1
             change[i] = SetChange.UNCHANGED
+    as_counts = {orig: Counter(orig) for orig in originals}  # in table order: deterministic
     for i, key in enumerate(keys):
         if change[i] is not None:
             continue
         whole = Counter(key)
-        for orig in sorted(originals):
-            if originals[orig] and not (Counter(orig) - whole):
-                extra = whole - Counter(orig)
+        for orig, orig_counts in as_counts.items():
+            if originals[orig] and len(orig) < len(key) and not (orig_counts - whole):
+                extra = whole - orig_counts
                 if not (extra - rack_left):
                     originals[orig] -= 1
                     rack_left -= extra

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
-from functools import cache, lru_cache
+from functools import cache, lru_cache, total_ordering
 
 from solver.errors import NotationError
 from solver.rules import COLOUR_LETTERS, RuleSet, Wrap
@@ -32,12 +32,27 @@ class TileSyntaxError(NotationError):
         return f"invalid {self.what} {self.token!r} in {where}: {self.reason}"
 
 
-@dataclass(frozen=True, slots=True, order=True)
+@dataclass(frozen=True, slots=True, eq=False)
+@total_ordering
 class Tile:
     """One tile: a colour index (0 = K, 1 = B, …) and a number, or the joker."""
 
     colour: int
     number: int
+
+    # Tiles are hashed and compared in every hot loop; these beat the generated tuple versions.
+    def __hash__(self) -> int:
+        return self.colour * 64 + self.number
+
+    def __eq__(self, other: object) -> bool:
+        if self is other:
+            return True
+        if not isinstance(other, Tile):
+            return NotImplemented
+        return self.colour == other.colour and self.number == other.number
+
+    def __lt__(self, other: Tile) -> bool:
+        return (self.colour, self.number) < (other.colour, other.number)
 
     @property
     def is_joker(self) -> bool:

@@ -183,6 +183,17 @@ def _sets_within(tiles: Counter[Tile], rules: RuleSet) -> list[tuple[Counter[Til
     return [(Counter(k), v) for k, v in found.items()]
 
 
+def meld_value_bound(rack: Counter[Tile], rules: RuleSet) -> int:
+    """An upper bound on any initial meld from these tiles: every tile that fits in some set."""
+    usable: set[Tile] = set()
+    for need, _ in _sets_within(rack, rules):
+        usable |= set(need)
+    top = rules.numbers
+    return sum(top if t.is_joker else t.number * rack[t] for t in usable) + (
+        top * (rack[JOKER] - 1) if JOKER in usable and rack[JOKER] > 1 else 0
+    )
+
+
 def best_meld_value(played: Counter[Tile], rules: RuleSet, goal: int) -> int:
     """Largest total value of disjoint valid sets formed from ``played`` (search stops at ``goal``)."""
     options = sorted(_sets_within(played, rules), key=lambda sv: -sv[1])

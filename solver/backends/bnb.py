@@ -24,7 +24,7 @@ from solver.errors import BackendError
 from solver.model import LinearModel
 
 NODE_LIMIT = 400  # then HiGHS's MIP solver takes over (cuts and heuristics pay off there)
-QUICK_NODES = 12  # nodes for the one-shot weighted search before solving part by part
+QUICK_NODES = 4  # nodes for the one-shot weighted search before solving part by part
 TOLERANCE = 1e-6
 
 
@@ -110,7 +110,9 @@ def solve_bnb(lp: LinearModel, time_limit: float | None) -> BackendResult:
                 raise _GiveUp
         return x
 
-    def branch_and_bound(cost: Any, best_x: Any, node_limit: int = NODE_LIMIT) -> Any:
+    def branch_and_bound(
+        cost: Any, best_x: Any, node_limit: int = NODE_LIMIT, priority: Any = priority
+    ) -> Any:
         """The integral x maximising cost (depth first, pruning by the rounded-down LP bound)."""
         best = round(float(cost @ best_x))
         stack = [(arrays.lower.copy(), arrays.upper.copy())]
@@ -178,7 +180,8 @@ def solve_bnb(lp: LinearModel, time_limit: float | None) -> BackendResult:
         for stage in lp.stages:
             cost = cost_of(stage)
             solver.changeColsCost(n, np.arange(n, dtype=np.int32), cost)
-            best_x = branch_and_bound(cost, best_x)
+            # Branch first on the variables this stage scores (which sets to keep, say).
+            best_x = branch_and_bound(cost, best_x, NODE_LIMIT, priority + 4.0 * (cost != 0))
             value = round(float(cost @ best_x))
             # Later stages may not lose what this one won.
             nonzero = np.flatnonzero(cost).astype(np.int32)

@@ -1,0 +1,121 @@
+"""Many positions in, one answer each out, in order: JSON lines, optionally over several processes.
+
+Each input line is answered on its own: a bad line becomes ``{"line": N, "error": "..."}`` and
+the others are still solved. With ``jobs > 1`` the lines are solved by worker processes and the
+answers still come back in input order, each as soon as it and those before it are done.
+"""
+
+from __future__ import annotations
+
+import json
+import multiprocessing
+import signal
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from enum import IntEnum
+from typing import Any
+
+from solver.errors import BackendError, RummikubError, ValidationFailure
+from solver.files import MAX_INPUT_BYTES, decode_text, position_from_record
+
+
+class Outcome(IntEnum):
+    """How a line went, worst last (the batch's exit status follows the worst)."""
+
+    ANSWERED = 0
+    BAD_INPUT = 1
+    BACKEND_FAILED = 2
+    INTERNAL_ERROR = 3
+
+
+@dataclass(frozen=True)
+class BatchSettings:
+    """What applies to every line (picklable, for worker processes)."""
+
+    rule_overrides: tuple[tuple[str, object], ...] = ()
+    opened: bool | None = None
+    objective: str = "tiles"
+    backend: str = "bnb"
+    time_limit: float | None = None
+    formulation: str = "auto"
+
+
+def answer_line(number: int, raw: bytes | None, settings: BatchSettings) -> tuple[str, Outcome]:
+    """One input line to one output line (JSON text, no newline) and how it went."""
+    from solver.solve import solve
+
+    result: dict[str, Any]
+    where = f"line {number}"
+    try:
+        if raw is None:
+            raise _LineError(f"line {number} is too long (over {MAX_INPUT_BYTES:,} bytes)")
+        text = decode_text(raw, where)
+        if not text.strip():
+            raise _LineError("empty line (expected a JSON object)")
+        try:
+            record = json.loads(text)
+        except json.JSONDecodeError as err:
+            raise _LineError(f"not valid JSON: {err.msg} at column {err.colno}") from None
+        except RecursionError:
+            raise _LineError("not valid JSON: nested too deeply") from None
+        position = position_from_record(record, where, dict(settings.rule_overrides), settings.opened)
+        solution = solve(
+            position, settings.objective, settings.backend, settings.time_limit, settings.formulation
+        )
+        return json.dumps(solution.to_dict()), Outcome.ANSWERED
+    except BackendError as err:
+        result, outcome = {"line": number, "error": str(err)}, Outcome.BACKEND_FAILED
+    except ValidationFailure as err:
+        result = {"line": number, "error": f"internal error (please report): {err}"}
+        outcome = Outcome.INTERNAL_ERROR
+    except (RummikubError, _LineError) as err:
+        result, outcome = {"line": number, "error": str(err)}, Outcome.BAD_INPUT
+    return json.dumps(result), outcome
+
+
+def answer_lines(
+    lines: Iterable[tuple[int, bytes | None]], settings: BatchSettings, jobs: int = 1
+) -> Iterator[tuple[str, Outcome]]:
+    """Answers in input order; with jobs > 1, solved by that many worker processes."""
+    if jobs <= 1:
+        for number, raw in lines:
+            yield answer_line(number, raw, settings)
+        return
+    context = multiprocessing.get_context(
+        "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
+    )
+    with context.Pool(jobs, initializer=_ignore_interrupts) as pool:
+        work = ((number, raw, settings) for number, raw in lines)
+        # Small chunks: answers stream out steadily, and little is lost to an interrupt.
+        yield from pool.imap(_answer_packed, work, chunksize=8)
+
+
+def read_lines(stream: Any, limit: int = MAX_INPUT_BYTES) -> Iterator[tuple[int, bytes | None]]:
+    """Numbered lines of a binary stream; an over-long line yields None (and is skipped)."""
+    number = 0
+    while True:
+        line = stream.readline(limit + 1)
+        if not line:
+            return
+        number += 1
+        if len(line) > limit and not line.endswith(b"\n"):
+            while True:
+                rest = stream.readline(limit)
+                if not rest or rest.endswith(b"\n"):
+                    break
+            yield number, None
+            continue
+        yield number, line.rstrip(b"\r\n")
+
+
+def _answer_packed(job: tuple[int, bytes | None, BatchSettings]) -> tuple[str, Outcome]:
+    return answer_line(*job)
+
+
+def _ignore_interrupts() -> None:
+    # Ctrl-C reaches the whole process group: the parent stops the pool and reports.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+class _LineError(Exception):
+    pass
