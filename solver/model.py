@@ -47,6 +47,7 @@ class LinearModel:
     _base: LpArrays | None = field(default=None, repr=False)
     _base_cols: int = 0
     _extra: list[tuple[int, int, int]] = field(default_factory=list, repr=False)  # (row, col, coef)
+    _bound_changes: dict[int, tuple[float, float]] = field(default_factory=dict, repr=False)
     _arrays: LpArrays | None = field(default=None, repr=False)
 
     def derive(self) -> LinearModel:
@@ -72,6 +73,7 @@ class LinearModel:
     def set_row_bounds(self, i: int, lo: float, hi: float) -> None:
         name, terms, _, _ = self.rows[i]
         self.rows[i] = (name, terms, lo, hi)
+        self._bound_changes[i] = (lo, hi)
 
     def add_to_row(self, i: int, terms: list[tuple[int, int]]) -> None:
         """Add terms of variables created after derive() to an existing row."""
@@ -171,8 +173,13 @@ class LpArrays:
         cost = np.zeros(n)
         for v, c in lp.objective:
             cost[v] += c
-        row_lower = np.array([lo for _, _, lo, _ in lp.rows], dtype=np.float64)
-        row_upper = np.array([hi for _, _, _, hi in lp.rows], dtype=np.float64)
+        if lp._base is not None and len(lp._base.row_lower) == len(lp.rows):
+            row_lower, row_upper = lp._base.row_lower.copy(), lp._base.row_upper.copy()
+            for i, (lo, hi) in lp._bound_changes.items():
+                row_lower[i], row_upper[i] = lo, hi
+        else:
+            row_lower = np.array([lo for _, _, lo, _ in lp.rows], dtype=np.float64)
+            row_upper = np.array([hi for _, _, _, hi in lp.rows], dtype=np.float64)
         if lp._base is None:
             columns: list[list[tuple[int, int]]] = [[] for _ in range(n)]
             for r, (_, terms, _, _) in enumerate(lp.rows):

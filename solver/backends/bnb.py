@@ -56,14 +56,7 @@ def solve_bnb(lp: LinearModel, time_limit: float | None) -> BackendResult:
     n = len(keep)
     if n == 0:  # nothing can change: the starting move is the only one
         return BackendResult(list(lp.hint), True, 0.0, time.perf_counter() - started)
-    solver = _new_highs(highspy)
-    for option, value in (
-        ("output_flag", False),
-        ("presolve", "off"),  # tiny LPs: presolve costs more than it saves, and would run per node
-        ("threads", 1),
-        ("random_seed", 0),
-    ):
-        solver.setOptionValue(option, value)
+    solver = _lp_solver(highspy)
     solver.passModel(highs_lp(highspy, arrays))
     built = time.perf_counter()
     status_of = highspy.HighsModelStatus
@@ -192,6 +185,30 @@ def solve_bnb(lp: LinearModel, time_limit: float | None) -> BackendResult:
     except (_GiveUp, _TooBig):
         return _fallback(lp, deadline, started)
     return _result(expand(best_x, keep, len(lp.names)), True, started, built)
+
+
+_SOLVER: Any = None
+
+
+def _lp_solver(highspy: Any) -> Any:
+    """One LP solver per process, emptied before each position (creating one costs 0.4 ms).
+
+    clearModel() drops the model, basis and solution, so no state carries over; every solution
+    vector is still checked against its bounds and every accepted one row by row.
+    """
+    global _SOLVER
+    if _SOLVER is None:
+        _SOLVER = _new_highs(highspy)
+        for option, value in (
+            ("output_flag", False),
+            ("presolve", "off"),  # tiny LPs: presolve costs more than it saves, and would run per node
+            ("threads", 1),
+            ("random_seed", 0),
+        ):
+            _SOLVER.setOptionValue(option, value)
+    else:
+        _SOLVER.clearModel()
+    return _SOLVER
 
 
 def _result(values: list[int], optimal: bool, started: float, built: float) -> BackendResult:
