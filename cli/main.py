@@ -128,7 +128,7 @@ def solve(
         )
     )
     if params["as_json"]:
-        click.echo(json.dumps(solution.to_dict()))
+        click.echo(json.dumps(solution.to_dict(params["timing"])))
     else:
         color = params["color"] if params["color"] is not None else sys.stdout.isatty()
         click.echo(render_solution(solution, color), color=color)
@@ -164,6 +164,7 @@ def batch(ctx: click.Context, /, file: str, **params: Any) -> None:
         backend=params["backend"],
         time_limit=params["time_limit"],
         formulation=params["formulation"],
+        timing=params["timing"],
     )
     jobs = params["jobs"] or os.cpu_count() or 1
     worst = Outcome.ANSWERED

@@ -139,6 +139,13 @@ def solver_options(func: F) -> F:
             help="Seconds for the search; stopped early, the best move found is shown "
             "with status time_limit.",
         ),
+        click.option(
+            "--timing/--no-timing",
+            default=True,
+            show_default=True,
+            help="Include the solve time ('seconds') in JSON output; --no-timing makes the output "
+            "byte-identical from run to run.",
+        ),
     ]
     for decorator in reversed(decorators):
         func = decorator(func)

@@ -38,6 +38,7 @@ class BatchSettings:
     backend: str = "bnb"
     time_limit: float | None = None
     formulation: str = "auto"
+    timing: bool = True  # False: leave out "seconds", so the output is byte-identical run to run
 
 
 def answer_line(number: int, raw: bytes | None, settings: BatchSettings) -> tuple[str, Outcome]:
@@ -62,7 +63,7 @@ def answer_line(number: int, raw: bytes | None, settings: BatchSettings) -> tupl
         solution = solve(
             position, settings.objective, settings.backend, settings.time_limit, settings.formulation
         )
-        return json.dumps(solution.to_dict()), Outcome.ANSWERED
+        return json.dumps(solution.to_dict(settings.timing)), Outcome.ANSWERED
     except BackendError as err:
         result, outcome = {"line": number, "error": str(err)}, Outcome.BACKEND_FAILED
     except ValidationFailure as err:

@@ -23,6 +23,9 @@ Located = tuple[Tile, str]  # a tile and where it was given ("rack file r.txt li
 def check_tile_counts(entries: Iterable[Located], rules: RuleSet) -> None:
     """Raise PositionError if rack and table together hold more copies than the game has."""
     entries = list(entries)
+    most = rules.colours * rules.numbers * rules.copies + rules.jokers
+    if len(entries) > most:
+        raise PositionError(f"{len(entries)} tiles in rack and table, but the game has only {most}")
     counts = Counter(t for t, _ in entries)
     if all(n <= (rules.jokers if t.is_joker else rules.copies) for t, n in counts.items()):
         return  # the usual case; only a problem needs the locations gathered
