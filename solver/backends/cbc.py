@@ -51,6 +51,8 @@ def solve_cbc(lp: LinearModel, time_limit: float | None) -> BackendResult:
         values = [round(x.value() or 0) for x in xs]
         optimal = prob.sol_status == pulp.LpSolutionOptimal and prob.status == pulp.LpStatusOptimal
         return BackendResult(values, optimal, done - built, built - started)
-    if time_limit is not None and prob.status == pulp.LpStatusNotSolved:
+    if time_limit is not None and prob.status in (pulp.LpStatusNotSolved, pulp.LpStatusInfeasible):
+        # Stopped by the limit before a solution: CBC then reports "infeasible", but every
+        # model has the zero move, so it only means nothing was found in time.
         return BackendResult(None, False, done - built, built - started)
     raise BackendError(f"CBC failed: status {pulp.LpStatus[prob.status]}")

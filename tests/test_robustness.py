@@ -1,0 +1,108 @@
+"""Robustness of the commands: interrupts, determinism, size limits, time limits."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from cli.main import cli
+from solver.files import MAX_INPUT_BYTES, position_from_record
+from solver.solve import solve
+from solver.validator import validate
+
+ROOT = Path(__file__).resolve().parent.parent
+HARD = ROOT / "bench" / "positions" / "hard.jsonl"
+SELFPLAY = ROOT / "bench" / "positions" / "selfplay.jsonl"
+COMMAND = [sys.executable, "-c", "from cli.main import main; main()"]
+
+
+def hard_rows(count: int) -> list[str]:
+    return HARD.read_text().splitlines()[:count]
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_interrupted_batch_stops_cleanly_with_finished_answers_written(tmp_path: Path, jobs: str) -> None:
+    batch = tmp_path / "many.jsonl"
+    batch.write_text("\n".join(hard_rows(120) * 20) + "\n")
+    out = tmp_path / "out.jsonl"
+    with open(out, "wb") as sink:
+        # A new session, so that the interrupt reaches the workers as a terminal's Ctrl-C would.
+        process = subprocess.Popen(
+            [*COMMAND, "batch", str(batch), "--jobs", jobs],
+            stdout=sink,
+            stderr=subprocess.PIPE,
+            start_new_session=True,
+        )
+        deadline = time.monotonic() + 60
+        while out.stat().st_size == 0 and time.monotonic() < deadline:
+            time.sleep(0.05)
+        time.sleep(0.3)
+        os.killpg(process.pid, signal.SIGINT)
+        _, err = process.communicate(timeout=60)
+    assert process.returncode == 130
+    assert b"Traceback" not in err
+    assert err.decode().strip() == "Interrupted."
+    lines = out.read_text().splitlines()
+    assert 0 < len(lines) < 2400  # stopped early, after some answers
+    for line in lines:  # every answer written is whole
+        assert "tiles_played" in json.loads(line)
+
+
+def test_same_input_gives_byte_identical_output() -> None:
+    runner = CliRunner()
+    rows = "\n".join(SELFPLAY.read_text().splitlines()[:60]) + "\n"
+    first = runner.invoke(cli, ["batch", "-", "--no-timing"], input=rows)
+    second = runner.invoke(cli, ["batch", "-", "--no-timing", "--jobs", "2"], input=rows)
+    assert first.exit_code == 0 and second.exit_code == 0
+    assert first.stdout_bytes == second.stdout_bytes
+    assert len(first.stdout.splitlines()) == 60
+
+
+def test_ten_thousand_line_batch() -> None:
+    cheap = [json.dumps({"rack": [], "table": [["R1", "R2", "R3"]]}), json.dumps({"rack": ["R7"]})]
+    rows = "\n".join(cheap * 5000) + "\n"
+    result = CliRunner().invoke(cli, ["batch", "-"], input=rows)
+    assert result.exit_code == 0
+    answers = result.stdout.splitlines()
+    assert len(answers) == 10_000
+    assert {json.loads(a)["status"] for a in answers} == {"no_move"}
+
+
+def test_absurd_line_is_refused_and_the_rest_answered() -> None:
+    huge = json.dumps({"rack": ["R1"] * (MAX_INPUT_BYTES // 5)})  # a line over the limit (~1.2 MB)
+    rows = "\n".join([json.dumps({"rack": ["R1", "R2", "R3"]}), huge, json.dumps({"rack": ["K5"]})]) + "\n"
+    result = CliRunner().invoke(cli, ["batch", "-"], input=rows)
+    assert result.exit_code == 1
+    answers = [json.loads(a) for a in result.stdout.splitlines()]
+    assert len(answers) == 3
+    assert answers[0]["tiles_played"] == 3
+    assert answers[1]["line"] == 2 and "too long" in answers[1]["error"]
+    assert answers[2]["status"] == "no_move"
+
+
+def test_five_hundred_tiles_in_a_rack_are_refused(tmp_path: Path) -> None:
+    rack = tmp_path / "rack.txt"
+    rack.write_text(" ".join(["R1"] * 500) + "\n")
+    result = CliRunner().invoke(cli, ["solve", "--rack", str(rack)])
+    assert result.exit_code == 1
+    assert result.stderr.startswith("Error: 500 tiles in rack and table, but the game has only 106")
+
+
+def test_a_tight_time_limit_gives_a_valid_move_and_an_honest_status(backend: str) -> None:
+    # Not a timing test: whatever the machine's speed, the answer must be legal and its status
+    # must say whether it was proven (timing is measured by bench/bench.py).
+    for line in hard_rows(6):
+        position = position_from_record(json.loads(line), "hard")
+        answer = solve(position, "tiles", backend, time_limit=0.02)
+        assert answer.status in ("optimal", "no_move", "time_limit")
+        assert validate(position, [list(s.tiles) for s in answer.table]) == []
+        if answer.status != "time_limit":
+            assert answer.tiles_played == solve(position, "tiles", "bnb").tiles_played
