@@ -57,8 +57,8 @@ def answer_line(number: int, raw: bytes | None, settings: BatchSettings) -> tupl
             record = json.loads(text)
         except json.JSONDecodeError as err:
             raise _LineError(f"not valid JSON: {err.msg} at column {err.colno}") from None
-        except RecursionError:
-            raise _LineError("not valid JSON: nested too deeply") from None
+        except (ValueError, RecursionError):  # an integer of thousands of digits, deep nesting
+            raise _LineError("not valid JSON: nested too deeply or too large a number") from None
         position = position_from_record(record, where, dict(settings.rule_overrides), settings.opened)
         solution = solve(
             position, settings.objective, settings.backend, settings.time_limit, settings.formulation

@@ -151,6 +151,10 @@ def load_position(
             record = json.loads(text)
         except json.JSONDecodeError as err:
             raise InputError(f"position file {label} line {err.lineno}: not valid JSON ({err.msg})") from None
+        except (ValueError, RecursionError):  # an integer of thousands of digits, deep nesting
+            raise InputError(
+                f"position file {label}: not valid JSON (nested too deeply or too large a number)"
+            ) from None
         return position_from_record(record, f"position file {label}", rule_overrides, opened)
     return parse_position_text(text, label, rule_overrides, opened)
 

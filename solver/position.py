@@ -7,6 +7,7 @@ file-and-line locations so that errors can say where the problem is.
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
@@ -25,7 +26,9 @@ def check_tile_counts(entries: Iterable[Located], rules: RuleSet) -> None:
     entries = list(entries)
     most = rules.colours * rules.numbers * rules.copies + rules.jokers
     if len(entries) > most:
-        raise PositionError(f"{len(entries)} tiles in rack and table, but the game has only {most}")
+        sources = list(dict.fromkeys(re.sub(r" line \d+$", "", where) for _, where in entries))
+        shown = ", ".join(sources[:4]) + (", …" if len(sources) > 4 else "")
+        raise PositionError(f"too many tiles: {len(entries)} (in {shown}), the game has only {most}")
     counts = Counter(t for t, _ in entries)
     if all(n <= (rules.jokers if t.is_joker else rules.copies) for t, n in counts.items()):
         return  # the usual case; only a problem needs the locations gathered

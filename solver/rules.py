@@ -135,7 +135,7 @@ class RuleSet:
                 known = ", ".join(k.replace("_", "-") for k in fields)
                 raise RulesError(f"unknown rule {raw_key!r}: known rules are {known}")
             kind = fields[key].type
-            changes[key] = _coerce(raw_key, raw_value, str(kind))
+            changes[key] = _coerce(key.replace("_", "-"), raw_value, str(kind))
         return dataclasses.replace(base or cls(), **changes)
 
 

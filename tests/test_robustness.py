@@ -93,7 +93,7 @@ def test_five_hundred_tiles_in_a_rack_are_refused(tmp_path: Path) -> None:
     rack.write_text(" ".join(["R1"] * 500) + "\n")
     result = CliRunner().invoke(cli, ["solve", "--rack", str(rack)])
     assert result.exit_code == 1
-    assert result.stderr.startswith("Error: 500 tiles in rack and table, but the game has only 106")
+    assert result.stderr.startswith(f"Error: too many tiles: 500 (in rack file {rack}), the game has only 106")
 
 
 def test_a_tight_time_limit_gives_a_valid_move_and_an_honest_status(backend: str) -> None:
