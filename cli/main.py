@@ -9,8 +9,14 @@ from typing import IO, Any, TypeVar
 
 import click
 
-from cli.options import explicit_rule_options, opened_override, rule_options, solver_options
-from cli.render import render_solution
+from cli.options import (
+    explicit_rule_options,
+    opened_override,
+    position_inputs,
+    rule_options,
+    solver_options,
+)
+from cli.render import render_check, render_solution
 from solver.errors import BackendError, RummikubError, ValidationFailure
 
 # Exit statuses (documented in the README).
@@ -19,6 +25,8 @@ EXIT_BAD_INPUT = 1
 EXIT_USAGE = 2
 EXIT_BACKEND = 3
 EXIT_INTERNAL = 4
+EXIT_NOT_OPTIMAL = 5  # check: the answer is legal but plays less than the optimum
+EXIT_ILLEGAL = 6  # check: the answer breaks a rule
 EXIT_INTERRUPTED = 130
 
 T = TypeVar("T")
@@ -71,19 +79,7 @@ def cli() -> None:
 
 
 @cli.command()
-@click.argument("position_file", required=False, metavar="[POSITION_FILE]")
-@click.option(
-    "--rack",
-    "rack_file",
-    metavar="RACK_FILE",
-    help="Rack file: tiles separated by spaces, commas or newlines ('-': standard input).",
-)
-@click.option(
-    "--table",
-    "table_file",
-    metavar="TABLE_FILE",
-    help="Table file: one set per line ('-': standard input). Omitted: an empty table.",
-)
+@position_inputs
 @rule_options
 @solver_options
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of text.")
@@ -103,9 +99,80 @@ def solve(
 
     Give a POSITION_FILE (rack, table, whether opened, rules), or --rack and --table files.
     """
+    from solver.solve import solve as solve_position
+
+    position = _load_position(ctx, position_file, rack_file, table_file, params)
+    solution = guarded(
+        lambda: solve_position(
+            position, params["objective"], params["backend"], params["time_limit"], params["formulation"]
+        )
+    )
+    if params["as_json"]:
+        click.echo(json.dumps(solution.to_dict(params["timing"])))
+    else:
+        color = params["color"] if params["color"] is not None else sys.stdout.isatty()
+        click.echo(render_solution(solution, color), color=color)
+
+
+@cli.command()
+@position_inputs
+@click.option(
+    "--answer",
+    "answer_file",
+    required=True,
+    metavar="ANSWER_FILE",
+    help="The proposed table after the move, one set per line ('-': standard input).",
+)
+@rule_options
+@solver_options
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of text.")
+@click.option("--show", is_flag=True, help="Also show an optimal move (hidden by default).")
+@click.option(
+    "--color/--no-color", "color", default=None, help="Colour the tiles (default: only on a terminal)."
+)
+@click.pass_context
+def check(
+    ctx: click.Context,
+    /,
+    position_file: str | None,
+    rack_file: str | None,
+    table_file: str | None,
+    answer_file: str,
+    **params: Any,
+) -> None:
+    """Judge a proposed answer: legal or not (every violation), and how far from the optimum.
+
+    Exit status: 0 optimal, 5 legal but not optimal, 6 illegal (1 bad input, as everywhere).
+    """
+    from solver.check import check_answer
+    from solver.files import STDIN, load_answer
+
+    if answer_file == STDIN and STDIN in (position_file, rack_file, table_file):
+        raise click.UsageError("only one input can be standard input (-)")
+    position = _load_position(ctx, position_file, rack_file, table_file, params)
+    answer = guarded(lambda: load_answer(answer_file, position.rules))
+    report = guarded(lambda: check_answer(position, answer, params["objective"], params["backend"]))
+    if params["as_json"]:
+        click.echo(json.dumps(report.to_dict(params["show"])))
+    else:
+        color = params["color"] if params["color"] is not None else sys.stdout.isatty()
+        click.echo(render_check(report, params["show"], color), color=color)
+    if not report.legal:
+        ctx.exit(EXIT_ILLEGAL)
+    if not report.optimal:
+        ctx.exit(EXIT_NOT_OPTIMAL)
+
+
+def _load_position(
+    ctx: click.Context,
+    position_file: str | None,
+    rack_file: str | None,
+    table_file: str | None,
+    params: dict[str, Any],
+) -> Any:
+    """The position from a position file or rack and table files, with the typed rule options."""
     from solver.files import load_position, load_rack_and_table
     from solver.rules import RuleSet
-    from solver.solve import solve as solve_position
 
     overrides = explicit_rule_options(ctx, params)
     opened = opened_override(params["initial_meld"])
@@ -121,17 +188,7 @@ def solve(
         rules = RuleSet.from_options(overrides)
         return load_rack_and_table(rack_file, table_file, rules, True if opened is None else opened)
 
-    position = guarded(load)
-    solution = guarded(
-        lambda: solve_position(
-            position, params["objective"], params["backend"], params["time_limit"], params["formulation"]
-        )
-    )
-    if params["as_json"]:
-        click.echo(json.dumps(solution.to_dict(params["timing"])))
-    else:
-        color = params["color"] if params["color"] is not None else sys.stdout.isatty()
-        click.echo(render_solution(solution, color), color=color)
+    return guarded(load)
 
 
 @cli.command()

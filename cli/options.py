@@ -25,6 +25,28 @@ RULE_PARAMS = {
 }
 
 
+def position_inputs(func: F) -> F:
+    """A position: a POSITION_FILE argument, or --rack and --table files."""
+    decorators = [
+        click.argument("position_file", required=False, metavar="[POSITION_FILE]"),
+        click.option(
+            "--rack",
+            "rack_file",
+            metavar="RACK_FILE",
+            help="Rack file: tiles separated by spaces, commas or newlines ('-': standard input).",
+        ),
+        click.option(
+            "--table",
+            "table_file",
+            metavar="TABLE_FILE",
+            help="Table file: one set per line ('-': standard input). Omitted: an empty table.",
+        ),
+    ]
+    for decorator in reversed(decorators):
+        func = decorator(func)
+    return func
+
+
 def rule_options(func: F) -> F:
     """The rule variants (defaults: the standard game); a position file's rules apply unless overridden."""
     decorators = [

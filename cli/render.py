@@ -6,6 +6,7 @@ from collections.abc import Iterable
 
 import click
 
+from solver.check import CheckReport
 from solver.solve import PlacedSet, SetChange, Solution, Status
 from solver.tiles import Tile
 
@@ -69,4 +70,32 @@ def render_solution(solution: Solution, color: bool) -> str:
     left = solution.rack_left
     lines.append("")
     lines.append(f"Left on your rack ({len(left)}): {tiles_text(left, color) if left else 'nothing'}")
+    return "\n".join(lines)
+
+
+def render_check(report: CheckReport, show: bool, color: bool) -> str:
+    lines: list[str] = []
+    n, pts = report.tiles_played, report.points_played
+    unit = "tile" if report.objective.value == "tiles" else "point"
+    if report.legal:
+        lines.append(f"Legal move: {n} tile{'s' if n != 1 else ''} ({pts} points) played.")
+    else:
+        lines.append(
+            f"Illegal move: {len(report.violations)} problem{'s' if len(report.violations) != 1 else ''}."
+        )
+        for v in report.violations:
+            tiles = f" [{tiles_text(v.tiles, color)}]" if v.tiles else ""
+            lines.append(f"  - {v.message}{tiles}")
+    best = report.best
+    what = f"{best.tiles_played} tile{'s' if best.tiles_played != 1 else ''} ({best.points_played} points)"
+    if report.optimal:
+        lines.append(f"Optimal: the best move also plays {what}.")
+    else:
+        short = report.missed
+        lines.append(
+            f"Not optimal: the best move plays {what}, {short} {unit}{'s' if short != 1 else ''} more."
+        )
+    if show:
+        lines.append("")
+        lines.append(render_solution(best, color))
     return "\n".join(lines)

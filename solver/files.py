@@ -104,6 +104,18 @@ def parse_table(text: str, label: str, rules: RuleSet, kind: str = "table file")
     return sets
 
 
+def load_answer(path: str, rules: RuleSet) -> list[list[Tile]]:
+    """A proposed table after the move: one set per line. Tiles must be tiles; the sets are
+    not checked here (the validator reports invalid ones)."""
+    text, label = read_text(path, "answer")
+    sets = []
+    for number, line in enumerate(text.splitlines(), 1):
+        line = _strip_comment(line)
+        if line.strip():
+            sets.append(tiles_of(parse_tokens(line, f"answer file {label} line {number}", rules)))
+    return sets
+
+
 def _build(
     rack: list[Located],
     table: list[list[Located]],

@@ -1,0 +1,88 @@
+"""Judging a proposed answer: is the table after the move legal, and how far from the optimum?"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from solver.model import Objective
+from solver.position import Position
+from solver.solve import Solution, solve
+from solver.tiles import Tile, tile_points
+from solver.validator import Violation, played_tiles, validate
+
+
+@dataclass(frozen=True)
+class CheckReport:
+    position: Position
+    answer: tuple[tuple[Tile, ...], ...]
+    objective: Objective
+    violations: tuple[Violation, ...]
+    played: tuple[Tile, ...]  # what the answer lays from the rack (when legal)
+    best: Solution  # the optimum (shown only on request)
+
+    @property
+    def legal(self) -> bool:
+        return not self.violations
+
+    @property
+    def tiles_played(self) -> int:
+        return len(self.played)
+
+    @property
+    def points_played(self) -> int:
+        return sum(tile_points(t, self.position.rules) for t in self.played)
+
+    @property
+    def optimal(self) -> bool:
+        """Legal and as good as the optimum by the chosen objective."""
+        if not self.legal:
+            return False
+        if self.objective is Objective.TILES:
+            return self.tiles_played == self.best.tiles_played
+        return self.points_played == self.best.points_played
+
+    @property
+    def missed(self) -> int:
+        """How far short of the optimum, in the chosen objective's unit (0 when optimal)."""
+        if self.objective is Objective.TILES:
+            return self.best.tiles_played - (self.tiles_played if self.legal else 0)
+        return self.best.points_played - (self.points_played if self.legal else 0)
+
+    def to_dict(self, show: bool = False) -> dict[str, Any]:
+        data: dict[str, Any] = {
+            "legal": self.legal,
+            "violations": [v.to_dict() for v in self.violations],
+            "tiles_played": self.tiles_played,
+            "points_played": self.points_played,
+            "optimal_tiles": self.best.tiles_played,
+            "optimal_points": self.best.points_played,
+            "optimal": self.optimal,
+            "objective": self.objective.value,
+        }
+        if show:
+            data["best"] = self.best.to_dict(timing=False)
+        return data
+
+
+def check_answer(
+    position: Position,
+    answer: Sequence[Sequence[Tile]],
+    objective: Objective | str = Objective.TILES,
+    backend: str = "bnb",
+) -> CheckReport:
+    """Validate ``answer`` (the whole table after the move) and compare it with the optimum."""
+    objective = Objective(objective)
+    violations = validate(position, answer)
+    played = played_tiles(position, answer) & Counter(position.rack)
+    best = solve(position, objective, backend)
+    return CheckReport(
+        position=position,
+        answer=tuple(tuple(s) for s in answer),
+        objective=objective,
+        violations=tuple(violations),
+        played=tuple(sorted(played.elements())),
+        best=best,
+    )

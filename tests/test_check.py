@@ -1,0 +1,108 @@
+"""`rummikub check` and solver.check: judging a proposed answer against the rules and the optimum."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from cli.main import EXIT_ILLEGAL, EXIT_NOT_OPTIMAL, cli
+from solver.check import check_answer
+from solver.position import Position
+from solver.tiles import Tile, parse_token
+
+
+def sets(*lines: str) -> list[list[Tile]]:
+    return [[t for tok in line.split() for t in parse_token(tok)] for line in lines]
+
+
+POSITION = Position.from_strings("R5 B7 O7", ["R4 J R6", "K1 K2 K3"])
+
+
+def test_optimal_answer() -> None:
+    report = check_answer(POSITION, sets("R4 R5 R6", "B7 O7 J", "K1 K2 K3"))
+    assert report.legal and report.optimal and report.missed == 0
+    assert (report.tiles_played, report.points_played) == (3, 19)
+    assert (report.best.tiles_played, report.best.points_played) == (3, 19)
+
+
+def test_legal_but_not_optimal() -> None:
+    report = check_answer(POSITION, sets("R4 J R6 R5", "K1 K2 K3"))  # the joker now stands for R7
+    assert report.legal and not report.optimal
+    assert (report.tiles_played, report.missed) == (1, 2)
+
+
+def test_points_objective_judges_points() -> None:
+    # Judged by points: all three tiles (R5 B7 O7 = 19) is also the most value that can be played.
+    report = check_answer(POSITION, sets("R4 R5 R6", "B7 O7 J", "K1 K2 K3"), "points")
+    assert report.optimal and report.points_played == 19
+
+
+def test_illegal_answer_lists_every_violation() -> None:
+    report = check_answer(POSITION, sets("R4 J R6 B7", "K1 K2 K3 O7", "R9"))
+    assert not report.legal and not report.optimal
+    codes = sorted(v.code for v in report.violations)
+    assert codes == ["invalid_set", "invalid_set", "invalid_set", "tile_not_available"]
+    data = report.to_dict()
+    assert data["legal"] is False and data["optimal"] is False
+    assert {"code", "message", "tiles"} <= set(data["violations"][0])
+    assert "best" not in data  # the optimum is only revealed on request
+
+
+def test_no_move_is_optimal_when_nothing_can_be_played() -> None:
+    position = Position.from_strings("K9", ["R1 R2 R3"])
+    report = check_answer(position, sets("R1 R2 R3"))
+    assert report.legal and report.optimal and report.tiles_played == 0
+
+
+def write(tmp_path: Path, name: str, text: str) -> str:
+    path = tmp_path / name
+    path.write_text(text)
+    return str(path)
+
+
+@pytest.mark.parametrize(
+    ("answer", "status", "first_line"),
+    [
+        ("R4 R5 R6\nB7 O7 J\nK1 K2 K3\n", 0, "Legal move: 3 tiles (19 points) played."),
+        ("R4 J R6 R5\nK1 K2 K3\n", EXIT_NOT_OPTIMAL, "Legal move: 1 tile (5 points) played."),
+        ("R4 J R6 B7\nK1 K2 K3 O7\n", EXIT_ILLEGAL, "Illegal move: 2 problems."),
+    ],
+)
+def test_cli_exit_statuses(tmp_path: Path, answer: str, status: int, first_line: str) -> None:
+    rack = write(tmp_path, "rack.txt", "R5 B7 O7\n")
+    table = write(tmp_path, "table.txt", "R4 J R6\nK1 K2 K3\n")
+    answer_file = write(tmp_path, "answer.txt", answer)
+    result = CliRunner().invoke(cli, ["check", "--rack", rack, "--table", table, "--answer", answer_file])
+    assert result.exit_code == status
+    assert result.stdout.splitlines()[0] == first_line
+    assert "Best move" not in result.stdout  # not revealed without --show
+    assert result.stderr == ""
+
+
+def test_cli_json_and_show(tmp_path: Path) -> None:
+    answer = write(tmp_path, "answer.txt", "R4 J R6 R5\nK1 K2 K3\n")
+    args = ["check", "puzzles/joker-retrieval.txt", "--answer", answer]
+    data = json.loads(CliRunner().invoke(cli, [*args, "--json"]).stdout)
+    assert data == {
+        "legal": True,
+        "violations": [],
+        "tiles_played": 1,
+        "points_played": 5,
+        "optimal_tiles": 3,
+        "optimal_points": 19,
+        "optimal": False,
+        "objective": "tiles",
+    }
+    shown = CliRunner().invoke(cli, [*args, "--show"])
+    assert shown.exit_code == EXIT_NOT_OPTIMAL and "Best move: play 3 tiles" in shown.stdout
+
+
+def test_cli_bad_answer_token_is_bad_input(tmp_path: Path) -> None:
+    answer = write(tmp_path, "answer.txt", "R4 R5 R6\nB7 X7 J\n")
+    result = CliRunner().invoke(cli, ["check", "puzzles/joker-retrieval.txt", "--answer", answer])
+    assert result.exit_code == 1
+    assert result.stderr == f"Error: invalid tile 'X7' in answer file {answer} line 2: unknown colour 'X' (colours are K B R O)\n"
+    assert result.stdout == ""
