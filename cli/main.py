@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import sys
 from collections.abc import Callable
@@ -16,7 +17,7 @@ from cli.options import (
     rule_options,
     solver_options,
 )
-from cli.render import render_check, render_solution
+from cli.render import render_arrangement, render_check, render_solution
 from solver.errors import BackendError, RummikubError, ValidationFailure
 
 # Exit statuses (documented in the README).
@@ -161,6 +162,42 @@ def check(
         ctx.exit(EXIT_ILLEGAL)
     if not report.optimal:
         ctx.exit(EXIT_NOT_OPTIMAL)
+
+
+@cli.command()
+@click.argument("table_file", metavar="TABLE_FILE")
+@click.option("--heap", is_flag=True, help="The tiles are a loose heap: no line is worth keeping.")
+@rule_options
+@solver_options
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of text.")
+@click.option(
+    "--color/--no-color", "color", default=None, help="Colour the tiles (default: only on a terminal)."
+)
+@click.pass_context
+def arrange(ctx: click.Context, /, table_file: str, heap: bool, **params: Any) -> None:
+    """Repair a table: arrange all its tiles in valid sets, keeping as many given lines as possible.
+
+    TABLE_FILE holds the tiles as lines (sets that may be invalid) or, with --heap, any way at all.
+    If no arrangement holds every tile, it names the fewest tiles to take back.
+    """
+    from solver.arrange import arrange as arrange_tiles
+    from solver.files import load_lines
+    from solver.rules import RuleSet
+
+    if params["backend"] not in ("bnb", "highs"):
+        raise click.UsageError("arrange runs on the flow model: use --backend bnb or highs")
+    rules = guarded(lambda: RuleSet.from_options(explicit_rule_options(ctx, params)))
+    lines = guarded(lambda: load_lines(table_file, rules))
+    if heap:
+        lines = [[t for line in lines for t in line]] if lines else []
+    result = guarded(lambda: arrange_tiles(lines, rules, params["backend"], params["time_limit"]))
+    if heap:
+        result = dataclasses.replace(result, kept_lines=())
+    if params["as_json"]:
+        click.echo(json.dumps(result.to_dict(params["timing"])))
+    else:
+        color = params["color"] if params["color"] is not None else sys.stdout.isatty()
+        click.echo(render_arrangement(result, color), color=color)
 
 
 def _load_position(

@@ -6,6 +6,7 @@ from collections.abc import Iterable
 
 import click
 
+from solver.arrange import Arrangement
 from solver.check import CheckReport
 from solver.solve import PlacedSet, SetChange, Solution, Status
 from solver.tiles import Tile
@@ -98,4 +99,26 @@ def render_check(report: CheckReport, show: bool, color: bool) -> str:
     if show:
         lines.append("")
         lines.append(render_solution(best, color))
+    return "\n".join(lines)
+
+
+def render_arrangement(result: Arrangement, color: bool) -> str:
+    placed = sum(len(s) for s in result.table)
+    total = placed + len(result.take_back)
+    lines = []
+    if not result.take_back:
+        lines.append(f"All {total} tiles fit in {len(result.table)} valid sets.")
+    else:
+        n = len(result.take_back)
+        lines.append(f"No arrangement holds all {total} tiles: take back {n} (the fewest possible).")
+    if result.lines and result.kept_lines is not None:
+        lines.append(f"{len(result.kept_lines)} of {len(result.lines)} lines kept as they were.")
+    if not result.optimal:
+        lines.append("Time limit reached: best found, not proven optimal.")
+    lines.append("")
+    for s in result.table:
+        lines.append(f"  {tiles_text(s, color)}")
+    if result.take_back:
+        lines.append("")
+        lines.append(f"Take back: {tiles_text(result.take_back, color)}")
     return "\n".join(lines)

@@ -116,6 +116,18 @@ def load_answer(path: str, rules: RuleSet) -> list[list[Tile]]:
     return sets
 
 
+def load_lines(path: str, rules: RuleSet, what: str = "table") -> list[list[Tile]]:
+    """Lines of tiles that need not be valid sets (a messed-up table), counts checked."""
+    text, label = read_text(path, what)
+    lines: list[list[Located]] = []
+    for number, line in enumerate(text.splitlines(), 1):
+        line = _strip_comment(line)
+        if line.strip():
+            lines.append(parse_tokens(line, f"{what} file {label} line {number}", rules))
+    check_tile_counts([e for line in lines for e in line], rules)
+    return [tiles_of(line) for line in lines]
+
+
 def _build(
     rack: list[Located],
     table: list[list[Located]],

@@ -33,7 +33,6 @@ from solver.model import (
     TurnModel,
     add_objective,
     set_name,
-    table_set_keys,
     tile_counts,
 )
 from solver.position import Position
@@ -186,7 +185,13 @@ def _template(rules: RuleSet, opened: bool) -> _Template:
     return _Template(lp, played, tile_rows, arranged, main, meld, table_fixed, joker)
 
 
-def build_flow_model(position: Position, objective: Objective = Objective.TILES) -> TurnModel:
+def build_flow_model(
+    position: Position,
+    objective: Objective = Objective.TILES,
+    keep: Sequence[Sequence[Tile]] | None = None,
+) -> TurnModel:
+    """The turn as a flow model. ``keep``: the sets the tie-break tries to leave exactly as
+    they were (default: the table's sets; ``arrange`` passes the lines it was given)."""
     rules = position.rules
     if not flow_supported(rules):
         raise ValueError("the flow model needs wrap none/american and fewer jokers than min_set_size")
@@ -205,16 +210,19 @@ def build_flow_model(position: Position, objective: Objective = Objective.TILES)
         _fix_unusable(lp, tpl.meld, rack, rules, rules.joker_in_meld)
     kept: list[int] = []
     kept_sets: list[tuple[int, tuple[Tile, ...]]] = []
+    keep_sets = position.table if keep is None else tuple(tuple(s) for s in keep)
     if not tpl.table_fixed:
-        written = {tuple(sorted(t.index(rules) for t in s)): s for s in position.table}
-        for key, count in sorted(table_set_keys(position).items()):
-            k = lp.var(f"k_{set_name(key, rules)}", count, hint=count)
+        written = {tuple(sorted(t.index(rules) for t in s)): s for s in keep_sets}
+        counts = Counter(tuple(sorted(t.index(rules) for t in s)) for s in keep_sets)
+        for key, count in sorted(counts.items()):
+            # The zero move keeps the table's sets; sets only wished for start unkept.
+            k = lp.var(f"k_{set_name(key, rules)}", count, hint=count if keep is None else 0)
             kept.append(k)
             kept_sets.append((k, written[key]))
             # A kept set is set aside whole: its tiles count as placed.
             for t, n in Counter(key).items():
                 lp.add_to_row(tpl.tile_rows[t], [(k, n)])
-    add_objective(lp, position, objective, {t: tpl.played[t] for t in sorted(rack)}, kept)
+    add_objective(lp, position, objective, {t: tpl.played[t] for t in sorted(rack)}, kept, len(keep_sets))
     arranged, played = tpl.arranged, tpl.played
 
     def decode(values: Sequence[int]) -> tuple[list[list[Tile]], list[Tile]]:

@@ -282,6 +282,7 @@ def add_objective(
     objective: Objective,
     played: dict[int, int],
     kept: list[int],
+    max_kept: int | None = None,
 ) -> None:
     """One integer weighted sum, exactly lexicographic: objective, other objective, kept sets.
 
@@ -291,7 +292,7 @@ def add_objective(
     rack, _ = tile_counts(position)
     max_points = sum(index_points(t, rules) * n for t, n in rack.items())
     max_tiles = sum(rack.values())
-    max_kept = len(position.table)
+    max_kept = len(position.table) if max_kept is None else max_kept
     if objective is Objective.TILES:
         w_kept, w_points = 1, max_kept + 1
         w_tiles = (max_points + 1) * w_points

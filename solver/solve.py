@@ -240,11 +240,11 @@ def describe_table(
         c = change[i]
         assert c is not None
         placed.append(PlacedSet(ordered, c, tuple(flags)))
-    placed.sort(key=lambda p: _sort_key(p.tiles, rules))
+    placed.sort(key=lambda p: sort_key(p.tiles, rules))
     return tuple(placed)
 
 
-def _sort_key(tiles: Sequence[Tile], rules: RuleSet) -> tuple[int, int, int, tuple[Tile, ...]]:
+def sort_key(tiles: Sequence[Tile], rules: RuleSet) -> tuple[int, int, int, tuple[Tile, ...]]:
     """Runs by colour and start, then groups by number: a reader finds sets where expected."""
     reading = best_reading(tiles, rules)
     if reading is None:

@@ -1,0 +1,90 @@
+"""Repairing a table: a valid arrangement of all its tiles, keeping as many given lines as possible.
+
+For the moment every family knows: the table was rearranged, time ran out or somebody made a mess,
+and nobody remembers the sets. If no arrangement uses every tile, the answer is the fewest tiles to
+take back (the time-limit penalty rule in RULES.md) and which, with the rest arranged. Solved as a
+turn in which every tile is "on the rack" and the lines given are the sets to keep when possible:
+most tiles placed, then the most value placed (the least taken back), then the most lines kept.
+"""
+
+from __future__ import annotations
+
+import time
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from solver.backends import get_backend
+from solver.errors import RulesError, ValidationFailure
+from solver.flow_model import build_flow_model, flow_supported
+from solver.melds import best_reading, why_invalid
+from solver.model import Objective
+from solver.position import Position
+from solver.rules import RuleSet
+from solver.solve import sort_key
+from solver.tiles import Tile
+
+
+@dataclass(frozen=True)
+class Arrangement:
+    lines: tuple[tuple[Tile, ...], ...]  # as given
+    table: tuple[tuple[Tile, ...], ...]  # valid sets in natural order
+    kept_lines: tuple[int, ...]  # numbers (from 1) of the given lines left exactly as they were
+    take_back: tuple[Tile, ...]  # tiles no valid arrangement can hold
+    optimal: bool
+    seconds: float
+
+    def to_dict(self, timing: bool = True) -> dict[str, Any]:
+        data: dict[str, Any] = {
+            "status": "optimal" if self.optimal else "time_limit",
+            "table": [[str(t) for t in s] for s in self.table],
+            "kept_lines": list(self.kept_lines),
+            "take_back": [str(t) for t in self.take_back],
+        }
+        if timing:
+            data["seconds"] = round(self.seconds, 6)
+        return data
+
+
+def arrange(
+    lines: Sequence[Sequence[Tile]],
+    rules: RuleSet,
+    backend: str = "bnb",
+    time_limit: float | None = None,
+) -> Arrangement:
+    """The best valid arrangement of every tile in ``lines`` (see the module docstring)."""
+    started = time.perf_counter()
+    if not flow_supported(rules):
+        raise RulesError("arrange needs wrap none or american and fewer jokers than min-set-size")
+    tiles = tuple(t for line in lines for t in line)
+    position = Position(rack=tiles, table=(), opened=True, rules=rules)
+    wanted = [line for line in lines if why_invalid(list(line), rules) is None]
+    model = build_flow_model(position, Objective.TILES, keep=wanted)
+    result = get_backend(backend)(model.lp, time_limit)
+    values = result.values if result.values is not None else model.lp.hint
+    sets, placed = model.decode(values)
+    for s in sets:
+        if best_reading(s, rules) is None:
+            raise ValidationFailure(f"arrange produced an invalid set {[str(t) for t in s]}")
+    take_back = Counter(tiles) - Counter(placed)
+    if Counter(t for s in sets for t in s) != Counter(placed):
+        raise ValidationFailure("arrange lost or invented tiles")
+    # Which given lines stand exactly as they were (each line matched to one set at most).
+    present = Counter(tuple(sorted(s)) for s in sets)
+    kept = []
+    for number, line in enumerate(lines, 1):
+        key = tuple(sorted(line))
+        if present[key] > 0:
+            present[key] -= 1
+            kept.append(number)
+    shown = [best_reading(s, rules) for s in sets]
+    table = sorted((r.tiles for r in shown if r is not None), key=lambda s: sort_key(s, rules))
+    return Arrangement(
+        lines=tuple(tuple(line) for line in lines),
+        table=tuple(table),
+        kept_lines=tuple(kept),
+        take_back=tuple(sorted(take_back.elements())),
+        optimal=result.optimal,
+        seconds=time.perf_counter() - started,
+    )

@@ -1,0 +1,76 @@
+"""`rummikub arrange` and solver.arrange: repairing a table that somebody left in a mess."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from cli.main import cli
+from solver.arrange import arrange
+from solver.melds import is_valid
+from solver.rules import RuleSet
+from solver.tiles import Tile, parse_token
+
+RULES = RuleSet()
+
+
+def lines(*texts: str) -> list[list[Tile]]:
+    return [[t for tok in text.split() for t in parse_token(tok)] for text in texts]
+
+
+def check_arrangement(given: list[list[Tile]], table: tuple[tuple[Tile, ...], ...], back: tuple[Tile, ...]) -> None:
+    assert all(is_valid(s, RULES) for s in table)
+    placed = Counter(t for s in table for t in s)
+    assert placed + Counter(back) == Counter(t for line in given for t in line)  # nothing lost
+
+
+def test_everything_fits_and_valid_lines_stay() -> None:
+    given = lines("R1 R2 R3", "K5 B5 R5 O5", "B9 B10", "B11 B12")  # two broken halves of a run
+    result = arrange(given, RULES)
+    check_arrangement(given, result.table, result.take_back)
+    assert result.take_back == ()
+    assert result.kept_lines == (1, 2)
+    assert [str(t) for t in max(result.table, key=len)] == ["B9", "B10", "B11", "B12"]
+
+
+def test_fewest_tiles_taken_back() -> None:
+    given = lines("R1 R2 R3", "B5 R5 K5", "O9")
+    result = arrange(given, RULES)
+    check_arrangement(given, result.table, result.take_back)
+    assert [str(t) for t in result.take_back] == ["O9"]
+    assert result.kept_lines == (1, 2)
+
+
+def test_invalid_lines_are_rebuilt_with_jokers() -> None:
+    given = lines("R1 R2 R3 R4", "B5 R5 K5 O5 R9", "K7 K8", "K9 J")
+    result = arrange(given, RULES)
+    check_arrangement(given, result.table, result.take_back)
+    assert len(result.take_back) == 1  # R9 fits nowhere: R8 and R10 are missing, and no 9s
+    assert result.kept_lines == (1,)
+
+
+def test_cli_json_and_heap(tmp_path: Path) -> None:
+    path = tmp_path / "mess.txt"
+    path.write_text("R1 R2 R3\nB5 R5 K5\nO9\n")
+    data = json.loads(CliRunner().invoke(cli, ["arrange", str(path), "--json", "--no-timing"]).stdout)
+    assert data == {
+        "status": "optimal",
+        "table": [["R1", "R2", "R3"], ["K5", "B5", "R5"]],
+        "kept_lines": [1, 2],
+        "take_back": ["O9"],
+    }
+    heap = json.loads(CliRunner().invoke(cli, ["arrange", str(path), "--heap", "--json"]).stdout)
+    assert heap["kept_lines"] == [] and heap["take_back"] == ["O9"]
+
+
+def test_cli_errors(tmp_path: Path) -> None:
+    path = tmp_path / "mess.txt"
+    path.write_text("R1 R2 R3\nR1 R1\n")
+    result = CliRunner().invoke(cli, ["arrange", str(path)])
+    assert result.exit_code == 1
+    assert result.stderr.startswith("Error: too many copies of R1: 3")
+    usage = CliRunner().invoke(cli, ["arrange", str(path), "--backend", "cbc"])
+    assert usage.exit_code == 2
