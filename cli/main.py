@@ -87,6 +87,7 @@ def cli() -> None:
 @click.option(
     "--color/--no-color", "color", default=None, help="Colour the tiles (default: only on a terminal)."
 )
+@click.option("--svg", "svg_file", metavar="FILE", help="Also draw the position and the answer as SVG.")
 @click.pass_context
 def solve(
     ctx: click.Context,
@@ -108,6 +109,10 @@ def solve(
             position, params["objective"], params["backend"], params["time_limit"], params["formulation"]
         )
     )
+    if params["svg_file"]:
+        from solver.svg import solution_svg, write_svg
+
+        guarded(lambda: write_svg(params["svg_file"], solution_svg(solution)))
     if params["as_json"]:
         click.echo(json.dumps(solution.to_dict(params["timing"])))
     else:
@@ -131,6 +136,7 @@ def solve(
 @click.option(
     "--color/--no-color", "color", default=None, help="Colour the tiles (default: only on a terminal)."
 )
+@click.option("--svg", "svg_file", metavar="FILE", help="Also draw the answer, violations marked, as SVG.")
 @click.pass_context
 def check(
     ctx: click.Context,
@@ -153,6 +159,10 @@ def check(
     position = _load_position(ctx, position_file, rack_file, table_file, params)
     answer = guarded(lambda: load_answer(answer_file, position.rules))
     report = guarded(lambda: check_answer(position, answer, params["objective"], params["backend"]))
+    if params["svg_file"]:
+        from solver.svg import answer_svg, write_svg
+
+        guarded(lambda: write_svg(params["svg_file"], answer_svg(report)))
     if params["as_json"]:
         click.echo(json.dumps(report.to_dict(params["show"])))
     else:

@@ -49,7 +49,7 @@ def render_solution(solution: Solution, color: bool) -> str:
     lines: list[str] = []
     pos = solution.position
     if pos.title:
-        lines.append(pos.title)
+        lines.append(" ".join(pos.title.split()))  # one line, whatever the file held
     n, pts = solution.tiles_played, solution.points_played
     played = tiles_text(solution.played, color, from_rack=True)
     meld = " (initial meld)" if not pos.opened and n else ""

@@ -1,0 +1,173 @@
+"""Pictures of positions and answers as SVG: tiles in their colours, something to print.
+
+Rack tiles played are highlighted (a yellow face), table tiles that changed set are marked (a
+dashed outline), and for a checked answer the sets named by violations are framed in red with the
+messages listed underneath. Every tile is one ``<g class="tile">`` holding one ``<rect>``.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from xml.sax.saxutils import escape
+
+from solver.check import CheckReport
+from solver.errors import InputError
+from solver.melds import why_invalid
+from solver.solve import PlacedSet, SetChange, Solution
+from solver.tiles import Tile
+
+TILE_W, TILE_H, GAP, SET_GAP, MARGIN, ROW = 34, 46, 4, 18, 16, 62
+INK = {
+    "K": "#1a1a1a",
+    "B": "#1f4fd1",
+    "R": "#c8102e",
+    "O": "#e07b00",
+    "G": "#1e7a34",
+    "P": "#6a2c91",
+    "W": "#7a7a7a",
+    "C": "#008b8b",
+    "J": "#b0006e",
+}
+
+
+class _Canvas:
+    def __init__(self) -> None:
+        self.parts: list[str] = []
+        self.width = 0
+        self.y = MARGIN
+
+    def text(self, x: float, y: float, words: str, size: int = 14, fill: str = "#222") -> None:
+        self.parts.append(
+            f'<text x="{x}" y="{y}" font-family="sans-serif" font-size="{size}" fill="{fill}">{escape(words)}</text>'
+        )
+        self.width = max(self.width, int(x + 7.5 * len(words)))
+
+    def tile(self, x: float, y: float, t: Tile, from_rack: bool = False, moved: bool = False) -> None:
+        face = "#fff3b0" if from_rack else "#fbfaf5"
+        stroke = "#b58900" if from_rack else "#555"
+        dash = ' stroke-dasharray="4 3"' if moved else ""
+        label = "J" if t.is_joker else str(t.number)
+        kind = "rack" if from_rack else "moved" if moved else "table"
+        self.parts.append(
+            f'<g class="tile {kind}"><title>{t}</title>'
+            f'<rect x="{x}" y="{y}" width="{TILE_W}" height="{TILE_H}" rx="5" fill="{face}" '
+            f'stroke="{stroke}" stroke-width="{2 if from_rack or moved else 1}"{dash}/>'
+            f'<text x="{x + TILE_W / 2}" y="{y + 30}" text-anchor="middle" font-family="sans-serif" '
+            f'font-weight="bold" font-size="18" fill="{INK[t.letter]}">{label}</text></g>'
+        )
+        self.width = max(self.width, int(x + TILE_W))
+
+    def frame(self, x: float, y: float, w: float, colour: str) -> None:
+        self.parts.append(
+            f'<rect class="violation" x="{x - 4}" y="{y - 4}" width="{w + 8}" height="{TILE_H + 8}" '
+            f'rx="7" fill="none" stroke="{colour}" stroke-width="3"/>'
+        )
+
+    def row_of_sets(
+        self,
+        sets: Sequence[Sequence[Tile]],
+        marks: Sequence[tuple[Sequence[bool], Sequence[bool]]] | None = None,
+        framed: set[int] | None = None,
+        width: int = 900,
+    ) -> None:
+        x, y = MARGIN, self.y
+        for i, tiles in enumerate(sets):
+            w = len(tiles) * (TILE_W + GAP) - GAP
+            if x > MARGIN and x + w > width:
+                x, y = MARGIN, y + ROW
+            if framed and i in framed:
+                self.frame(x, y, w, "#d00000")
+            for j, t in enumerate(tiles):
+                rack, moved = (marks[i][0][j], marks[i][1][j]) if marks else (False, False)
+                self.tile(x + j * (TILE_W + GAP), y, t, rack, moved)
+            x += w + SET_GAP
+        self.y = y + ROW
+
+    def svg(self) -> str:
+        body = "\n".join(self.parts)
+        width, height = self.width + MARGIN, self.y + MARGIN
+        return (
+            f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
+            f'viewBox="0 0 {width} {height}">\n<rect width="100%" height="100%" fill="white"/>\n{body}\n</svg>\n'
+        )
+
+
+def _marks(placed: Sequence[PlacedSet]) -> list[tuple[Sequence[bool], Sequence[bool]]]:
+    """Per set: which tiles came from the rack, and which table tiles changed set."""
+    out = []
+    for s in placed:
+        moved = [s.change is SetChange.REBUILT and not r for r in s.from_rack]
+        out.append((s.from_rack, moved))
+    return out
+
+
+def solution_svg(solution: Solution, title: str = "") -> str:
+    """The position (rack and table before) and the answer (table after, rack tiles highlighted)."""
+    canvas = _Canvas()
+    position = solution.position
+    heading = title or position.title or "Rummikub position"
+    canvas.text(MARGIN, canvas.y + 14, heading, 18)
+    canvas.y += 30
+    canvas.text(MARGIN, canvas.y + 12, f"Rack ({len(position.rack)} tiles)")
+    canvas.y += 20
+    canvas.row_of_sets([position.rack])
+    canvas.text(MARGIN, canvas.y + 12, f"Table before ({len(position.table)} sets)")
+    canvas.y += 20
+    if position.table:
+        canvas.row_of_sets(position.table)
+    n = solution.tiles_played
+    summary = (
+        "No move: draw a tile"
+        if not n
+        else f"Table after playing {n} tile{'s' if n != 1 else ''} ({solution.points_played} points)"
+    )
+    canvas.text(MARGIN, canvas.y + 12, summary)
+    canvas.y += 20
+    canvas.row_of_sets([s.tiles for s in solution.table], _marks(solution.table))
+    return canvas.svg()
+
+
+def answer_svg(report: CheckReport) -> str:
+    """A checked answer: the proposed table with the sets named by violations framed in red."""
+    canvas = _Canvas()
+    position = report.position
+    canvas.text(MARGIN, canvas.y + 14, position.title or "Checked answer", 18)
+    canvas.y += 30
+    canvas.text(MARGIN, canvas.y + 12, f"Rack ({len(position.rack)} tiles)")
+    canvas.y += 20
+    canvas.row_of_sets([position.rack])
+    canvas.text(MARGIN, canvas.y + 12, "Proposed table")
+    canvas.y += 20
+    bad = {i for i, s in enumerate(report.answer) if why_invalid(list(s), position.rules) is not None}
+    played = Counter(report.played)
+    marks = []
+    for s in report.answer:  # highlight the tiles the answer lays from the rack
+        flags = []
+        for t in s:
+            flags.append(played[t] > 0)
+            played[t] -= 1
+        marks.append((flags, [False] * len(s)))
+    if report.answer:
+        canvas.row_of_sets(report.answer, marks, framed=bad)
+    for v in report.violations:
+        canvas.text(MARGIN, canvas.y + 12, "✗ " + v.message, 13, "#b00000")
+        canvas.y += 18
+    verdict = "optimal" if report.optimal else "legal, not optimal" if report.legal else "illegal"
+    canvas.text(
+        MARGIN,
+        canvas.y + 12,
+        f"{verdict}: {report.tiles_played} tiles, {report.points_played} points",
+        13,
+        "#1e7a34" if report.optimal else "#b00000",
+    )
+    canvas.y += 18
+    return canvas.svg()
+
+
+def write_svg(path: str, picture: str) -> None:
+    try:
+        with open(path, "w", encoding="utf-8") as handle:
+            handle.write(picture)
+    except OSError as err:
+        raise InputError(f"cannot write picture {path}: {err.strerror or err}") from None
