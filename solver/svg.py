@@ -95,7 +95,7 @@ class _Canvas:
 
 def _marks(placed: Sequence[PlacedSet]) -> list[tuple[Sequence[bool], Sequence[bool]]]:
     """Per set: which tiles came from the rack, and which table tiles changed set."""
-    out = []
+    out: list[tuple[Sequence[bool], Sequence[bool]]] = []
     for s in placed:
         moved = [s.change is SetChange.REBUILT and not r for r in s.from_rack]
         out.append((s.from_rack, moved))
@@ -141,7 +141,7 @@ def answer_svg(report: CheckReport) -> str:
     canvas.y += 20
     bad = {i for i, s in enumerate(report.answer) if why_invalid(list(s), position.rules) is not None}
     played = Counter(report.played)
-    marks = []
+    marks: list[tuple[Sequence[bool], Sequence[bool]]] = []
     for s in report.answer:  # highlight the tiles the answer lays from the rack
         flags = []
         for t in s:
