@@ -13,9 +13,11 @@ import click
 from cli.options import (
     explicit_rule_options,
     opened_override,
+    output_options,
     position_inputs,
     rule_options,
     solver_options,
+    use_color,
 )
 from cli.render import render_arrangement, render_check, render_solution
 from solver.errors import BackendError, RummikubError, ValidationFailure
@@ -83,10 +85,7 @@ def cli() -> None:
 @position_inputs
 @rule_options
 @solver_options
-@click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of text.")
-@click.option(
-    "--color/--no-color", "color", default=None, help="Colour the tiles (default: only on a terminal)."
-)
+@output_options
 @click.option("--svg", "svg_file", metavar="FILE", help="Also draw the position and the answer as SVG.")
 @click.pass_context
 def solve(
@@ -116,7 +115,7 @@ def solve(
     if params["as_json"]:
         click.echo(json.dumps(solution.to_dict(params["timing"])))
     else:
-        color = params["color"] if params["color"] is not None else sys.stdout.isatty()
+        color = use_color(params)
         click.echo(render_solution(solution, color), color=color)
 
 
@@ -131,11 +130,8 @@ def solve(
 )
 @rule_options
 @solver_options
-@click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of text.")
+@output_options
 @click.option("--show", is_flag=True, help="Also show an optimal move (hidden by default).")
-@click.option(
-    "--color/--no-color", "color", default=None, help="Colour the tiles (default: only on a terminal)."
-)
 @click.option("--svg", "svg_file", metavar="FILE", help="Also draw the answer, violations marked, as SVG.")
 @click.pass_context
 def check(
@@ -166,7 +162,7 @@ def check(
     if params["as_json"]:
         click.echo(json.dumps(report.to_dict(params["show"])))
     else:
-        color = params["color"] if params["color"] is not None else sys.stdout.isatty()
+        color = use_color(params)
         click.echo(render_check(report, params["show"], color), color=color)
     if not report.legal:
         ctx.exit(EXIT_ILLEGAL)
@@ -179,10 +175,7 @@ def check(
 @click.option("--heap", is_flag=True, help="The tiles are a loose heap: no line is worth keeping.")
 @rule_options
 @solver_options
-@click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of text.")
-@click.option(
-    "--color/--no-color", "color", default=None, help="Colour the tiles (default: only on a terminal)."
-)
+@output_options
 @click.pass_context
 def arrange(ctx: click.Context, /, table_file: str, heap: bool, **params: Any) -> None:
     """Repair a table: arrange all its tiles in valid sets, keeping as many given lines as possible.
@@ -206,7 +199,7 @@ def arrange(ctx: click.Context, /, table_file: str, heap: bool, **params: Any) -
     if params["as_json"]:
         click.echo(json.dumps(result.to_dict(params["timing"])))
     else:
-        color = params["color"] if params["color"] is not None else sys.stdout.isatty()
+        color = use_color(params)
         click.echo(render_arrangement(result, color), color=color)
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable
 from typing import Any, TypeVar
 
@@ -172,6 +173,27 @@ def solver_options(func: F) -> F:
     for decorator in reversed(decorators):
         func = decorator(func)
     return func
+
+
+def output_options(func: F) -> F:
+    """--json, and colours for the text output."""
+    decorators = [
+        click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of text."),
+        click.option(
+            "--color/--no-color",
+            "color",
+            default=None,
+            help="Colour the tiles (default: only on a terminal).",
+        ),
+    ]
+    for decorator in reversed(decorators):
+        func = decorator(func)
+    return func
+
+
+def use_color(params: dict[str, Any]) -> bool:
+    """Colours as asked, else only when printing to a terminal."""
+    return bool(params["color"]) if params["color"] is not None else sys.stdout.isatty()
 
 
 def explicit_rule_options(ctx: click.Context, params: dict[str, Any]) -> dict[str, object]:

@@ -10,7 +10,7 @@ from typing import Any
 from solver.model import Objective
 from solver.position import Position
 from solver.solve import Solution, solve
-from solver.tiles import Tile, tile_points
+from solver.tiles import Tile, points
 from solver.validator import Violation, played_tiles, validate
 
 
@@ -33,7 +33,7 @@ class CheckReport:
 
     @property
     def points_played(self) -> int:
-        return sum(tile_points(t, self.position.rules) for t in self.played)
+        return points(self.played, self.position.rules)
 
     @property
     def optimal(self) -> bool:

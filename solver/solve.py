@@ -16,7 +16,7 @@ from solver.melds import Kind, best_reading
 from solver.model import Objective, build_model
 from solver.position import Position
 from solver.rules import RuleSet
-from solver.tiles import Tile, format_tiles, tile_points
+from solver.tiles import Tile, format_tiles, points
 from solver.validator import meld_value_bound, validate
 
 
@@ -64,7 +64,7 @@ class Solution:
 
     @property
     def points_played(self) -> int:
-        return sum(tile_points(t, self.position.rules) for t in self.played)
+        return points(self.played, self.position.rules)
 
     @property
     def rack_left(self) -> tuple[Tile, ...]:

@@ -178,3 +178,8 @@ def format_tiles(tiles: Iterable[Tile]) -> str:
 def tile_points(t: Tile, rules: RuleSet) -> int:
     """A tile's value for the points objective: its number, a joker ``rules.joker_penalty``."""
     return rules.joker_penalty if t.is_joker else t.number
+
+
+def points(tiles: Iterable[Tile], rules: RuleSet) -> int:
+    """The points-objective value of several tiles."""
+    return sum(tile_points(t, rules) for t in tiles)
