@@ -17,6 +17,7 @@ from cli.options import (
     position_inputs,
     rule_options,
     solver_options,
+    turn_options,
     use_color,
 )
 from cli.render import render_arrangement, render_check, render_solution
@@ -84,6 +85,7 @@ def cli() -> None:
 @cli.command()
 @position_inputs
 @rule_options
+@turn_options
 @solver_options
 @output_options
 @click.option("--svg", "svg_file", metavar="FILE", help="Also draw the position and the answer as SVG.")
@@ -129,6 +131,7 @@ def solve(
     help="The proposed table after the move, one set per line ('-': standard input).",
 )
 @rule_options
+@turn_options
 @solver_options
 @output_options
 @click.option("--show", is_flag=True, help="Also show an optimal move (hidden by default).")
@@ -174,7 +177,17 @@ def check(
 @click.argument("table_file", metavar="TABLE_FILE")
 @click.option("--heap", is_flag=True, help="The tiles are a loose heap: no line is worth keeping.")
 @rule_options
-@solver_options
+@click.option(
+    "--backend",
+    type=click.Choice(["bnb", "highs"]),
+    default="bnb",
+    show_default=True,
+    help="Exact solver on the flow model: bnb (fastest) or HiGHS's MIP solver.",
+)
+@click.option("--time-limit", type=click.FloatRange(min=0.001), default=None, help="Seconds for the search.")
+@click.option(
+    "--timing/--no-timing", default=True, show_default=True, help="Include 'seconds' in JSON output."
+)
 @output_options
 @click.pass_context
 def arrange(ctx: click.Context, /, table_file: str, heap: bool, **params: Any) -> None:
@@ -187,8 +200,6 @@ def arrange(ctx: click.Context, /, table_file: str, heap: bool, **params: Any) -
     from solver.files import load_lines
     from solver.rules import RuleSet
 
-    if params["backend"] not in ("bnb", "highs"):
-        raise click.UsageError("arrange runs on the flow model: use --backend bnb or highs")
     rules = guarded(lambda: RuleSet.from_options(explicit_rule_options(ctx, params)))
     lines = guarded(lambda: load_lines(table_file, rules))
     if heap:
@@ -234,6 +245,7 @@ def _load_position(
 @cli.command()
 @click.argument("file", metavar="FILE")
 @rule_options
+@turn_options
 @solver_options
 @click.option(
     "--jobs",

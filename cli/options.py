@@ -117,17 +117,21 @@ def rule_options(func: F) -> F:
             show_default=True,
             help="A joker's value for --objective points (what it costs left on a rack).",
         ),
-        click.option(
-            "--initial-meld/--opened",
-            "initial_meld",
-            default=None,
-            help="The player has not opened yet (this turn must be the initial meld). "
-            "Default: opened, or what the position file says.",
-        ),
     ]
     for decorator in reversed(decorators):
         func = decorator(func)
     return func
+
+
+def turn_options(func: F) -> F:
+    """Whether this turn is the player's initial meld."""
+    return click.option(
+        "--initial-meld/--opened",
+        "initial_meld",
+        default=None,
+        help="The player has not opened yet (this turn must be the initial meld). "
+        "Default: opened, or what the position file says.",
+    )(func)
 
 
 def solver_options(func: F) -> F:
