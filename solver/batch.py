@@ -82,6 +82,11 @@ def answer_lines(
         for number, raw in lines:
             yield answer_line(number, raw, settings)
         return
+    # Load the solver before forking, so that the workers share it instead of each importing it.
+    from solver import solve as _solve  # noqa: F401
+    from solver.backends import preload
+
+    preload(settings.backend)
     context = multiprocessing.get_context(
         "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
     )

@@ -6,6 +6,7 @@ library is a clear error rather than an import failure at start-up.
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -45,3 +46,18 @@ def get_backend(name: str) -> SolveFunction:
 
         return solve_cbc
     raise BackendError(f"unknown backend {name!r} (backends: {', '.join(BACKENDS)})")
+
+
+def preload(name: str) -> None:
+    """Import a backend's solver library now (before forking workers, say); errors wait for use."""
+    modules = {
+        "bnb": ("numpy", "highspy"),
+        "highs": ("numpy", "highspy"),
+        "cpsat": ("ortools.sat.python.cp_model",),
+        "cbc": ("pulp",),
+    }
+    for module in modules.get(name, ()):
+        try:
+            importlib.import_module(module)
+        except ImportError:
+            return
