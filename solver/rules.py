@@ -26,7 +26,7 @@ class Wrap(StrEnum):
     FULL = "full"  # runs wrap around freely (12-13-1-2)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)
 class RuleSet:
     """One turn's rules. Defaults are the standard game (see RULES.md)."""
 
@@ -40,6 +40,21 @@ class RuleSet:
     continue_after_meld: bool = False
     wrap: Wrap = Wrap.NONE
     joker_penalty: int = 30  # a joker's value for the points objective (left on a rack it costs this)
+    # Rule objects key every cache (set readings, parsed tokens): hash them once.
+    _hash: int = dataclasses.field(init=False, repr=False, compare=False, default=0)
+
+    def __hash__(self) -> int:
+        return self._hash
+
+    def __eq__(self, other: object) -> bool:
+        if self is other:
+            return True
+        if not isinstance(other, RuleSet):
+            return NotImplemented
+        return self._hash == other._hash and self._values() == other._values()
+
+    def _values(self) -> tuple[object, ...]:
+        return tuple(getattr(self, f.name) for f in dataclasses.fields(self) if f.init)
 
     def __post_init__(self) -> None:
         def bad(field: str, value: object, why: str) -> RulesError:
@@ -73,6 +88,7 @@ class RuleSet:
                 self.min_set_size,
                 f"no run ({self.numbers} numbers) or group ({self.colours} colours) can be that long",
             )
+        object.__setattr__(self, "_hash", hash(self._values()))
 
     @property
     def max_run_length(self) -> int:
@@ -125,7 +141,7 @@ class RuleSet:
 
         Unknown keys and unreadable values raise RulesError naming the key.
         """
-        fields = {f.name: f for f in dataclasses.fields(cls)}
+        fields = {f.name: f for f in dataclasses.fields(cls) if f.init}
         changes: dict[str, Any] = {}
         for raw_key, raw_value in options.items():
             key = raw_key.strip().lower().replace("-", "_")

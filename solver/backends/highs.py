@@ -59,10 +59,11 @@ def highs_lp(highspy: Any, arrays: LpArrays) -> Any:
 
 def expand(values: Any, keep: Any, n: int) -> list[int]:
     """Values of a reduced model's columns back on the full model's (dropped columns are 0)."""
-    full = [0] * n
-    for i, v in zip(keep.tolist(), values):
-        full[i] = round(v)
-    return full
+    import numpy as np
+
+    full = np.zeros(n, dtype=np.int64)
+    full[keep] = np.rint(np.asarray(values, dtype=np.float64))
+    return [int(v) for v in full.tolist()]
 
 
 def solve_highs(lp: LinearModel, time_limit: float | None) -> BackendResult:
