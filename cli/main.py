@@ -20,7 +20,7 @@ from cli.options import (
     turn_options,
     use_color,
 )
-from cli.render import render_arrangement, render_check, render_solution
+from cli.render import render_arrangement, render_check, render_solution, render_steps
 from solver.errors import BackendError, RummikubError, ValidationFailure
 
 # Exit statuses (documented in the README).
@@ -89,6 +89,7 @@ def cli() -> None:
 @solver_options
 @output_options
 @click.option("--svg", "svg_file", metavar="FILE", help="Also draw the position and the answer as SVG.")
+@click.option("--steps", is_flag=True, help="Also give the move as steps to carry out at the table.")
 @click.pass_context
 def solve(
     ctx: click.Context,
@@ -114,11 +115,24 @@ def solve(
         from solver.svg import solution_svg, write_svg
 
         guarded(lambda: write_svg(params["svg_file"], solution_svg(solution)))
+    plan = None
+    if params["steps"]:
+        from solver.steps import plan_steps
+
+        before = position.table
+        plan = plan_steps(before, [s.tiles for s in solution.table], solution.played, position.rules)
     if params["as_json"]:
-        click.echo(json.dumps(solution.to_dict(params["timing"])))
+        data = solution.to_dict(params["timing"])
+        if plan is not None:
+            data["steps"] = [step.to_dict() for step in plan.steps]
+            data["tiles_moved"] = plan.tiles_moved
+        click.echo(json.dumps(data))
     else:
         color = use_color(params)
-        click.echo(render_solution(solution, color), color=color)
+        text = render_solution(solution, color)
+        if plan is not None:
+            text += "\n\n" + render_steps(plan)
+        click.echo(text, color=color)
 
 
 @cli.command()

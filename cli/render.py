@@ -9,6 +9,7 @@ import click
 from solver.arrange import Arrangement
 from solver.check import CheckReport
 from solver.solve import PlacedSet, SetChange, Solution, Status
+from solver.steps import Plan
 from solver.tiles import Tile
 
 # 256-colour codes: tiles look like tiles (light face, coloured number).
@@ -121,4 +122,13 @@ def render_arrangement(result: Arrangement, color: bool) -> str:
     if result.take_back:
         lines.append("")
         lines.append(f"Take back: {tiles_text(result.take_back, color)}")
+    return "\n".join(lines)
+
+
+def render_steps(plan: Plan) -> str:
+    if not plan.steps:
+        return "Steps: none (no tile is played)."
+    moved = f"{plan.tiles_moved} table tile{'s' if plan.tiles_moved != 1 else ''} change set"
+    lines = [f"Steps ({moved}):"]
+    lines += [f"  {n}. {step}" for n, step in enumerate(plan.steps, 1)]
     return "\n".join(lines)
