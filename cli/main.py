@@ -20,7 +20,7 @@ from cli.options import (
     turn_options,
     use_color,
 )
-from cli.render import render_arrangement, render_check, render_solution, render_steps
+from cli.render import render_arrangement, render_check, render_hint, render_solution, render_steps
 from solver.errors import BackendError, RummikubError, ValidationFailure
 
 # Exit statuses (documented in the README).
@@ -226,6 +226,42 @@ def arrange(ctx: click.Context, /, table_file: str, heap: bool, **params: Any) -
     else:
         color = use_color(params)
         click.echo(render_arrangement(result, color), color=color)
+
+
+@cli.command()
+@position_inputs
+@click.option(
+    "--level",
+    type=click.IntRange(1, 3),
+    default=1,
+    show_default=True,
+    help="1: how many tiles and points can be played; 2: which of your tiles and which table "
+    "sets are involved; 3: the full answer as steps.",
+)
+@rule_options
+@turn_options
+@solver_options
+@output_options
+@click.pass_context
+def hint(
+    ctx: click.Context,
+    /,
+    position_file: str | None,
+    rack_file: str | None,
+    table_file: str | None,
+    level: int,
+    **params: Any,
+) -> None:
+    """A hint for the position, from a nudge (level 1) to the whole answer as steps (level 3)."""
+    from solver.hint import hint as make_hint
+
+    position = _load_position(ctx, position_file, rack_file, table_file, params)
+    found = guarded(lambda: make_hint(position, level, params["objective"], params["backend"]))
+    if params["as_json"]:
+        click.echo(json.dumps(found.to_dict()))
+    else:
+        color = use_color(params)
+        click.echo(render_hint(found, color), color=color)
 
 
 def _load_position(

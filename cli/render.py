@@ -8,6 +8,7 @@ import click
 
 from solver.arrange import Arrangement
 from solver.check import CheckReport
+from solver.hint import Hint
 from solver.solve import PlacedSet, SetChange, Solution, Status
 from solver.steps import Plan
 from solver.tiles import Tile
@@ -131,4 +132,23 @@ def render_steps(plan: Plan) -> str:
     moved = f"{plan.tiles_moved} table tile{'s' if plan.tiles_moved != 1 else ''} change set"
     lines = [f"Steps ({moved}):"]
     lines += [f"  {n}. {step}" for n, step in enumerate(plan.steps, 1)]
+    return "\n".join(lines)
+
+
+def render_hint(found: Hint, color: bool) -> str:
+    best = found.solution
+    n = best.tiles_played
+    if not n:
+        return "No move this turn: draw a tile."
+    lines = [f"You can play {n} tile{'s' if n != 1 else ''} ({best.points_played} points)."]
+    if found.level >= 2:
+        lines.append(f"Use your {tiles_text(best.played, color)}.")
+        if found.involved:
+            shown = "; ".join(tiles_text(s, color) for s in found.involved)
+            lines.append(f"Table sets involved: {shown}.")
+        else:
+            lines.append("No table set needs to change.")
+    if found.level >= 3:
+        lines.append("")
+        lines.append(render_steps(found.plan))
     return "\n".join(lines)

@@ -1,0 +1,54 @@
+"""Hints in three levels: how much can be played; with which tiles and table sets; the steps."""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+from typing import Any
+
+from solver.model import Objective
+from solver.position import Position
+from solver.solve import Solution, solve
+from solver.steps import Plan, name, plan_steps
+from solver.tiles import Tile
+
+
+@dataclass(frozen=True)
+class Hint:
+    level: int
+    solution: Solution
+    involved: tuple[tuple[Tile, ...], ...]  # table sets the best move changes, as they were
+    plan: Plan
+
+    def to_dict(self) -> dict[str, Any]:
+        data: dict[str, Any] = {
+            "level": self.level,
+            "tiles": self.solution.tiles_played,
+            "points": self.solution.points_played,
+        }
+        if self.level >= 2:
+            data["rack_tiles"] = [str(t) for t in self.solution.played]
+            data["table_sets"] = [name(s, self.solution.position.rules) for s in self.involved]
+        if self.level >= 3:
+            data["steps"] = [step.to_dict() for step in self.plan.steps]
+            data["tiles_moved"] = self.plan.tiles_moved
+            data["table"] = [[str(t) for t in s.tiles] for s in self.solution.table]
+        return data
+
+
+def hint(
+    position: Position, level: int, objective: Objective | str = Objective.TILES, backend: str = "bnb"
+) -> Hint:
+    if level not in (1, 2, 3):
+        raise ValueError(f"hint level {level}: levels are 1, 2 and 3")
+    solution = solve(position, objective, backend)
+    after = Counter(tuple(sorted(s.tiles)) for s in solution.table)
+    involved = []
+    for s in position.table:
+        key = tuple(sorted(s))
+        if after[key] > 0:
+            after[key] -= 1
+        else:
+            involved.append(tuple(s))
+    plan = plan_steps(position.table, [s.tiles for s in solution.table], solution.played, position.rules)
+    return Hint(level, solution, tuple(involved), plan)
