@@ -29,6 +29,8 @@ STDIN = "-"
 _SPLIT = re.compile(r"[\s,;]+")
 _KEY = re.compile(r"^([A-Za-z][A-Za-z_-]*)\s*:(.*)$")
 POSITION_KEYS = ("title", "id", "opened", "rules", "rack", "table", "notes")
+# A puzzle's recorded answer (solver/puzzles.py); a position file may carry it, solving ignores it.
+PUZZLE_KEYS = (*POSITION_KEYS, "difficulty", "answer-played", "answer")
 
 
 def read_text(path: str, what: str) -> tuple[str, str]:
@@ -189,6 +191,14 @@ def parse_position_text(
     rule_overrides: Mapping[str, object] | None = None,
     opened: bool | None = None,
 ) -> Position:
+    fields = read_fields(text, label, PUZZLE_KEYS)
+    for key in ("difficulty", "answer-played", "answer"):
+        fields.pop(key, None)  # a puzzle's recorded answer: not part of the position
+    return position_from_fields(fields, label, rule_overrides, opened)
+
+
+def read_fields(text: str, label: str, keys: Sequence[str]) -> dict[str, _Field]:
+    """The ``key: value`` lines of a position (or puzzle) file, continuation lines attached."""
     fields: dict[str, _Field] = {}
     current: _Field | None = None
     for number, raw in enumerate(text.splitlines(), 1):
@@ -198,10 +208,10 @@ def parse_position_text(
         match = _KEY.match(line)
         if match and not raw[0].isspace():
             key = match.group(1).lower().replace("_", "-")
-            if key not in POSITION_KEYS:
+            if key not in keys:
                 raise InputError(
                     f"position file {label} line {number}: unknown key {match.group(1)!r}"
-                    f" (keys: {', '.join(POSITION_KEYS)})"
+                    f" (keys: {', '.join(keys)})"
                 )
             if key in fields:
                 raise InputError(
@@ -216,6 +226,15 @@ def parse_position_text(
             )
         else:
             current.more.append((number, line.strip()))
+    return fields
+
+
+def position_from_fields(
+    fields: dict[str, _Field],
+    label: str,
+    rule_overrides: Mapping[str, object] | None = None,
+    opened: bool | None = None,
+) -> Position:
     where = f"position file {label}"
     for key in ("title", "id", "opened", "rules"):
         if key in fields and fields[key].more:

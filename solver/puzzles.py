@@ -1,0 +1,173 @@
+"""Puzzles: position files with a measured difficulty and a recorded answer, shipped in ``puzzles/``.
+
+A puzzle file is a position file with three more keys: ``difficulty: N`` (1–5, measured by
+``measure``), ``answer-played: N`` (tiles an optimal answer plays) and ``answer:`` followed by one
+optimal table after the move, one set per line.
+
+Difficulty measures the person's work in the recorded optimal answer, from its steps:
+1: nothing on the table moves (new sets and additions only); 2: one table tile moves, or runs are
+only split; 3: up to three table tiles move and at most two table sets are broken up; 4: up to six
+tiles move; 5: more than that.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from solver.errors import InputError
+from solver.files import PUZZLE_KEYS, parse_tokens, position_from_fields, read_fields, read_text, tiles_of
+from solver.position import Position
+from solver.solve import Solution, solve
+from solver.steps import Plan, plan_steps
+from solver.tiles import Tile
+
+
+@dataclass(frozen=True)
+class Difficulty:
+    level: int
+    tiles_moved: int
+    sets_broken: int
+    steps: int
+
+    def to_dict(self) -> dict[str, int]:
+        return {
+            "level": self.level,
+            "tiles_moved": self.tiles_moved,
+            "sets_broken": self.sets_broken,
+            "steps": self.steps,
+        }
+
+
+@dataclass(frozen=True)
+class Puzzle:
+    position: Position
+    difficulty: int
+    answer_played: int
+    answer: tuple[tuple[Tile, ...], ...]
+    path: str
+
+    @property
+    def id(self) -> str:
+        return self.position.id or Path(self.path).stem
+
+    def summary(self) -> dict[str, Any]:
+        return {"id": self.id, "title": self.position.title, "difficulty": self.difficulty}
+
+    def to_dict(self) -> dict[str, Any]:
+        p = self.position
+        return {
+            "id": self.id,
+            "title": p.title,
+            "difficulty": self.difficulty,
+            "rack": [str(t) for t in p.rack],
+            "table": [[str(t) for t in s] for s in p.table],
+            "initial_meld": not p.opened,
+            "rules": p.rules.to_dict(),
+            "answer": {
+                "tiles_played": self.answer_played,
+                "table": [[str(t) for t in s] for s in self.answer],
+            },
+        }
+
+
+def measure(position: Position, solution: Solution | None = None) -> tuple[Difficulty, Solution, Plan]:
+    """How much work an optimal answer asks of a person (see the module docstring)."""
+    solution = solution or solve(position)
+    plan = plan_steps(position.table, [s.tiles for s in solution.table], solution.played, position.rules)
+    after = Counter(tuple(sorted(s.tiles)) for s in solution.table)
+    broken = 0
+    for s in position.table:
+        key = tuple(sorted(s))
+        if after[key] > 0:
+            after[key] -= 1
+        elif not any(not (Counter(s) - Counter(n.tiles)) for n in solution.table):
+            broken += 1  # not kept, and no new set contains it whole (not a mere extension)
+    splits_only = all(step.action in ("split", "add", "lay") for step in plan.steps)
+    moved = plan.tiles_moved
+    if moved == 0 and not any(step.action == "split" for step in plan.steps):
+        level = 1
+    elif moved <= 1 or splits_only:
+        level = 2
+    elif moved <= 3 and broken <= 2:
+        level = 3
+    elif moved <= 6:
+        level = 4
+    else:
+        level = 5
+    return Difficulty(level, moved, broken, len(plan.steps)), solution, plan
+
+
+def load_puzzle(path: str) -> Puzzle:
+    text, label = read_text(path, "puzzle")
+    fields = read_fields(text, label, PUZZLE_KEYS)
+    extras: dict[str, Any] = {
+        k: fields.pop(k) for k in ("difficulty", "answer-played", "answer") if k in fields
+    }
+    position = position_from_fields(fields, label)
+    where = f"puzzle file {label}"
+    for key in ("difficulty", "answer-played", "answer"):
+        if key not in extras:
+            raise InputError(f"{where}: no '{key}:' line (record it with: rummikub puzzles record {path})")
+    numbers = {}
+    for key in ("difficulty", "answer-played"):
+        value = extras[key].value.strip()
+        if not value.isdigit():
+            raise InputError(
+                f"{where} line {extras[key].line}: {key} must be a whole number, got {value[:20]!r}"
+            )
+        numbers[key] = int(value)
+    if not 1 <= numbers["difficulty"] <= 5:
+        raise InputError(f"{where} line {extras['difficulty'].line}: difficulty runs 1..5")
+    lines = ([(extras["answer"].line, extras["answer"].value)] if extras["answer"].value else []) + extras[
+        "answer"
+    ].more
+    answer = tuple(
+        tuple(tiles_of(parse_tokens(line, f"answer in {where} line {n}", position.rules)))
+        for n, line in lines
+    )
+    return Puzzle(position, numbers["difficulty"], numbers["answer-played"], answer, path)
+
+
+def puzzle_dir() -> Path:
+    from puzzles import puzzle_dir as bundled
+
+    return bundled()
+
+
+def library() -> list[Puzzle]:
+    """Every bundled puzzle, by difficulty then id."""
+    found = [load_puzzle(str(p)) for p in sorted(puzzle_dir().glob("*.txt"))]
+    return sorted(found, key=lambda p: (p.difficulty, p.id))
+
+
+def find(puzzle_id: str) -> Puzzle:
+    for puzzle in library():
+        if puzzle.id == puzzle_id:
+            return puzzle
+    known = ", ".join(p.id for p in library())
+    raise InputError(f"no puzzle {puzzle_id!r} (puzzles: {known})")
+
+
+def recorded_text(text: str, difficulty: Difficulty, solution: Solution) -> str:
+    """A puzzle file's text with its measured difficulty and an optimal answer (re)written."""
+    keep = []
+    skipping = False
+    for line in text.splitlines():
+        head = line.split(":", 1)[0].strip().lower()
+        if not line[:1].isspace() and ":" in line and head in ("difficulty", "answer-played", "answer"):
+            skipping = head == "answer"
+            continue
+        if skipping and (line[:1].isspace() or not line.strip()):
+            continue
+        skipping = False
+        keep.append(line)
+    while keep and not keep[-1].strip():
+        keep.pop()
+    keep.append(f"difficulty: {difficulty.level}")
+    keep.append(f"answer-played: {solution.tiles_played}")
+    keep.append("answer:")
+    keep += [f"  {' '.join(str(t) for t in s.tiles)}" for s in solution.table]
+    return "\n".join(keep) + "\n"

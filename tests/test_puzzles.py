@@ -1,0 +1,64 @@
+"""The puzzle library: every puzzle solves to its recorded optimum; the commands work."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from cli.main import cli
+from solver.puzzles import Puzzle, library, load_puzzle, measure
+from solver.solve import solve
+from solver.validator import validate
+
+PUZZLES = library()
+
+
+def test_library_is_bundled() -> None:
+    assert len(PUZZLES) >= 6
+    assert len({p.id for p in PUZZLES}) == len(PUZZLES)
+
+
+@pytest.mark.parametrize("puzzle", PUZZLES, ids=[p.id for p in PUZZLES])
+def test_puzzle_solves_to_its_recorded_optimum(puzzle: Puzzle) -> None:
+    best = solve(puzzle.position)
+    assert best.tiles_played == puzzle.answer_played
+    # The recorded answer is legal and plays that many tiles.
+    answer = [list(s) for s in puzzle.answer]
+    assert validate(puzzle.position, answer) == []
+    played = Counter(t for s in answer for t in s) - puzzle.position.table_tiles
+    assert sum(played.values()) == puzzle.answer_played
+    # The recorded difficulty is the measured one.
+    assert measure(puzzle.position)[0].level == puzzle.difficulty
+
+
+def test_cli_list_show_check(tmp_path: Path) -> None:
+    runner = CliRunner()
+    listed = json.loads(runner.invoke(cli, ["puzzles", "list", "--json"]).stdout)
+    assert [p["id"] for p in listed] == [p.id for p in PUZZLES]
+    assert all(set(p) == {"id", "title", "difficulty"} for p in listed)
+    twos = json.loads(runner.invoke(cli, ["puzzles", "list", "--difficulty", "2", "--json"]).stdout)
+    assert twos and all(p["difficulty"] == 2 for p in twos)
+    shown = json.loads(runner.invoke(cli, ["puzzles", "show", "joker-retrieval", "--json"]).stdout)
+    assert {"id", "title", "difficulty", "rack", "table", "initial_meld", "rules", "answer"} <= set(shown)
+    assert shown["answer"]["tiles_played"] == 3
+    answer = tmp_path / "answer.txt"
+    answer.write_text("R4 J R6 R5\nK1 K2 K3\n")
+    checked = runner.invoke(cli, ["puzzles", "check", "joker-retrieval", "--answer", str(answer)])
+    assert checked.exit_code == 5 and "Not optimal" in checked.stdout
+    missing = runner.invoke(cli, ["puzzles", "show", "nope"])
+    assert missing.exit_code == 1 and missing.stderr.startswith("Error: no puzzle 'nope'")
+
+
+def test_record_writes_difficulty_and_answer(tmp_path: Path) -> None:
+    path = tmp_path / "new.txt"
+    path.write_text("id: new\ntitle: Two runs\nrack: R4 B9\ntable:\n  R1 R2 R3\n  B6 B7 B8\n")
+    result = CliRunner().invoke(cli, ["puzzles", "record", str(path)])
+    assert result.exit_code == 0
+    puzzle = load_puzzle(str(path))
+    assert (puzzle.difficulty, puzzle.answer_played) == (1, 2)
+    again = CliRunner().invoke(cli, ["puzzles", "record", str(path)])  # idempotent
+    assert again.exit_code == 0 and load_puzzle(str(path)) == puzzle
