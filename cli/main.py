@@ -346,6 +346,27 @@ def puzzles_check(ctx: click.Context, /, puzzle_id: str, answer_file: str, as_js
         ctx.exit(EXIT_NOT_OPTIMAL)
 
 
+@puzzles.command("generate")
+@click.option("--difficulty", type=click.IntRange(1, 5), required=True, help="Measured difficulty, 1-5.")
+@click.option("--seed", type=int, default=0, show_default=True, help="Same seed, same puzzle.")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object (as `puzzles show --json`).")
+def puzzles_generate(difficulty: int, seed: int, as_json: bool) -> None:
+    """Create a new puzzle of a measured difficulty, with a unique optimal set of tiles to play."""
+    from solver.generate import generated_puzzle
+
+    puzzle = guarded(lambda: generated_puzzle(difficulty, seed))
+    if as_json:
+        click.echo(json.dumps(puzzle.to_dict()))
+        return
+    p = puzzle.position
+    click.echo(f"{puzzle.id}: {p.title}")
+    click.echo(f"Rack: {' '.join(map(str, p.rack))}")
+    click.echo("Table:")
+    for s in p.table:
+        click.echo(f"  {' '.join(map(str, s))}")
+    click.echo(f"Play all {puzzle.answer_played} of your tiles.")
+
+
 @puzzles.command("record")
 @click.argument("puzzle_file", metavar="FILE")
 def puzzles_record(puzzle_file: str) -> None:
