@@ -95,7 +95,7 @@ def generate(
                 final.append(tiles)
         if len(final) < 2:
             continue
-        size = rnd.randint(1, min(2 + level, 6))
+        size = rnd.randint(max(1, level - 1), 2 + level)  # harder puzzles take more tiles out
         flat = [(i, t) for i, s in enumerate(final) for t in s]
         picks = rnd.sample(range(len(flat)), min(size, len(flat)))
         rack = [flat[k][1] for k in picks]
@@ -106,6 +106,8 @@ def generate(
         remains = [s for s in remains if s]
         if level >= 2 and best_meld_sets(Counter(rack), rules.replace(joker_in_meld=True)):
             continue  # the rack makes a set on its own: a giveaway
+        if level >= 5 and rnd.random() < 0.5:  # rebuild the rest from scratch, far from the answer
+            remains = [[t for s in remains for t in s]]
         try:
             before = arrange(remains, rules, "bnb")
         except RummikubError:

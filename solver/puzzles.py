@@ -7,7 +7,7 @@ optimal table after the move, one set per line.
 Difficulty measures the person's work in the recorded optimal answer, from its steps:
 1: nothing on the table moves (new sets and additions only); 2: one table tile moves, or runs are
 only split; 3: up to three table tiles move and at most two table sets are broken up; 4: up to six
-tiles move; 5: more than that.
+tiles move and at most three sets are broken up; 5: more than that.
 """
 
 from __future__ import annotations
@@ -93,7 +93,7 @@ def measure(position: Position, solution: Solution | None = None) -> tuple[Diffi
         level = 2
     elif moved <= 3 and broken <= 2:
         level = 3
-    elif moved <= 6:
+    elif moved <= 6 and broken <= 3:
         level = 4
     else:
         level = 5
