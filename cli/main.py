@@ -20,7 +20,14 @@ from cli.options import (
     turn_options,
     use_color,
 )
-from cli.render import render_arrangement, render_check, render_hint, render_solution, render_steps
+from cli.render import (
+    render_arrangement,
+    render_check,
+    render_hint,
+    render_puzzle,
+    render_solution,
+    render_steps,
+)
 from solver.errors import BackendError, RummikubError, ValidationFailure
 
 # Exit statuses (documented in the README).
@@ -301,19 +308,7 @@ def puzzles_show(puzzle_id: str, as_json: bool, svg_file: str | None) -> None:
 
         solution = guarded(lambda: solve_position(puzzle.position))
         guarded(lambda: write_svg(svg_file, solution_svg(solution, puzzle.position.title)))
-    if as_json:
-        click.echo(json.dumps(puzzle.to_dict()))
-        return
-    p = puzzle.position
-    click.echo(f"{puzzle.id}: {p.title} (difficulty {puzzle.difficulty})")
-    click.echo(f"Rack: {' '.join(map(str, p.rack))}")
-    click.echo("Table:" if p.table else "Table: empty")
-    for s in p.table:
-        click.echo(f"  {' '.join(map(str, s))}")
-    if not p.opened:
-        click.echo("You have not opened yet: this turn is your initial meld.")
-    if p.rules.describe() != "standard":
-        click.echo(f"Rules: {p.rules.describe()}")
+    click.echo(json.dumps(puzzle.to_dict()) if as_json else render_puzzle(puzzle))
 
 
 @puzzles.command("check")
@@ -355,16 +350,7 @@ def puzzles_generate(difficulty: int, seed: int, as_json: bool) -> None:
     from solver.generate import generated_puzzle
 
     puzzle = guarded(lambda: generated_puzzle(difficulty, seed))
-    if as_json:
-        click.echo(json.dumps(puzzle.to_dict()))
-        return
-    p = puzzle.position
-    click.echo(f"{puzzle.id}: {p.title}")
-    click.echo(f"Rack: {' '.join(map(str, p.rack))}")
-    click.echo("Table:")
-    for s in p.table:
-        click.echo(f"  {' '.join(map(str, s))}")
-    click.echo(f"Play all {puzzle.answer_played} of your tiles.")
+    click.echo(json.dumps(puzzle.to_dict()) if as_json else render_puzzle(puzzle))
 
 
 @puzzles.command("record")

@@ -9,9 +9,10 @@ import click
 from solver.arrange import Arrangement
 from solver.check import CheckReport
 from solver.hint import Hint
+from solver.puzzles import Puzzle
 from solver.solve import PlacedSet, SetChange, Solution, Status
 from solver.steps import Plan
-from solver.tiles import Tile
+from solver.tiles import Tile, format_tiles
 
 # 256-colour codes: tiles look like tiles (light face, coloured number).
 _FG = {"K": 16, "B": 21, "R": 160, "O": 166, "G": 28, "P": 91, "W": 244, "C": 30, "J": 127}
@@ -151,4 +152,22 @@ def render_hint(found: Hint, color: bool) -> str:
     if found.level >= 3:
         lines.append("")
         lines.append(render_steps(found.plan))
+    return "\n".join(lines)
+
+
+def render_puzzle(puzzle: Puzzle) -> str:
+    p = puzzle.position
+    lines = [f"{puzzle.id}: {p.title} (difficulty {puzzle.difficulty})", f"Rack: {format_tiles(p.rack)}"]
+    lines.append("Table:" if p.table else "Table: empty")
+    lines += [f"  {format_tiles(s)}" for s in p.table]
+    if not p.opened:
+        lines.append("You have not opened yet: this turn is your initial meld.")
+    if p.rules.describe() != "standard":
+        lines.append(f"Rules: {p.rules.describe()}")
+    n = puzzle.answer_played
+    lines.append(
+        f"Goal: play {n} tile{'s' if n != 1 else ''}."
+        if n
+        else "Goal: find out whether any tile can be played."
+    )
     return "\n".join(lines)
