@@ -327,7 +327,7 @@ def test_position_text_tiles_follow_the_file_rules() -> None:
     ("content", "error", "expected"),
     [
         ("rack: R4\ncolour: red\n", InputError,
-         "position file p.txt line 2: unknown key 'colour' (keys: title, id, opened, rules, rack, table, notes)"),
+         "position file p.txt line 2: unknown key 'colour' (keys: title, id, opened, rules, rack, table, notes, difficulty, answer-played, answer)"),
         ("rack: R4\n\n# c\nrack: R5\n", InputError, "position file p.txt line 4: 'rack' given twice (first on line 1)"),
         ("title: a\nrack: R4\nTitle: b\n", InputError,
          "position file p.txt line 3: 'title' given twice (first on line 1)"),
