@@ -22,7 +22,7 @@ from solver.melds import best_reading, why_invalid
 from solver.model import Objective
 from solver.position import Position
 from solver.rules import RuleSet
-from solver.solve import sort_key
+from solver.solve import sort_key, unchanged
 from solver.tiles import Tile
 
 
@@ -70,14 +70,8 @@ def arrange(
     take_back = Counter(tiles) - Counter(placed)
     if Counter(t for s in sets for t in s) != Counter(placed):
         raise ValidationFailure("arrange lost or invented tiles")
-    # Which given lines stand exactly as they were (each line matched to one set at most).
-    present = Counter(tuple(sorted(s)) for s in sets)
-    kept = []
-    for number, line in enumerate(lines, 1):
-        key = tuple(sorted(line))
-        if present[key] > 0:
-            present[key] -= 1
-            kept.append(number)
+    # Which given lines stand exactly as they were (numbered from 1).
+    kept = [i + 1 for i in unchanged(lines, sets)]
     shown = [best_reading(s, rules) for s in sets]
     table = sorted((r.tiles for r in shown if r is not None), key=lambda s: sort_key(s, rules))
     return Arrangement(

@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-from collections import Counter
 from dataclasses import dataclass
 from typing import Any
 
 from solver.model import Objective
 from solver.position import Position
-from solver.solve import Solution, solve
+from solver.solve import Solution, solve, unchanged
 from solver.steps import Plan, name, plan_steps
 from solver.tiles import Tile
 
@@ -42,13 +41,7 @@ def hint(
     if level not in (1, 2, 3):
         raise ValueError(f"hint level {level}: levels are 1, 2 and 3")
     solution = solve(position, objective, backend)
-    after = Counter(tuple(sorted(s.tiles)) for s in solution.table)
-    involved = []
-    for s in position.table:
-        key = tuple(sorted(s))
-        if after[key] > 0:
-            after[key] -= 1
-        else:
-            involved.append(tuple(s))
+    kept = set(unchanged(position.table, [s.tiles for s in solution.table]))
+    involved = [s for i, s in enumerate(position.table) if i not in kept]
     plan = plan_steps(position.table, [s.tiles for s in solution.table], solution.played, position.rules)
     return Hint(level, solution, tuple(involved), plan)

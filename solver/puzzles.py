@@ -20,7 +20,7 @@ from typing import Any
 from solver.errors import InputError
 from solver.files import PUZZLE_KEYS, parse_tokens, position_from_fields, read_fields, read_text, tiles_of
 from solver.position import Position
-from solver.solve import Solution, solve
+from solver.solve import Solution, solve, unchanged
 from solver.steps import Plan, plan_steps
 from solver.tiles import Tile
 
@@ -77,14 +77,13 @@ def measure(position: Position, solution: Solution | None = None) -> tuple[Diffi
     """How much work an optimal answer asks of a person (see the module docstring)."""
     solution = solution or solve(position)
     plan = plan_steps(position.table, [s.tiles for s in solution.table], solution.played, position.rules)
-    after = Counter(tuple(sorted(s.tiles)) for s in solution.table)
-    broken = 0
-    for s in position.table:
-        key = tuple(sorted(s))
-        if after[key] > 0:
-            after[key] -= 1
-        elif not any(not (Counter(s) - Counter(n.tiles)) for n in solution.table):
-            broken += 1  # not kept, and no new set contains it whole (not a mere extension)
+    kept = set(unchanged(position.table, [s.tiles for s in solution.table]))
+    # Broken: not kept, and no new set contains it whole (so not a mere extension either).
+    broken = sum(
+        1
+        for i, s in enumerate(position.table)
+        if i not in kept and not any(not (Counter(s) - Counter(n.tiles)) for n in solution.table)
+    )
     splits_only = all(step.action in ("split", "add", "lay") for step in plan.steps)
     moved = plan.tiles_moved
     if moved == 0 and not any(step.action == "split" for step in plan.steps):

@@ -244,6 +244,21 @@ def describe_table(
     return tuple(placed)
 
 
+def unchanged(before: Sequence[Sequence[Tile]], after: Sequence[Sequence[Tile]]) -> list[int]:
+    """Indices of the sets of ``before`` that stand exactly as they were in ``after``.
+
+    Sets are compared as multisets, and each set of ``after`` vouches for one set of ``before``.
+    """
+    present = Counter(tuple(sorted(s)) for s in after)
+    found = []
+    for i, s in enumerate(before):
+        key = tuple(sorted(s))
+        if present[key] > 0:
+            present[key] -= 1
+            found.append(i)
+    return found
+
+
 def sort_key(tiles: Sequence[Tile], rules: RuleSet) -> tuple[int, int, int, tuple[Tile, ...]]:
     """Runs by colour and start, then groups by number: a reader finds sets where expected."""
     reading = best_reading(tiles, rules)
