@@ -1,0 +1,691 @@
+"""The score sheet of a game played at a real table: rounds as entered, scores, totals, the file.
+
+Owns: what was left on a rack (tiles in the notation, or only their sum) and its penalty under
+the table's joker penalty; the scoring of one round by the standard rules or the club sheet
+(../shared/RULES.md, "End of a round and scoring"); running totals, big and small points,
+standings; and the score file (JSON, documented in the README). The file keeps each round as it
+was entered (the racks, not the scores), so a correction or a reopened file loses nothing;
+scores are always recomputed.
+
+Scoring:
+- A round is won by the player who empties the rack. Every other player loses the penalty of
+  their rack (the numbers, a joker the joker penalty: 30, 50 or 100); the winner gains the sum
+  of those losses, so every round adds up to zero.
+- Blocked round (the pool empty and nobody can play): the lowest rack wins. Standard: the others
+  lose their whole rack; club sheet: only the difference between their rack and the winner's.
+- Club sheet only: a player who never opened loses a flat 100, one who could have opened and did
+  not a flat 200, in place of their rack. 1 big point per round won; players rank by big points,
+  then small points (the sum of their round scores).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import tempfile
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any
+
+from solver.errors import InputError
+from solver.files import read_text
+from solver.tiles import Tile, TileSyntaxError, format_tiles, parse_token
+
+FORMAT = "rummikub-score-sheet"
+VERSION = 1
+MIN_PLAYERS, MAX_PLAYERS = 2, 6
+JOKER_PENALTIES = (30, 50, 100)
+NEVER_OPENED_PENALTY = 100
+COULD_HAVE_OPENED_PENALTY = 200
+MAX_RACK_SUM = 10_000  # no real rack comes near; a bigger number is a typo
+MAX_NAME = 30
+# A real game's tiles: two copies of each numbered tile, two jokers.
+COPIES, JOKERS = 2, 2
+_RACK_SPLIT = re.compile(r"[\s,;]+")
+
+
+class Scoring(StrEnum):
+    """How rounds are scored."""
+
+    STANDARD = "standard"  # winner takes the sum of the others' racks
+    CLUB = "club"  # as standard, plus big points, never-opened penalties, blocked-round differences
+
+
+def default_joker_penalty(scoring: Scoring) -> int:
+    """What a joker left on a rack costs unless the table says otherwise: 30, on the club sheet 100."""
+    return 100 if scoring is Scoring.CLUB else 30
+
+
+@dataclass(frozen=True)
+class Settings:
+    """The scoring rules of one sheet, fixed when it is started."""
+
+    scoring: Scoring = Scoring.STANDARD
+    joker_penalty: int = 30
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.scoring, Scoring):
+            raise InputError(f"unknown scoring {self.scoring!r} (standard or club)")
+        if type(self.joker_penalty) is not int or self.joker_penalty not in JOKER_PENALTIES:
+            allowed = ", ".join(map(str, JOKER_PENALTIES))
+            raise InputError(f"joker penalty {self.joker_penalty!r} is not one of {allowed}")
+
+
+class RoundError(InputError):
+    """A round that cannot be entered. Keeps the field (``rack``, ``winner``, ``never-opened``,
+    ``could-have-opened``, ``blocked``), the token and the problem apart, so that the command line
+    can name its option and a file its round."""
+
+    def __init__(self, field: str, token: str | None, reason: str) -> None:
+        self.field = field
+        self.token = token
+        self.reason = reason
+        super().__init__(self.located(field))
+
+    def located(self, label: str) -> str:
+        """The message with the field called ``label``: ``--rack 'Bob=R14': invalid tile …``."""
+        if self.token is None:
+            return f"{label}: {self.reason}"
+        return f"{label} {self.token!r}: {self.reason}"
+
+
+# --------------------------------------------------------------------------- racks
+
+
+@dataclass(frozen=True)
+class Rack:
+    """What was left on one rack: the tiles, or only their sum when that is what was written down."""
+
+    tiles: tuple[Tile, ...] = ()
+    written_sum: int | None = None  # set when the rack was entered as a number
+
+    def penalty(self, joker_penalty: int) -> int:
+        """What the rack costs: the numbers of its tiles, each joker ``joker_penalty``."""
+        if self.written_sum is not None:
+            return self.written_sum  # the players counted it, jokers included
+        return sum(joker_penalty if t.is_joker else t.number for t in self.tiles)
+
+    def to_json(self) -> str | int:
+        """As the score file keeps it: the tiles in canonical notation, or the sum as a number."""
+        return self.written_sum if self.written_sum is not None else format_tiles(self.tiles)
+
+    def __str__(self) -> str:
+        return str(self.to_json())
+
+
+def parse_rack(text: str | int) -> Rack:
+    """A rack as written: tiles (``R5 K12 J``, shorthands allowed) or one number, their sum.
+
+    Raises ValueError with the problem (the caller knows where the text came from).
+    """
+    if isinstance(text, int) and not isinstance(text, bool):
+        return _rack_sum(text)
+    if not isinstance(text, str):
+        raise ValueError("a rack is the tiles as a string or their sum as a number")
+    tokens = [t for t in _RACK_SPLIT.split(text.strip()) if t]
+    if not tokens:
+        raise ValueError("empty rack: give the tiles left (like R5 K12 J) or their sum (like 23)")
+    if len(tokens) == 1 and re.fullmatch(r"[+-]?\d+", tokens[0]):
+        return _rack_sum(int(tokens[0]))
+    tiles: list[Tile] = []
+    for token in tokens:
+        try:
+            tiles.extend(parse_token(token))
+        except TileSyntaxError as err:
+            hint = " (a sum is written alone, without tiles)" if token.isdigit() else ""
+            raise ValueError(f"invalid tile {err.token!r}: {err.reason}{hint}") from None
+    return Rack(tiles=tuple(tiles))
+
+
+def _rack_sum(value: int) -> Rack:
+    if value < 0:
+        raise ValueError(f"a rack sum cannot be negative ({value})")
+    if value > MAX_RACK_SUM:
+        raise ValueError(f"a rack sum of {value} is not possible (at most {MAX_RACK_SUM})")
+    return Rack(written_sum=value)
+
+
+# --------------------------------------------------------------------------- players
+
+
+def parse_players(names: str | Sequence[str]) -> tuple[str, ...]:
+    """The players in seat order, from ``"Ann,Bob,Cy"`` or a list; 2–6 distinct names."""
+    given = names.split(",") if isinstance(names, str) else list(names)
+    players: list[str] = []
+    for raw in given:
+        if not isinstance(raw, str):
+            raise InputError(f"player name {raw!r} is not text")
+        name = raw.strip()
+        if not name:
+            raise InputError(f"players {_shown(names)!r}: an empty name")
+        if "=" in name or "," in name:
+            raise InputError(f"player {name!r}: a name may not contain '=' or ','")
+        if len(name) > MAX_NAME:
+            raise InputError(f"player {name!r}: a name has at most {MAX_NAME} characters")
+        if name.casefold() in (p.casefold() for p in players):
+            raise InputError(f"player {name!r} is named twice")
+        players.append(name)
+    if not MIN_PLAYERS <= len(players) <= MAX_PLAYERS:
+        raise InputError(
+            f"players {_shown(names)!r}: {len(players)} players, a game has {MIN_PLAYERS} to {MAX_PLAYERS}"
+        )
+    return tuple(players)
+
+
+def _shown(names: str | Sequence[str]) -> str:
+    return names if isinstance(names, str) else ",".join(map(str, names))
+
+
+def _find_player(players: Sequence[str], name: str) -> str | None:
+    """The player called ``name`` (case and surrounding spaces do not matter)."""
+    wanted = name.strip().casefold()
+    return next((p for p in players if p.casefold() == wanted), None)
+
+
+# --------------------------------------------------------------------------- rounds
+
+
+@dataclass(frozen=True)
+class Round:
+    """One round as entered. Only ``make_round`` builds one, so every Round fits its sheet."""
+
+    winner: str | None  # as entered; None in a blocked round won by the lowest rack
+    racks: tuple[tuple[str, Rack], ...]  # (player, rack), in seat order
+    never_opened: tuple[str, ...] = ()
+    could_have_opened: tuple[str, ...] = ()
+    blocked: bool = False
+
+    def rack_of(self, player: str) -> Rack | None:
+        return next((rack for name, rack in self.racks if name == player), None)
+
+
+@dataclass(frozen=True)
+class RoundScore:
+    """The outcome of one round: who won, each rack's penalty, each player's score (seat order)."""
+
+    winner: str
+    rack_sums: dict[str, int]
+    scores: dict[str, int]
+
+
+def round_from_options(
+    players: Sequence[str],
+    settings: Settings,
+    *,
+    winner: str | None,
+    racks: Sequence[str],
+    never_opened: Sequence[str] = (),
+    could_have_opened: Sequence[str] = (),
+    blocked: bool = False,
+) -> Round:
+    """A round from command-line style input: racks as ``NAME=TILES`` or ``NAME=SUM``.
+
+    Never-opened lists may also be comma-separated (``Cy,Dee``). Raises RoundError.
+    """
+    entries: list[tuple[str, str, str | int]] = []
+    for option in racks:
+        name, sep, text = option.partition("=")
+        if not sep or not name.strip():
+            raise RoundError("rack", option, "write NAME=TILES or NAME=SUM, like 'Bob=R5 K12 J' or 'Bob=23'")
+        entries.append((option, name, text))
+    return make_round(
+        players,
+        settings,
+        winner=winner,
+        racks=entries,
+        never_opened=_split_names(never_opened),
+        could_have_opened=_split_names(could_have_opened),
+        blocked=blocked,
+    )
+
+
+def _split_names(values: Sequence[str]) -> list[str]:
+    return [name for value in values for name in value.split(",")]
+
+
+def make_round(
+    players: Sequence[str],
+    settings: Settings,
+    *,
+    winner: str | None,
+    racks: Sequence[tuple[str, str, str | int]],
+    never_opened: Sequence[str] = (),
+    could_have_opened: Sequence[str] = (),
+    blocked: bool = False,
+) -> Round:
+    """Check one round against the sheet's players and settings and build it.
+
+    ``racks`` holds (token to quote in messages, player name, rack as written). Every player but
+    the winner must have a rack; in a blocked round every player, and the winner (named or not)
+    is the lowest rack. Raises RoundError naming the field, the token and the problem.
+    """
+    named_winner = None
+    if winner is not None:
+        named_winner = _find_player(players, winner)
+        if named_winner is None:
+            raise RoundError("winner", winner, f"unknown player (players: {', '.join(players)})")
+    elif not blocked:
+        raise RoundError(
+            "winner", None, "required: who emptied the rack (if nobody could play, the round is blocked)"
+        )
+
+    parsed: dict[str, Rack] = {}
+    tokens: dict[str, str] = {}
+    for token, name, text in racks:
+        player = _find_player(players, name)
+        if player is None:
+            raise RoundError(
+                "rack", token, f"unknown player {name.strip()!r} (players: {', '.join(players)})"
+            )
+        if player in parsed:
+            raise RoundError("rack", token, f"{player}'s rack is given twice")
+        if player == named_winner and not blocked:
+            raise RoundError(
+                "rack",
+                token,
+                f"{player} won the round: the winner's rack is empty (if nobody could "
+                "play, the round is blocked)",
+            )
+        try:
+            parsed[player] = parse_rack(text)
+        except ValueError as err:
+            raise RoundError("rack", token, str(err)) from None
+        tokens[player] = token
+    needed = [p for p in players if blocked or p != named_winner]
+    missing = [p for p in needed if p not in parsed]
+    if missing:
+        who = "every player's rack" if blocked else "the rack of every player but the winner"
+        raise RoundError(
+            "rack",
+            None,
+            f"missing for {', '.join(missing)} (a {'blocked ' if blocked else ''}round needs {who})",
+        )
+    _check_tile_counts(players, parsed, tokens)
+
+    sums = {p: parsed[p].penalty(settings.joker_penalty) for p in parsed}
+    if blocked:
+        lowest = _lowest(sums)
+        if named_winner is not None and named_winner not in lowest:
+            best = lowest[0]
+            raise RoundError(
+                "winner",
+                winner,
+                f"{named_winner}'s rack ({sums[named_winner]}) is not the lowest in a "
+                f"blocked round ({best} has {sums[best]})",
+            )
+        if named_winner is None and len(lowest) > 1:
+            raise RoundError(
+                "blocked",
+                None,
+                f"{' and '.join(lowest)} tie for the lowest rack ({sums[lowest[0]]}): name the winner",
+            )
+    round_winner = named_winner or _lowest(sums)[0]
+
+    flags: dict[str, tuple[str, ...]] = {}
+    for key, names in (("never-opened", never_opened), ("could-have-opened", could_have_opened)):
+        found: list[str] = []
+        for name in names:
+            player = _find_player(players, name)
+            if player is None:
+                raise RoundError(key, name, f"unknown player (players: {', '.join(players)})")
+            if settings.scoring is not Scoring.CLUB:
+                raise RoundError(
+                    key,
+                    name,
+                    "standard scoring has no never-opened penalty (it is a club-sheet rule: "
+                    "start the sheet with scoring club)",
+                )
+            if player in found:
+                raise RoundError(key, name, f"{player} is named twice")
+            if player == round_winner:
+                raise RoundError(key, name, f"{player} won the round, so opened")
+            found.append(player)
+        flags[key] = tuple(p for p in players if p in found)
+    both = [p for p in flags["never-opened"] if p in flags["could-have-opened"]]
+    if both:
+        raise RoundError(
+            "could-have-opened",
+            both[0],
+            "also named never-opened: a player is one or the other "
+            "(could have opened: 200, never could: 100)",
+        )
+    return Round(
+        winner=named_winner,
+        racks=tuple((p, parsed[p]) for p in players if p in parsed),
+        never_opened=flags["never-opened"],
+        could_have_opened=flags["could-have-opened"],
+        blocked=blocked,
+    )
+
+
+def _check_tile_counts(players: Sequence[str], racks: Mapping[str, Rack], tokens: Mapping[str, str]) -> None:
+    """A game has two of each tile: more on the racks of one round is a typo."""
+    seen: Counter[Tile] = Counter()
+    for player in players:
+        rack = racks.get(player)
+        if rack is None:
+            continue
+        for t in rack.tiles:
+            seen[t] += 1
+            limit = JOKERS if t.is_joker else COPIES
+            if seen[t] > limit:
+                raise RoundError(
+                    "rack", tokens[player], f"{t} is on the racks {seen[t]} times (a game has {limit})"
+                )
+
+
+def _lowest(sums: Mapping[str, int]) -> list[str]:
+    """The players with the lowest rack, in seat order (``sums`` is in seat order)."""
+    low = min(sums.values())
+    return [p for p, s in sums.items() if s == low]
+
+
+def score_round(rnd: Round, players: Sequence[str], settings: Settings) -> RoundScore:
+    """Each player's score in one round (zero-sum), by the sheet's scoring."""
+    sums = {p: rack.penalty(settings.joker_penalty) for p, rack in rnd.racks}
+    winner = rnd.winner or _lowest(sums)[0]
+    club = settings.scoring is Scoring.CLUB
+    losses: dict[str, int] = {}
+    for player in players:
+        if player == winner:
+            continue
+        if player in rnd.could_have_opened:
+            losses[player] = COULD_HAVE_OPENED_PENALTY
+        elif player in rnd.never_opened:
+            losses[player] = NEVER_OPENED_PENALTY
+        elif rnd.blocked and club:
+            losses[player] = sums[player] - sums[winner]
+        else:
+            losses[player] = sums[player]
+    scores = {p: (sum(losses.values()) if p == winner else -losses[p]) for p in players}
+    return RoundScore(winner=winner, rack_sums=sums, scores=scores)
+
+
+# --------------------------------------------------------------------------- the sheet
+
+
+@dataclass(frozen=True)
+class Standing:
+    rank: int  # players with equal results share a rank (1, 1, 3)
+    player: str
+    total: int  # small points on the club sheet
+    big_points: int
+
+
+@dataclass(frozen=True)
+class Results:
+    """Everything computed from a sheet: round scores, running totals, big points, standings."""
+
+    sheet: Sheet
+    rounds: tuple[RoundScore, ...]
+    running: tuple[dict[str, int], ...]  # totals after each round
+    totals: dict[str, int]
+    big_points: dict[str, int]
+    standings: tuple[Standing, ...]
+
+    def to_dict(self) -> dict[str, Any]:
+        """The ``score show --json`` object."""
+        sheet = self.sheet
+        club = sheet.settings.scoring is Scoring.CLUB
+        rounds = []
+        for number, (rnd, score, running) in enumerate(zip(sheet.rounds, self.rounds, self.running), start=1):
+            rounds.append(
+                {
+                    "round": number,
+                    "winner": score.winner,
+                    "blocked": rnd.blocked,
+                    "racks": {p: rack.to_json() for p, rack in rnd.racks},
+                    "rack_sums": score.rack_sums,
+                    "never_opened": list(rnd.never_opened),
+                    "could_have_opened": list(rnd.could_have_opened),
+                    "scores": score.scores,
+                    "running_totals": running,
+                }
+            )
+        data: dict[str, Any] = {
+            "scoring": sheet.settings.scoring.value,
+            "joker_penalty": sheet.settings.joker_penalty,
+            "players": list(sheet.players),
+            "rounds": rounds,
+            "totals": self.totals,
+        }
+        if club:
+            data["big_points"] = self.big_points
+            data["small_points"] = self.totals
+        data["standings"] = [
+            {"rank": s.rank, "player": s.player, "total": s.total}
+            | ({"big_points": s.big_points, "small_points": s.total} if club else {})
+            for s in self.standings
+        ]
+        return data
+
+
+@dataclass(frozen=True)
+class Sheet:
+    """A game's score sheet: players in seat order, the scoring settings, the rounds as entered."""
+
+    players: tuple[str, ...]
+    settings: Settings = field(default_factory=Settings)
+    rounds: tuple[Round, ...] = ()
+
+    def with_round(self, rnd: Round) -> Sheet:
+        return Sheet(self.players, self.settings, (*self.rounds, rnd))
+
+    def with_round_replaced(self, number: int, rnd: Round) -> Sheet:
+        """The sheet with round ``number`` (from 1) replaced: a correction."""
+        self.check_round_number(number)
+        rounds = list(self.rounds)
+        rounds[number - 1] = rnd
+        return Sheet(self.players, self.settings, tuple(rounds))
+
+    def check_round_number(self, number: int) -> None:
+        if not 1 <= number <= len(self.rounds):
+            have = f"rounds 1 to {len(self.rounds)}" if self.rounds else "no rounds yet"
+            raise InputError(f"round {number} does not exist (the sheet has {have})")
+
+    def results(self) -> Results:
+        scores = tuple(score_round(r, self.players, self.settings) for r in self.rounds)
+        totals = dict.fromkeys(self.players, 0)
+        running: list[dict[str, int]] = []
+        for score in scores:
+            for p in self.players:
+                totals[p] += score.scores[p]
+            running.append(dict(totals))
+        big = dict.fromkeys(self.players, 0)
+        for score in scores:
+            big[score.winner] += 1
+        club = self.settings.scoring is Scoring.CLUB
+
+        def key(p: str) -> tuple[int, ...]:
+            return (big[p], totals[p]) if club else (totals[p],)
+
+        order = sorted(self.players, key=key, reverse=True)  # stable: seat order breaks ties
+        standings: list[Standing] = []
+        for place, p in enumerate(order, start=1):
+            rank = standings[-1].rank if standings and key(standings[-1].player) == key(p) else place
+            standings.append(Standing(rank, p, totals[p], big[p]))
+        return Results(self, scores, tuple(running), totals, big, tuple(standings))
+
+
+def new_sheet(
+    players: str | Sequence[str], scoring: Scoring | str = Scoring.STANDARD, joker_penalty: int | None = None
+) -> Sheet:
+    """A sheet with no rounds; the joker penalty defaults to the scoring's (30, club 100)."""
+    try:
+        mode = Scoring(scoring)
+    except ValueError:
+        raise InputError(f"unknown scoring {scoring!r} (standard or club)") from None
+    penalty = default_joker_penalty(mode) if joker_penalty is None else joker_penalty
+    return Sheet(parse_players(players), Settings(mode, penalty))
+
+
+# --------------------------------------------------------------------------- the file
+
+_TOP_KEYS = ("format", "version", "settings", "players", "rounds")
+_SETTINGS_KEYS = ("scoring", "joker_penalty")
+_ROUND_KEYS = ("winner", "racks", "never_opened", "could_have_opened", "blocked")
+# How a round's fields are called in the file (RoundError.field -> key).
+_FILE_FIELDS = {
+    "winner": "winner",
+    "rack": "racks",
+    "never-opened": "never_opened",
+    "could-have-opened": "could_have_opened",
+    "blocked": "blocked",
+}
+
+
+def dumps(sheet: Sheet) -> str:
+    """The score file's text: JSON, one line per round so that a person can read and diff it."""
+
+    def js(value: Any) -> str:
+        return json.dumps(value, ensure_ascii=False)
+
+    settings = {"scoring": sheet.settings.scoring.value, "joker_penalty": sheet.settings.joker_penalty}
+    lines = [
+        "{",
+        f'  "format": {js(FORMAT)},',
+        f'  "version": {VERSION},',
+        f'  "settings": {js(settings)},',
+        f'  "players": {js(list(sheet.players))},',
+    ]
+    if not sheet.rounds:
+        lines.append('  "rounds": []')
+    else:
+        lines.append('  "rounds": [')
+        for i, rnd in enumerate(sheet.rounds):
+            comma = "," if i < len(sheet.rounds) - 1 else ""
+            lines.append(f"    {js(_round_json(rnd))}{comma}")
+        lines.append("  ]")
+    lines.append("}")
+    return "\n".join(lines) + "\n"
+
+
+def _round_json(rnd: Round) -> dict[str, Any]:
+    # Fields at their default are left out, to keep each round short.
+    data: dict[str, Any] = {"winner": rnd.winner, "racks": {p: rack.to_json() for p, rack in rnd.racks}}
+    if rnd.never_opened:
+        data["never_opened"] = list(rnd.never_opened)
+    if rnd.could_have_opened:
+        data["could_have_opened"] = list(rnd.could_have_opened)
+    if rnd.blocked:
+        data["blocked"] = True
+    return data
+
+
+def loads(text: str, label: str = "<text>") -> Sheet:
+    """A sheet from the score file's text; ``label`` names the file in messages."""
+    where = f"score file {label}"
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as err:
+        raise InputError(
+            f"{where} is not valid JSON (line {err.lineno} column {err.colno}: {err.msg})"
+        ) from None
+    if not isinstance(data, dict) or data.get("format") != FORMAT:
+        raise InputError(f'{where} is not a score sheet (expected a JSON object with "format": "{FORMAT}")')
+    _check_keys(data, _TOP_KEYS, where)
+    version = data.get("version")
+    if version != VERSION:
+        raise InputError(
+            f"{where}: format version {version!r} is not supported (this program reads {VERSION})"
+        )
+    for key in _TOP_KEYS:
+        if key not in data:
+            raise InputError(f"{where}: {key!r} is missing")
+    settings_data = data["settings"]
+    if not isinstance(settings_data, dict):
+        raise InputError(f"{where}: 'settings' must be an object with {', '.join(_SETTINGS_KEYS)}")
+    _check_keys(settings_data, _SETTINGS_KEYS, f"{where} settings")
+    for key in _SETTINGS_KEYS:
+        if key not in settings_data:
+            raise InputError(f"{where}: settings {key!r} is missing")
+    if not isinstance(data["players"], list):
+        raise InputError(f"{where}: 'players' must be a list of names")
+    try:
+        sheet = new_sheet(data["players"], settings_data["scoring"], settings_data["joker_penalty"])
+    except InputError as err:
+        raise InputError(f"{where}: {err}") from None
+    if not isinstance(data["rounds"], list):
+        raise InputError(f"{where}: 'rounds' must be a list")
+    for number, item in enumerate(data["rounds"], start=1):
+        sheet = sheet.with_round(_round_from_json(item, sheet, f"{where} round {number}"))
+    return sheet
+
+
+def _check_keys(data: Mapping[str, Any], known: Iterable[str], where: str) -> None:
+    unknown = [k for k in data if k not in known]
+    if unknown:
+        raise InputError(f"{where}: unknown key {unknown[0]!r} (keys: {', '.join(known)})")
+
+
+def _round_from_json(item: Any, sheet: Sheet, where: str) -> Round:
+    if not isinstance(item, dict):
+        raise InputError(f"{where}: a round must be an object with {', '.join(_ROUND_KEYS)}")
+    _check_keys(item, _ROUND_KEYS, where)
+    winner = item.get("winner")
+    racks = item.get("racks")
+    blocked = item.get("blocked", False)
+    if winner is not None and not isinstance(winner, str):
+        raise InputError(f"{where}: 'winner' must be a player's name or null")
+    if not isinstance(racks, dict):
+        raise InputError(f'{where}: \'racks\' must be an object like {{"Bob": "R5 K12 J", "Cy": 23}}')
+    if not isinstance(blocked, bool):
+        raise InputError(f"{where}: 'blocked' must be true or false")
+    flags: dict[str, list[str]] = {}
+    for key in ("never_opened", "could_have_opened"):
+        names = item.get(key, [])
+        if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
+            raise InputError(f"{where}: {key!r} must be a list of names")
+        flags[key] = names
+    entries = [(f"{name}={rack}", name, rack) for name, rack in racks.items()]
+    try:
+        return make_round(
+            sheet.players,
+            sheet.settings,
+            winner=winner,
+            racks=entries,
+            never_opened=flags["never_opened"],
+            could_have_opened=flags["could_have_opened"],
+            blocked=blocked,
+        )
+    except RoundError as err:
+        raise InputError(f"{where}: {err.located(_FILE_FIELDS[err.field])}") from None
+
+
+def load(path: str) -> Sheet:
+    """Read a score file; every problem is one line naming the file and what is wrong."""
+    text, label = read_text(path, "score")
+    return loads(text, label)
+
+
+def save(sheet: Sheet, path: str, *, overwrite: bool = True) -> None:
+    """Write the score file, replacing it in one step (a crash never leaves half a file)."""
+    if not overwrite and os.path.exists(path):
+        raise InputError(f"score file {path} already exists (use --force to overwrite it)")
+    directory = os.path.dirname(os.path.abspath(path))
+    try:
+        handle, temporary = tempfile.mkstemp(prefix=".score-", suffix=".tmp", dir=directory)
+    except OSError as err:
+        raise InputError(f"cannot write score file {path}: {err.strerror or err}") from None
+    try:
+        with os.fdopen(handle, "w", encoding="utf-8") as out:
+            out.write(dumps(sheet))
+        os.chmod(temporary, _file_mode(path))  # mkstemp makes it private; keep what the file had
+        os.replace(temporary, path)
+    except OSError as err:
+        if os.path.exists(temporary):
+            os.unlink(temporary)
+        raise InputError(f"cannot write score file {path}: {err.strerror or err}") from None
+
+
+def _file_mode(path: str) -> int:
+    """The permissions for the score file: the old file's, or the usual ones for a new file."""
+    try:
+        return os.stat(path).st_mode & 0o777
+    except OSError:
+        umask = os.umask(0)
+        os.umask(umask)
+        return 0o666 & ~umask
