@@ -492,3 +492,9 @@ def main() -> None:
     except Exception as err:  # a bug: say so in one line, never a traceback
         click.echo(f"Error: internal error (please report): {type(err).__name__}: {err}", err=True)
         sys.exit(EXIT_INTERNAL)
+
+
+# Commands in their own modules (they import this module's helpers when they run).
+from cli.analyze_commands import analyze as _analyze  # noqa: E402
+
+cli.add_command(_analyze)

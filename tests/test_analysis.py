@@ -1,0 +1,263 @@
+"""Tests of game analysis (solver/analysis.py) and ``rummikub analyze``, through CliRunner.
+
+The records in tests/data/records/ were written by hand; the optimum of every turn was worked out
+by hand from RULES.md (e.g. short.jsonl turn 1: R10-13 and the group K13 B13 O13 open with 7 tiles,
+the player laid only the run: 3 tiles missed, a mistake).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner, Result
+
+from cli.main import cli
+from solver.analysis import Label, label_for
+from solver.model import Objective
+
+DATA = Path(__file__).parent / "data" / "records"
+SHORT = str(DATA / "short.jsonl")
+GOING_OUT = str(DATA / "going_out.jsonl")
+ILLEGAL = str(DATA / "illegal.jsonl")
+
+HEADER = {
+    "type": "game",
+    "version": 1,
+    "rules": {},
+    "seed": 1,
+    "scoring": "standard",
+    "players": [{"player": 1, "name": "a", "kind": "human"}, {"player": 2, "name": "b", "kind": "ai"}],
+    "first_player": 1,
+}
+
+
+def run(args: list[str]) -> Result:
+    result = CliRunner().invoke(cli, ["analyze", *args])
+    assert "Traceback" not in result.stdout and "Traceback" not in result.stderr
+    assert result.exception is None or isinstance(result.exception, SystemExit), repr(result.exception)
+    return result
+
+
+def analyze_json(args: list[str]) -> dict[str, Any]:
+    result = run([*args, "--json"])
+    assert result.exit_code == 0, result.stderr
+    assert result.stderr == ""
+    assert result.stdout.count("\n") == 1
+    data: dict[str, Any] = json.loads(result.stdout)
+    return data
+
+
+def turn(
+    n: int, player: int, rack: str, table: list[str], played: str, after: list[str], **extra: Any
+) -> str:
+    line = {
+        "type": "turn",
+        "turn": n,
+        "player": player,
+        "opened": extra.pop("opened", True),
+        "rack": rack.split(),
+        "table": [s.split() for s in table],
+        "played": played.split(),
+        "drew": extra.pop("drew", None),
+        "table_after": [s.split() for s in after],
+        "pool": 70,
+    }
+    line.update(extra)
+    return json.dumps(line)
+
+
+def write_record(tmp_path: Path, *lines: str) -> str:
+    path = tmp_path / "game.jsonl"
+    path.write_text("\n".join([json.dumps(HEADER), *lines]) + "\n")
+    return str(path)
+
+
+# --------------------------------------------------------------------------- labels
+
+
+@pytest.mark.parametrize(
+    ("objective", "missed", "could_open", "could_go_out", "label"),
+    [
+        (Objective.TILES, 0, False, False, Label.BEST),
+        (Objective.TILES, 1, False, False, Label.INACCURACY),
+        (Objective.TILES, 2, False, False, Label.MISTAKE),
+        (Objective.TILES, 3, False, False, Label.MISTAKE),
+        (Objective.TILES, 4, False, False, Label.BLUNDER),
+        (Objective.TILES, 1, True, False, Label.BLUNDER),
+        (Objective.TILES, 1, False, True, Label.BLUNDER),
+        (Objective.POINTS, 9, False, False, Label.INACCURACY),
+        (Objective.POINTS, 10, False, False, Label.MISTAKE),
+        (Objective.POINTS, 24, False, False, Label.MISTAKE),
+        (Objective.POINTS, 25, False, False, Label.BLUNDER),
+    ],
+)
+def test_label_thresholds(
+    objective: Objective, missed: int, could_open: bool, could_go_out: bool, label: Label
+) -> None:
+    assert label_for(objective, missed, could_open, could_go_out) is label
+
+
+# --------------------------------------------------------------------------- whole records
+
+
+def test_short_game_every_turn_judged() -> None:
+    data = analyze_json([SHORT])
+    turns = data["turns"]
+    assert [t["turn"] for t in turns] == [1, 2, 3, 4, 5, 6, 7]
+    assert [t["player"] for t in turns] == [1, 2, 1, 2, 1, 2, 1]
+    assert [t["label"] for t in turns] == [
+        "mistake",  # laid R10-13 only; with K13 B13 O13 the opening was 7 tiles
+        "best",  # nothing could be played: drawing was right
+        "best",
+        "blunder",  # drew with O10-13 on the rack: a missed opening
+        "best",
+        "inaccuracy",  # opened with O11-13 and kept O10 back
+        "best",
+    ]
+    assert [t["played_tiles"] for t in turns] == [4, 0, 3, 0, 0, 3, 3]
+    assert [t["optimal_tiles"] for t in turns] == [7, 0, 3, 4, 0, 4, 3]
+    assert turns[3]["reason"] == "missed opening"
+    assert turns[0]["points_missed"] == 39 and turns[0]["played_points"] == 46
+    # The better move is the whole table after the optimal move.
+    better = turns[3]["better"]
+    assert sorted(map(tuple, better["table"])) == sorted(
+        [("R10", "R11", "R12", "R13"), ("K13", "B13", "O13"), ("O10", "O11", "O12", "O13")]
+    )
+    assert "better" not in turns[1]
+    you, medium = data["summary"]
+    assert (you["player"], you["name"], you["turns"]) == (1, "you", 4)
+    assert (you["best"], you["inaccuracy"], you["mistake"], you["blunder"], you["illegal"]) == (3, 0, 1, 0, 0)
+    assert you["tiles_missed"] == 3 and you["accuracy"] == round(100 * 10 / 13, 1)
+    assert (medium["best"], medium["inaccuracy"], medium["blunder"], medium["tiles_missed"]) == (1, 1, 1, 5)
+
+
+def test_missed_going_out_is_a_blunder_even_for_one_tile() -> None:
+    turns = analyze_json([GOING_OUT])["turns"]
+    first = turns[0]
+    assert (first["played_tiles"], first["optimal_tiles"], first["tiles_missed"]) == (13, 14, 1)
+    assert first["label"] == "blunder" and first["reason"] == "missed going out"
+    assert turns[2]["label"] == "best"  # R13 laid: the rack is empty
+
+
+def test_illegal_recorded_move_is_reported() -> None:
+    (only,) = analyze_json([ILLEGAL])["turns"]
+    assert only["label"] == "illegal" and only["legal"] is False
+    codes = {v["code"] for v in only["violations"]}
+    assert codes == {"invalid_set", "meld_below_threshold"}
+    assert only["optimal_tiles"] == 3  # R10 R11 R12 opens with 33
+
+
+def test_player_option_keeps_one_players_turns() -> None:
+    data = analyze_json([SHORT, "--player", "2"])
+    assert [t["turn"] for t in data["turns"]] == [2, 4, 6]
+    assert [s["player"] for s in data["summary"]] == [2]
+
+
+def test_points_objective_labels_by_points_missed() -> None:
+    turns = analyze_json([SHORT, "--objective", "points"])["turns"]
+    by_turn = {t["turn"]: t["label"] for t in turns}
+    assert by_turn[1] == "blunder"  # 39 points missed
+    assert by_turn[6] == "mistake"  # O10 kept back: 10 points
+
+
+def test_text_output_table_better_moves_and_summary() -> None:
+    result = run([SHORT, "--no-color"])
+    assert result.exit_code == 0 and result.stderr == ""
+    out = result.stdout
+    lines = out.splitlines()
+    assert lines[3].split() == ["turn", "player", "played", "optimal", "missed", "label"]
+    first = lines[4]
+    assert first.split()[:2] == ["1", "1"] and "R10 R11 R12 R13" in first and first.endswith("mistake")
+    assert "better: play K13 B13 R10 R11 R12 R13 O13" in lines[5]
+    assert "blunder (missed opening)" in out
+    # Best turns get no better move.
+    assert out.count("better:") == 3
+    assert "Summary" in out
+    summary = next(line for line in lines if line.startswith("2 medium") and "%" in line)
+    assert summary.split() == ["2", "medium", "3", "1", "1", "0", "1", "0", "5", "56", "37.5%"]
+    assert "\x1b[" not in out
+
+
+def test_text_output_names_the_violations() -> None:
+    result = run([ILLEGAL, "--no-color"])
+    assert result.exit_code == 0
+    assert "illegal: set 1 'K13 B13' is invalid" in result.stdout
+    assert "illegal: initial meld worth 0 points" in result.stdout
+
+
+def test_color_output_styles_labels() -> None:
+    result = run([SHORT, "--color"])
+    assert result.exit_code == 0
+    assert "\x1b[" in result.stdout
+
+
+# --------------------------------------------------------------------------- record problems
+
+
+def test_recorded_fields_that_disagree_are_reported(tmp_path: Path) -> None:
+    path = write_record(
+        tmp_path,
+        # 'played' says O5 but the table gained R9.
+        turn(1, 1, "O5 R9 K1", ["R10 R11 R12"], "O5", ["R9 R10 R11 R12"]),
+        # a draw that changed the table
+        turn(2, 2, "K2 K3", ["R9 R10 R11 R12"], "", ["R9 R10 R11", "R12 R12 R12"], drew="B1"),
+    )
+    first, second = analyze_json([path])["turns"]
+    assert first["label"] == "illegal"
+    assert [v["code"] for v in first["violations"]] == ["played_mismatch"]
+    assert "'played' lists O5 but the table after the turn gained R9" in first["violations"][0]["message"]
+    assert second["label"] == "illegal"
+    assert [v["code"] for v in second["violations"]] == ["table_changed_on_draw"]
+
+
+def test_penalty_turn_is_not_judged_illegal(tmp_path: Path) -> None:
+    # Timed out: the table restored, a penalty tile taken; nothing played though R9 fitted.
+    path = write_record(tmp_path, turn(1, 1, "R9 K1", ["R10 R11 R12"], "", ["R10 R11 R12"], penalty=["B4"]))
+    (only,) = analyze_json([path])["turns"]
+    assert only["legal"] is True and only["label"] == "inaccuracy"
+
+
+@pytest.mark.parametrize(
+    ("lines", "message"),
+    [
+        (["{not json"], "line 2: not JSON"),
+        ([turn(1, 1, "R9 X5", [], "", [])], "invalid tile 'X5' in rack in game record {path} line 2"),
+        ([turn(1, 1, "R9", ["R1 R2"], "", ["R1 R2"])], "line 2: invalid set 'R1 R2'"),
+        ([turn(1, 1, "R9 R9 R9", [], "", [])], "line 2: too many copies of R9"),
+        (['{"type": "move"}'], "line 2: unknown line type 'move'"),
+        (['{"type": "turn", "turn": 1}'], "line 2: missing field"),
+        (["[1, 2]"], "line 2: expected an object with a 'type'"),
+    ],
+)
+def test_bad_record_is_one_line_error(tmp_path: Path, lines: list[str], message: str) -> None:
+    path = write_record(tmp_path, *lines)
+    result = run([path])
+    assert result.exit_code == 1
+    assert result.stdout == ""
+    assert result.stderr.startswith("Error: ") and f"game record {path}" in result.stderr
+    assert message.format(path=path) in result.stderr
+    assert result.stderr.count("\n") == 1
+
+
+def test_turn_before_header_and_missing_file(tmp_path: Path) -> None:
+    path = tmp_path / "headless.jsonl"
+    path.write_text(turn(1, 1, "R9", [], "", []) + "\n")
+    result = run([str(path)])
+    assert result.exit_code == 1 and f"game record {path} line 1" in result.stderr
+    result = run([str(tmp_path / "nope.jsonl")])
+    assert result.exit_code == 1
+    assert result.stderr == f"Error: cannot read game record {tmp_path / 'nope.jsonl'}: no such file\n"
+
+
+def test_unknown_player_is_refused() -> None:
+    result = run([SHORT, "--player", "3"])
+    assert result.exit_code == 1 and result.stdout == ""
+    assert result.stderr == f"Error: game record {SHORT} has players 1, 2: no player 3\n"
+
+
+def test_usage_errors_exit_2() -> None:
+    assert run([]).exit_code == 2
+    assert run([SHORT, "--player", "0"]).exit_code == 2
