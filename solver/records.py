@@ -1,0 +1,426 @@
+"""Game records: one round as JSON lines, written by ``play`` and ``selfplay``, read by ``analyze``.
+
+The format (version 1), one JSON object per line; players are numbered from 1, tiles are written
+in the notation (``"R5"``, ``"J"``), sets as lists of tiles:
+
+1. Header: ``{"type": "game", "version": 1, "rules": {...}, "seed": 7, "scoring": "standard",
+   "players": [{"player": 1, "name": "you", "kind": "human"}, ...], "first_player": 2}``; it may
+   also hold ``"deal"`` (the deal variants ``redeal_three_pairs``, ``joker_each``, ``rack_size``).
+2. One line per turn: ``{"type": "turn", "turn": 1, "player": 2, "opened": false, "rack": [...],
+   "table": [[...], ...], "played": [...], "drew": "K3" | null, "table_after": [[...], ...],
+   "pool": 78}`` — ``opened``: had the player opened before this turn; ``rack`` and ``table``:
+   before the turn; ``played``: tiles laid from the rack (``[]`` for a draw); ``drew``: the tile
+   drawn (null for a play or a pass); ``pool``: tiles left in the pool after the turn; timer
+   penalty tiles, if any, in ``"penalty": [...]``.
+3. Last line (absent while a round is unfinished): ``{"type": "result", "winner": 1 | null,
+   "reason": "rack_empty" | "blocked", "scores": [...one per player in seat order...],
+   "racks": [[...], ...], "scoring": "standard"}``, plus ``"big"`` (club big points), ``"tied"``
+   (players sharing a tied blocked round), ``"opened"`` and ``"turns"`` when known.
+
+Readers ignore keys they do not know (later versions may add some). Every problem found while
+reading names the file, the line and what is wrong.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import IO, Any
+
+from solver.errors import InputError, RulesError
+from solver.files import decode_text
+from solver.game import Game, RoundResult, TurnRecord
+from solver.melds import why_invalid
+from solver.rules import RuleSet
+from solver.tiles import Tile, TileSyntaxError, format_tiles
+
+VERSION = 1
+MAX_RECORD_BYTES = 50_000_000  # a long four-player round is well under 1 MB
+REASONS = ("rack_empty", "blocked")
+KINDS = ("human", "ai")
+
+
+@dataclass(frozen=True)
+class PlayerInfo:
+    player: int  # 1-based
+    name: str
+    kind: str  # "human" | "ai"
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"player": self.player, "name": self.name, "kind": self.kind}
+
+
+@dataclass(frozen=True)
+class GameHeader:
+    """The record's first line: rules, seed, scoring, who played, who started."""
+
+    rules: RuleSet
+    seed: int
+    players: tuple[PlayerInfo, ...]
+    first_player: int  # 1-based
+    scoring: str = "standard"
+    deal: Mapping[str, Any] = field(default_factory=dict)
+
+    @classmethod
+    def for_game(cls, game: Game, names: Sequence[str], kinds: Sequence[str] | None = None) -> GameHeader:
+        """The header of ``game`` with these player names (kinds default to ``ai``)."""
+        kinds = kinds or ["ai"] * len(names)
+        if len(names) != game.players or len(kinds) != game.players:
+            raise InputError(f"{game.players} players need {game.players} names and kinds")
+        config = game.config
+        return cls(
+            rules=game.rules,
+            seed=config.seed,
+            players=tuple(PlayerInfo(i + 1, n, k) for i, (n, k) in enumerate(zip(names, kinds))),
+            first_player=game.first_player + 1,
+            scoring=config.scoring,
+            deal={
+                "redeal_three_pairs": config.redeal_three_pairs,
+                "joker_each": config.joker_each,
+                "rack_size": config.rack_size,
+            },
+        )
+
+    def to_dict(self) -> dict[str, Any]:
+        data: dict[str, Any] = {
+            "type": "game",
+            "version": VERSION,
+            "rules": self.rules.to_dict(),
+            "seed": self.seed,
+            "scoring": self.scoring,
+            "players": [p.to_dict() for p in self.players],
+            "first_player": self.first_player,
+        }
+        if self.deal:
+            data["deal"] = dict(self.deal)
+        return data
+
+
+@dataclass(frozen=True)
+class GameRecord:
+    """A whole record as read back: the header, every turn, and the result if the round ended."""
+
+    header: GameHeader
+    turns: tuple[TurnRecord, ...]
+    result: RoundResult | None
+
+    @property
+    def rules(self) -> RuleSet:
+        return self.header.rules
+
+
+Line = Mapping[str, Any]
+
+
+def _as_dict(item: GameHeader | TurnRecord | RoundResult | Line) -> dict[str, Any]:
+    if isinstance(item, (GameHeader, TurnRecord, RoundResult)):
+        return item.to_dict()
+    return dict(item)
+
+
+def record_lines(
+    header: GameHeader | Line,
+    turns: Iterable[TurnRecord | Line],
+    result: RoundResult | Line | None,
+) -> list[str]:
+    """The record as JSON text lines (no newlines)."""
+    lines = [_as_dict(header), *(_as_dict(t) for t in turns)]
+    if result is not None:
+        lines.append(_as_dict(result))
+    return [json.dumps(line, separators=(", ", ": ")) for line in lines]
+
+
+def write_record(
+    path: str | Path,
+    header: GameHeader | Line,
+    turns: Iterable[TurnRecord | Line],
+    result: RoundResult | Line | None,
+) -> None:
+    """Write one round's record (``result`` None: an unfinished round, no result line)."""
+    text = "".join(line + "\n" for line in record_lines(header, turns, result))
+    try:
+        Path(path).write_text(text, encoding="utf-8")
+    except OSError as err:
+        raise InputError(f"cannot write record {path}: {err.strerror or err}") from None
+
+
+class RecordWriter:
+    """Writes a record as the round goes on: the header now, each turn as it is played, then the result."""
+
+    def __init__(self, path: str | Path, header: GameHeader | Line) -> None:
+        self.path = str(path)
+        try:
+            self._handle: IO[str] = open(path, "w", encoding="utf-8")  # noqa: SIM115 - closed in close()
+        except OSError as err:
+            raise InputError(f"cannot write record {path}: {err.strerror or err}") from None
+        self._line(_as_dict(header))
+
+    def _line(self, data: dict[str, Any]) -> None:
+        self._handle.write(json.dumps(data, separators=(", ", ": ")) + "\n")
+        self._handle.flush()
+
+    def turn(self, turn: TurnRecord | Line) -> None:
+        self._line(_as_dict(turn))
+
+    def result(self, result: RoundResult | Line) -> None:
+        self._line(_as_dict(result))
+
+    def close(self) -> None:
+        self._handle.close()
+
+    def __enter__(self) -> RecordWriter:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+# ---------------------------------------------------------------------- reading
+
+
+class _Reader:
+    """Field access for one line, with messages that say where."""
+
+    def __init__(self, data: Any, where: str) -> None:
+        if not isinstance(data, dict):
+            raise InputError(f"{where}: expected a JSON object")
+        self.data: dict[str, Any] = data
+        self.where = where
+
+    def get(self, key: str) -> Any:
+        if key not in self.data:
+            raise InputError(f"{self.where}: missing field {key!r}")
+        return self.data[key]
+
+    def integer(self, key: str, low: int | None = None, high: int | None = None) -> int:
+        value = self.get(key)
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise InputError(f"{self.where}: {key!r} must be a whole number, got {_show(value)}")
+        if (low is not None and value < low) or (high is not None and value > high):
+            span = f"{low}..{high}" if high is not None else f"at least {low}"
+            raise InputError(f"{self.where}: {key!r} is {value}, expected {span}")
+        return value
+
+    def boolean(self, key: str) -> bool:
+        value = self.get(key)
+        if not isinstance(value, bool):
+            raise InputError(f"{self.where}: {key!r} must be true or false, got {_show(value)}")
+        return value
+
+    def text(self, key: str, choices: Sequence[str] | None = None) -> str:
+        value = self.get(key)
+        if not isinstance(value, str):
+            raise InputError(f"{self.where}: {key!r} must be a string, got {_show(value)}")
+        if choices is not None and value not in choices:
+            raise InputError(f"{self.where}: {key!r} is {value!r}, expected one of {', '.join(choices)}")
+        return value
+
+    def tiles(self, key: str, rules: RuleSet, value: Any = None) -> tuple[Tile, ...]:
+        value = self.get(key) if value is None else value
+        if not isinstance(value, list):
+            raise InputError(f'{self.where}: {key!r} must be a list of tiles such as ["R4", "R5"]')
+        out = []
+        for item in value:
+            if not isinstance(item, str):
+                raise InputError(
+                    f'{self.where}: {key!r} holds {_show(item)}, not a tile (tiles are strings like "R7")'
+                )
+            try:
+                out.append(Tile.parse(item, rules))
+            except TileSyntaxError as err:
+                raise InputError(err.located(f"{key!r} of {self.where}")) from None
+        return tuple(out)
+
+    def sets(self, key: str, rules: RuleSet, check: bool = True) -> tuple[tuple[Tile, ...], ...]:
+        value = self.get(key)
+        if not isinstance(value, list):
+            raise InputError(f"{self.where}: {key!r} must be a list of sets (lists of tiles)")
+        out = []
+        for i, raw in enumerate(value, 1):
+            if not isinstance(raw, list):
+                raise InputError(f"{self.where}: {key!r} set {i} must be a list of tiles")
+            tiles = self.tiles(f"{key} set {i}", rules, raw)
+            reason = why_invalid(tiles, rules) if check else None
+            if reason is not None:
+                raise InputError(
+                    f"{self.where}: {key!r} set {i} '{format_tiles(tiles)}' is invalid: {reason}"
+                )
+            out.append(tiles)
+        return tuple(out)
+
+
+def _show(value: Any) -> str:
+    text = json.dumps(value)
+    return text if len(text) <= 30 else text[:29] + "…"
+
+
+def read_record(path: str | Path) -> GameRecord:
+    """Read and check a record; a problem raises InputError naming the file, the line and what."""
+    label = str(path)
+    try:
+        with open(path, "rb") as handle:
+            data = handle.read(MAX_RECORD_BYTES + 1)
+    except FileNotFoundError:
+        raise InputError(f"cannot read record {label}: no such file") from None
+    except IsADirectoryError:
+        raise InputError(f"cannot read record {label}: it is a directory") from None
+    except OSError as err:
+        raise InputError(f"cannot read record {label}: {err.strerror or err}") from None
+    if len(data) > MAX_RECORD_BYTES:
+        raise InputError(f"record {label} is too large (over {MAX_RECORD_BYTES:,} bytes)")
+    text = decode_text(data, f"record {label}")
+    return parse_record(text, label)
+
+
+def parse_record(text: str, label: str = "<record>") -> GameRecord:
+    """A record from its text (see the module docstring for the format)."""
+    numbered = [(n, line) for n, line in enumerate(text.splitlines(), 1) if line.strip()]
+    if not numbered:
+        raise InputError(f"record {label} is empty (expected a game line first)")
+    header: GameHeader | None = None
+    turns: list[TurnRecord] = []
+    result: RoundResult | None = None
+    for number, line in numbered:
+        where = f"record {label} line {number}"
+        try:
+            data = json.loads(line)
+        except json.JSONDecodeError as err:
+            raise InputError(f"{where}: not valid JSON: {err.msg} at column {err.colno}") from None
+        except (ValueError, RecursionError):
+            raise InputError(f"{where}: not valid JSON: nested too deeply or too large a number") from None
+        reader = _Reader(data, where)
+        kind = reader.text("type", ("game", "turn", "result"))
+        if header is None:
+            if kind != "game":
+                raise InputError(f"{where}: the first line must be the game line (type 'game'), not {kind!r}")
+            header = _header(reader)
+            continue
+        if result is not None:
+            raise InputError(f"{where}: nothing may follow the result line")
+        if kind == "game":
+            raise InputError(f"{where}: a second game line (one record holds one round)")
+        if kind == "turn":
+            turns.append(_turn(reader, header, turns))
+        else:
+            result = _result(reader, header, len(turns))
+    assert header is not None
+    return GameRecord(header, tuple(turns), result)
+
+
+def _header(reader: _Reader) -> GameHeader:
+    where = reader.where
+    version = reader.integer("version")
+    if version != VERSION:
+        raise InputError(f"{where}: record version {version} is not supported (this program reads {VERSION})")
+    raw_rules = reader.get("rules")
+    if not isinstance(raw_rules, dict):
+        raise InputError(f"{where}: 'rules' must be an object of rule options")
+    try:
+        rules = RuleSet.from_options(raw_rules)
+    except RulesError as err:
+        raise InputError(f"{where}: {err}") from None
+    raw_players = reader.get("players")
+    if not isinstance(raw_players, list) or not 2 <= len(raw_players) <= 6:
+        raise InputError(f"{where}: 'players' must be a list of 2 to 6 player objects")
+    players = []
+    for i, raw in enumerate(raw_players, 1):
+        player = _Reader(raw, f"{where} player {i}")
+        number = player.integer("player", i, i)
+        players.append(PlayerInfo(number, player.text("name"), player.text("kind", KINDS)))
+    deal = reader.data.get("deal", {})
+    if not isinstance(deal, dict):
+        raise InputError(f"{where}: 'deal' must be an object")
+    return GameHeader(
+        rules=rules,
+        seed=reader.integer("seed"),
+        players=tuple(players),
+        first_player=reader.integer("first_player", 1, len(players)),
+        scoring=reader.text("scoring", ("standard", "club")),
+        deal=deal,
+    )
+
+
+def _turn(reader: _Reader, header: GameHeader, before: Sequence[TurnRecord]) -> TurnRecord:
+    where = reader.where
+    rules = header.rules
+    number = reader.integer("turn", 1)
+    expected = before[-1].turn + 1 if before else 1
+    if number != expected:
+        raise InputError(f"{where}: turn {number} where turn {expected} was expected")
+    player = reader.integer("player", 1, len(header.players))
+    rack = reader.tiles("rack", rules)
+    table = reader.sets("table", rules)
+    played = reader.tiles("played", rules)
+    drew_raw = reader.get("drew")
+    drew = None if drew_raw is None else reader.tiles("drew", rules, [drew_raw])[0]
+    table_after = reader.sets("table_after", rules, check=False)
+    penalty = reader.tiles("penalty", rules) if "penalty" in reader.data else ()
+    missing = Counter(played) - Counter(rack)
+    if missing:
+        raise InputError(
+            f"{where}: 'played' holds {format_tiles(sorted(missing.elements()))}, not on the rack"
+        )
+    if not penalty:
+        # A normal turn conserves tiles: the table after is the table before plus what was laid.
+        after, expect = Counter(t for s in table_after for t in s), Counter(t for s in table for t in s)
+        expect.update(played)
+        if after != expect:
+            raise InputError(f"{where}: 'table_after' is not the table plus the tiles played")
+        for i, s in enumerate(table_after, 1):
+            reason = why_invalid(s, rules)
+            if reason is not None:
+                raise InputError(f"{where}: 'table_after' set {i} '{format_tiles(s)}' is invalid: {reason}")
+        if played and drew is not None:
+            raise InputError(f"{where}: a turn either plays tiles or draws one, not both")
+    return TurnRecord(
+        turn=number,
+        seat=player - 1,
+        opened=reader.boolean("opened"),
+        rack=rack,
+        table=table,
+        played=played,
+        drew=drew,
+        table_after=table_after,
+        pool=reader.integer("pool", 0),
+        penalty=penalty,
+    )
+
+
+def _result(reader: _Reader, header: GameHeader, turns: int) -> RoundResult:
+    where = reader.where
+    players = len(header.players)
+    winner_raw = reader.get("winner")
+    winner = None if winner_raw is None else reader.integer("winner", 1, players) - 1
+    scores = reader.get("scores")
+    if not isinstance(scores, list) or len(scores) != players:
+        raise InputError(f"{where}: 'scores' must be a list of {players} numbers (one per player)")
+    if any(isinstance(s, bool) or not isinstance(s, int) for s in scores):
+        raise InputError(f"{where}: 'scores' must hold whole numbers")
+    racks = reader.get("racks")
+    if not isinstance(racks, list) or len(racks) != players:
+        raise InputError(f"{where}: 'racks' must be a list of {players} racks (one per player)")
+    parsed = tuple(reader.tiles(f"racks {i}", header.rules, r) for i, r in enumerate(racks, 1))
+    big = reader.data.get("big", [])
+    if not isinstance(big, list) or (big and len(big) != players):
+        raise InputError(f"{where}: 'big' must be a list of {players} numbers")
+    tied = reader.data.get("tied", [])
+    if not isinstance(tied, list) or any(isinstance(t, bool) or not isinstance(t, int) for t in tied):
+        raise InputError(f"{where}: 'tied' must be a list of player numbers")
+    opened = reader.data.get("opened", [])
+    if not isinstance(opened, list) or any(not isinstance(o, bool) for o in opened):
+        raise InputError(f"{where}: 'opened' must be a list of true/false")
+    winners = tuple(t - 1 for t in tied) if tied else ((winner,) if winner is not None else ())
+    return RoundResult(
+        winner=winner,
+        reason=reader.text("reason", REASONS),
+        scores=tuple(scores),
+        racks=parsed,
+        scoring=reader.text("scoring", ("standard", "club")) if "scoring" in reader.data else header.scoring,
+        big=tuple(int(b) for b in big),
+        winners=winners,
+        opened=tuple(opened),
+        turns=reader.integer("turns", 0) if "turns" in reader.data else turns,
+    )
