@@ -498,3 +498,6 @@ def main() -> None:
 from cli.analyze_commands import analyze as _analyze  # noqa: E402
 
 cli.add_command(_analyze)
+from cli.score_commands import score as _score  # noqa: E402
+
+cli.add_command(_score)
