@@ -23,6 +23,8 @@ RULE_PARAMS = {
     "continue_after_meld": "continue-after-meld",
     "wrap": "wrap",
     "joker_penalty": "joker-penalty",
+    "joker_rules": "joker-rules",
+    "joker_retrieval": "joker-retrieval",
 }
 
 
@@ -116,6 +118,22 @@ def rule_options(func: F) -> F:
             default=30,
             show_default=True,
             help="A joker's value for --objective points (what it costs left on a rack).",
+        ),
+        click.option(
+            "--joker-rules",
+            type=click.Choice(["free", "strict", "locked"]),
+            default="free",
+            show_default=True,
+            help="Table jokers: free (move like any tile); strict (keep standing for their tile until "
+            "that tile retrieves them); locked (strict, and a set holding one may only grow).",
+        ),
+        click.option(
+            "--joker-retrieval",
+            type=click.Choice(["official", "club"]),
+            default="official",
+            show_default=True,
+            help="A retrieved joker goes into a new set with two rack tiles (official), or the player "
+            "plays one rack tile that turn (club).",
         ),
     ]
     for decorator in reversed(decorators):

@@ -313,11 +313,15 @@ def build_model(
 ) -> TurnModel:
     """The turn's integer program: ``sets``, ``flow``, or ``auto`` (flow where the rules allow it)."""
     from solver.flow_model import build_flow_model, flow_supported
+    from solver.joker_model import needs_joker_rows
     from solver.set_model import build_set_model
 
     objective = Objective(objective)
+    strict = needs_joker_rows(position)
     if formulation == "auto":
-        formulation = "flow" if flow_supported(position.rules) else "sets"
+        formulation = "flow" if flow_supported(position.rules) and not strict else "sets"
+    if formulation == "flow" and strict:
+        raise RulesError("the flow formulation has no strict or locked joker rules; use --formulation sets")
     if formulation == "flow":
         if not flow_supported(position.rules):
             raise RulesError(

@@ -26,6 +26,21 @@ class Wrap(StrEnum):
     FULL = "full"  # runs wrap around freely (12-13-1-2)
 
 
+class JokerRules(StrEnum):
+    """What may happen to a joker already on the table (RULES.md, "Jokers on the table")."""
+
+    FREE = "free"  # a table joker moves like any tile (the plain tile-count model)
+    STRICT = "strict"  # it keeps standing for its tile until that tile retrieves it
+    LOCKED = "locked"  # strict, and its set may only grow until the joker is retrieved
+
+
+class Retrieval(StrEnum):
+    """What a player must do with a joker retrieved from the table (strict and locked rules)."""
+
+    OFFICIAL = "official"  # play it in a new set holding at least two rack tiles
+    CLUB = "club"  # play at least one rack tile that turn (the club sheet)
+
+
 @dataclass(frozen=True, slots=True, eq=False)
 class RuleSet:
     """One turn's rules. Defaults are the standard game (see RULES.md)."""
@@ -40,6 +55,8 @@ class RuleSet:
     continue_after_meld: bool = False
     wrap: Wrap = Wrap.NONE
     joker_penalty: int = 30  # a joker's value for the points objective (left on a rack it costs this)
+    joker_rules: JokerRules = JokerRules.FREE
+    joker_retrieval: Retrieval = Retrieval.OFFICIAL
     # Rule objects key every cache (set readings, parsed tokens): hash them once.
     _hash: int = dataclasses.field(init=False, repr=False, compare=False, default=0)
 
@@ -82,6 +99,15 @@ class RuleSet:
                 object.__setattr__(self, "wrap", Wrap(self.wrap))
             except ValueError:
                 raise bad("wrap", self.wrap, "must be none, american or full") from None
+        for field, enum, words in (
+            ("joker_rules", JokerRules, "free, strict or locked"),
+            ("joker_retrieval", Retrieval, "official or club"),
+        ):
+            if not isinstance(getattr(self, field), enum):
+                try:
+                    object.__setattr__(self, field, enum(getattr(self, field)))
+                except ValueError:
+                    raise bad(field, getattr(self, field), f"must be {words}") from None
         if self.min_set_size > self.numbers and self.min_set_size > self.colours:
             raise bad(
                 "min_set_size",
@@ -125,6 +151,8 @@ class RuleSet:
             "continue-after-meld": self.continue_after_meld,
             "wrap": self.wrap.value,
             "joker-penalty": self.joker_penalty,
+            "joker-rules": self.joker_rules.value,
+            "joker-retrieval": self.joker_retrieval.value,
         }
 
     def describe(self) -> str:
@@ -189,4 +217,11 @@ def _coerce(key: str, value: object, kind: str) -> object:
             return Wrap(str(value).strip().lower())
         except ValueError:
             raise RulesError(f"invalid rule {key}={value!r}: must be none, american or full") from None
+    if kind in ("JokerRules", "Retrieval"):
+        enum: type[StrEnum] = JokerRules if kind == "JokerRules" else Retrieval
+        try:
+            return enum(str(value).strip().lower())
+        except ValueError:
+            words = " or ".join(e.value for e in enum)
+            raise RulesError(f"invalid rule {key}={value!r}: must be {words}") from None
     raise AssertionError(f"no coercion for {kind}")  # pragma: no cover

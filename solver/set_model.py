@@ -12,6 +12,7 @@ from collections import Counter
 from collections.abc import Sequence
 
 from solver.candidates import CandidateSets, TileKey, candidate_sets
+from solver.joker_model import add_joker_rows, locked_homes, needs_joker_rows
 from solver.model import (
     INF,
     LinearModel,
@@ -26,7 +27,7 @@ from solver.model import (
     tile_name,
 )
 from solver.position import Position
-from solver.rules import RuleSet
+from solver.rules import JokerRules, RuleSet
 from solver.tiles import Tile
 
 
@@ -44,6 +45,7 @@ def build_set_model(position: Position, objective: Objective = Objective.TILES) 
     initial = not position.opened
     table_fixed = initial and not rules.continue_after_meld
     table_keys = table_set_keys(position)
+    strict = needs_joker_rows(position)
 
     set_vars: list[tuple[int, TileKey]] = []
     cover: dict[int, list[tuple[int, int]]] = {
@@ -56,6 +58,8 @@ def build_set_model(position: Position, objective: Objective = Objective.TILES) 
         available = rack + table
         keys = [k for k in cands.keys if fits(k, available)]
         keys += [k for k in table_keys if k not in cands.index]
+        if strict and rules.joker_rules is JokerRules.LOCKED:
+            keys += [k for k in locked_homes(position, available) if k not in cands.index and k not in table_keys]
         for key in keys:
             v = lp.var(f"x_{set_name(key, rules)}", fits(key, available), hint=table_keys.get(key, 0))
             x_of[key] = v
@@ -101,6 +105,9 @@ def build_set_model(position: Position, objective: Objective = Objective.TILES) 
             kept.append(k)
             # A table set counts as kept only if a copy of exactly that set is on the new table.
             lp.row(f"keep_{set_name(key, rules)}", [(k, 1), (x_of[key], -1)], -INF, 0)
+
+    if not table_fixed and strict:
+        add_joker_rows(lp, position, x_of, played, table, rack)
 
     add_objective(lp, position, objective, played, kept)
 

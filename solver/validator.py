@@ -15,6 +15,7 @@ from typing import Any
 from solver.melds import best_reading, why_invalid
 from solver.position import Position
 from solver.rules import RuleSet
+from solver.table_jokers import joker_problems
 from solver.tiles import JOKER, Tile, format_tiles
 
 
@@ -80,6 +81,8 @@ def validate(position: Position, new_table: Sequence[Sequence[Tile]]) -> list[Vi
         )
     if not position.opened and (played or rearranged):
         out += _initial_meld_violations(position, new_table, played - extra)
+    if not missing and not extra:
+        out += [Violation(p.code, p.message, p.tiles) for p in joker_problems(position, new_table)]
     return out
 
 

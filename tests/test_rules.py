@@ -8,7 +8,7 @@ from itertools import combinations
 import pytest
 
 from solver.errors import RulesError
-from solver.rules import RuleSet, Wrap
+from solver.rules import JokerRules, Retrieval, RuleSet, Wrap
 
 
 def test_defaults_are_the_standard_game() -> None:
@@ -276,7 +276,8 @@ def test_describe(rules: RuleSet, text: str) -> None:
 @pytest.mark.parametrize(
     "rules",
     [RuleSet(), RuleSet(wrap=Wrap.AMERICAN, jokers=0), RuleSet(joker_in_meld=True, continue_after_meld=True),
-     RuleSet(numbers=20, colours=8, copies=3, min_set_size=4, meld_threshold=50, joker_penalty=100)],
+     RuleSet(numbers=20, colours=8, copies=3, min_set_size=4, meld_threshold=50, joker_penalty=100),
+     RuleSet(joker_rules=JokerRules.STRICT, joker_retrieval=Retrieval.CLUB), RuleSet(joker_rules=JokerRules.LOCKED)],
     ids=lambda r: r.describe(),
 )
 def test_describe_and_to_dict_round_trip(rules: RuleSet) -> None:
@@ -297,4 +298,25 @@ def test_to_dict_uses_hyphenated_names() -> None:
         "continue-after-meld": False,
         "wrap": "none",
         "joker-penalty": 30,
+        "joker-rules": "free",
+        "joker-retrieval": "official",
     }
+
+
+@pytest.mark.parametrize(
+    ("options", "message"),
+    [
+        ({"joker-rules": "loose"}, "invalid rule joker-rules='loose': must be free or strict or locked"),
+        ({"joker-retrieval": "house"}, "invalid rule joker-retrieval='house': must be official or club"),
+    ],
+)
+def test_joker_rule_values_are_checked(options: dict[str, object], message: str) -> None:
+    with pytest.raises(RulesError) as err:
+        RuleSet.from_options(options)
+    assert str(err.value) == message
+
+
+def test_joker_rules_from_text() -> None:
+    rules = RuleSet.from_options({"joker_rules": " Strict ", "joker-retrieval": "CLUB"})
+    assert rules.joker_rules is JokerRules.STRICT and rules.joker_retrieval is Retrieval.CLUB
+    assert rules.describe() == "joker-rules=strict joker-retrieval=club"

@@ -1,0 +1,294 @@
+"""The strict and locked joker rules as exact rows of the set formulation.
+
+The set model counts copies ``x[s]`` of each candidate set; a set with jokers may declare them in
+several ways (``solver.jokers.assignments``). Under strict rules those declarations matter, so a
+set that can matter is split into one variable per declaration, ``x[s,a]`` (summing to ``x[s]``).
+Every joker of a table set L (under the chosen reading of L) then either
+
+- stays: ``g[r,s,a,t]`` puts it in a copy of ``(s,a)`` that declares its tile t and still holds
+  a numbered tile of L ("its set, extended, split or rebuilt around it"); under locked rules the
+  copy must hold all of L (it only grew), one copy per locked set; or
+- is retrieved: ``ret[r,t]`` needs a real t on the new table for each joker it replaces, and
+  (official retrieval) the joker lands in a *host* copy ``h[s,a]`` holding two rack tiles:
+  ``u`` marks played numbered tiles of the copy as the rack's, ``p`` its other jokers from the rack,
+  ``o`` the retrieved jokers' slots.
+
+Slots are counted per class of identical copies: ``g + o + p <= (jokers of a declaring t) * x[s,a]``,
+which is exact because copies of one class are interchangeable.
+"""
+
+from __future__ import annotations
+
+from collections import Counter, defaultdict
+from collections.abc import Sequence
+from itertools import combinations
+
+from solver.candidates import TileKey
+from solver.jokers import Role, assignments, can_host, numbered, table_readings
+from solver.melds import run_numbers, run_starts
+from solver.model import INF, LinearModel, set_name, tile_name
+from solver.position import Position
+from solver.rules import JokerRules, Retrieval, RuleSet
+from solver.tiles import JOKER, Tile
+
+
+def needs_joker_rows(position: Position) -> bool:
+    """Whether the joker rules change this turn: strict or locked, jokers on a table that may change."""
+    table_fixed = not position.opened and not position.rules.continue_after_meld
+    return (
+        position.rules.joker_rules is not JokerRules.FREE
+        and not table_fixed
+        and any(t.is_joker for s in position.table for t in s)
+    )
+
+
+def locked_homes(position: Position, available: Counter[int]) -> list[TileKey]:
+    """Sets a locked table set may grow into: runs of any length and groups holding it whole.
+
+    The candidate list stops at the longest run that cannot be split without loss; a locked set
+    may not be split, so its longer extensions are added here (those the tiles allow).
+    """
+    rules = position.rules
+    found: set[TileKey] = set()
+    joker = JOKER.index(rules)
+    for written in position.table:
+        if JOKER not in written:
+            continue
+        core = numbered(written)
+        colours = {t.colour for t in core}
+        if len(colours) != 1:
+            continue  # a group: its homes are groups, all in the candidate list
+        colour = colours.pop()
+        own_jokers = len(written) - sum(core.values())
+        spare = min(rules.jokers, available[joker]) - own_jokers
+        for length in range(len(written), rules.numbers + 1):
+            for start in run_starts(length, rules):
+                seq = run_numbers(start, length, rules)
+                assert seq is not None
+                tiles = [Tile(colour, n) for n in seq]
+                if core - Counter(tiles):
+                    continue
+                free = [t for t in tiles if t not in core]
+                for extra_jokers in range(own_jokers, own_jokers + max(spare, 0) + 1):
+                    for key in _fill(sorted(core.elements()), free, extra_jokers, rules):
+                        if all(available[i] >= n for i, n in Counter(key).items()):
+                            found.add(key)
+    return sorted(found)
+
+
+def _fill(core: list[Tile], free: list[Tile], jokers: int, rules: RuleSet) -> list[TileKey]:
+    """Keys of a run: the core tiles, ``jokers`` jokers on free places, real tiles on the rest."""
+    joker = JOKER.index(rules)
+    if jokers > len(free):
+        return []
+    keys = []
+    for holes in combinations(range(len(free)), jokers):
+        tiles = core + [t for i, t in enumerate(free) if i not in holes]
+        keys.append(tuple(sorted(t.index(rules) for t in tiles)) + (joker,) * jokers)
+    return keys
+
+
+def add_joker_rows(
+    lp: LinearModel,
+    position: Position,
+    x_of: dict[TileKey, int],
+    played: dict[int, int],
+    table: Counter[int],
+    rack: Counter[int],
+) -> None:
+    """Add the strict (or locked) joker rules to a set model whose set variables are ``x_of``."""
+    rules = position.rules
+    locked = rules.joker_rules is JokerRules.LOCKED
+    official = rules.joker_retrieval is Retrieval.OFFICIAL
+    joker = JOKER.index(rules)
+    before = [(i, s, table_readings(s, rules)) for i, s in enumerate(position.table, 1) if JOKER in s]
+
+    # Split the sets whose joker declarations matter: those a table joker could stay in, and
+    # (official retrieval) those that could host a retrieved joker next to two rack tiles.
+    wanted = {t for _, _, readings in before for reading in readings for r in reading.roles for t in r.options}
+    cores = [numbered(s) for _, s, _ in before]
+    classes: dict[TileKey, list[tuple[tuple[Tile, ...], int]]] = {}
+    hosts: list[tuple[TileKey, tuple[Tile, ...], int]] = []
+    own_counts: Counter[tuple[TileKey, tuple[Tile, ...]]] = Counter()
+    for _, written, readings in before:
+        own = _own_declaration(written, readings[0].roles, rules)
+        if own is not None:
+            own_counts[(own[0], own[1])] += 1
+    for key, x in x_of.items():
+        jokers = key.count(joker)
+        if not jokers:
+            continue
+        tiles = [Tile.from_index(i, rules) for i in key]
+        real = set(numbered(tiles))
+        near = any(real & set(core) for core in cores)
+        mine = sum(1 for t in real if rack[t.index(rules)]) + min(rack[joker], jokers - 1)
+        host = official and mine >= 2
+        options = assignments(tiles, rules)
+        if not host and not (near and any(wanted & set(a) for a in options)):
+            continue
+        split = []
+        for a in options:
+            # The "play nothing" hint: each table set keeps its own declaration.
+            hint = own_counts[(key, a)]
+            v = lp.var(f"x_{set_name(key, rules)}_as_{''.join(str(t) for t in a)}", lp.upper[x], hint=hint)
+            split.append((a, v))
+            if host:
+                hosts.append((key, a, v))
+        classes[key] = split
+        lp.row(f"declare_{set_name(key, rules)}", [(x, 1)] + [(v, -1) for _, v in split], 0, 0)
+
+    capacity: dict[tuple[int, Tile], list[tuple[int, int]]] = defaultdict(list)
+    replacing: dict[Tile, list[tuple[int, int]]] = defaultdict(list)
+    retrieved: list[int] = []
+    hint_used: Counter[tuple[int, Tile]] = Counter()
+    for i, written, readings in before:
+        core = numbered(written)
+        chooses: list[int | None] = [None]
+        if len(readings) > 1:
+            picks = [lp.var(f"reads_{i}_as_{k}", 1, hint=int(k == 0)) for k in range(len(readings))]
+            lp.row(f"reading_{i}", [(c, 1) for c in picks], 1, 1)
+            chooses = list(picks)
+        for k, (reading, choose) in enumerate(zip(readings, chooses)):
+            role_homes: list[dict[int, list[tuple[int, int]]]] = []  # per role: split variable -> its g
+            mine_retrieved: list[int] = []
+            gated: list[tuple[int, int]] = []  # locked: homes that don't hold the whole set
+            own = _own_declaration(written, reading.roles, rules) if k == 0 else None
+            for r, role in enumerate(reading.roles):
+                name = f"joker_{i}_{k}_{r}"
+                terms: list[tuple[int, int]] = []
+                homes: dict[int, list[tuple[int, int]]] = defaultdict(list)
+                for key, split in classes.items():
+                    held = numbered([Tile.from_index(j, rules) for j in key])
+                    if not (set(held) & set(core)):
+                        continue  # it would leave its set: only retrieval takes it elsewhere
+                    # Locked: the set may only grow, unless one of its jokers is retrieved.
+                    unlocked_only = locked and bool(core - held)
+                    for a, v in split:
+                        for t in sorted(set(a) & set(role.options)):
+                            hint = 0
+                            if (
+                                own is not None
+                                and (key, a, t) == (own[0], own[1], own[2][r])
+                                and hint_used[(v, t)] < a.count(t) * lp.hint[v]
+                            ):
+                                hint = 1
+                                hint_used[(v, t)] += 1
+                            g = lp.var(f"{name}_stays_{set_name(key, rules)}_{t}", 1, hint=hint)
+                            capacity[(v, t)].append((g, 1))
+                            terms.append((g, 1))
+                            (gated if unlocked_only else homes[v]).append((g, 1))
+                for t in role.options:
+                    if table[t.index(rules)] + rack[t.index(rules)] == 0:
+                        continue  # no such tile could replace it
+                    ret = lp.var(f"{name}_retrieved_by_{t}", 1)
+                    replacing[t].append((ret, 1))
+                    terms.append((ret, 1))
+                    retrieved.append(ret)
+                    mine_retrieved.append(ret)
+                # Each joker of the chosen reading stays or is retrieved; none of another reading.
+                hi = 1 if choose is None else 0
+                lp.row(name, terms + ([(choose, -1)] if choose is not None else []), hi, hi)
+                role_homes.append(homes)
+            if locked:
+                _lock_rows(lp, f"locked_{i}_{k}", role_homes, mine_retrieved)
+                if gated:
+                    n = len(reading.roles)
+                    lp.row(f"locked_{i}_{k}_unlocked", gated + [(x, -n) for x in mine_retrieved], -INF, 0)
+
+    # A copy declaring t holds as many staying or retrieved jokers there as it has jokers declaring t.
+    slots: dict[tuple[int, Tile], list[tuple[int, int]]] = defaultdict(list)
+    if official and retrieved:
+        _host_rows(lp, hosts, retrieved, played, rack, rules, slots)
+    for (v, t) in sorted(set(capacity) | set(slots)):
+        a_count = _count_in(v, t, classes)
+        terms = capacity.get((v, t), []) + slots.get((v, t), [])
+        lp.row(f"slots_{lp.names[v]}_{t}", [*terms, (v, -a_count)], -INF, 0)
+    # A retrieved joker is replaced by a real tile it stood for: no more than are on the new table.
+    for t, terms in sorted(replacing.items()):
+        ti = t.index(rules)
+        extra = [(played[ti], -1)] if ti in played else []
+        lp.row(f"replace_{tile_name(ti, rules)}", terms + extra, -INF, table[ti])
+
+
+def _count_in(v: int, t: Tile, classes: dict[TileKey, list[tuple[tuple[Tile, ...], int]]]) -> int:
+    for split in classes.values():
+        for a, var in split:
+            if var == v:
+                return a.count(t)
+    raise AssertionError("unknown split variable")  # pragma: no cover
+
+
+def _lock_rows(
+    lp: LinearModel, name: str, role_homes: list[dict[int, list[tuple[int, int]]]], retrieved: list[int]
+) -> None:
+    """Locked: one copy per locked set, holding all its staying jokers; a set with several jokers
+    keeps them together unless one was retrieved (which unlocks it)."""
+    if not role_homes:
+        return
+    first = role_homes[0]
+    for v, gs in first.items():
+        lp.row(f"{name}_home_{lp.names[v]}", [*gs, (v, -1)], -INF, 0)
+    for r, homes in enumerate(role_homes[1:], 1):
+        for v in set(first) | set(homes):
+            terms = first.get(v, []) + [(g, -c) for g, c in homes.get(v, [])]
+            # |first - other| <= retrieved jokers of the set: equal while the set is locked.
+            lp.row(f"{name}_together_{r}_{lp.names[v]}_a", terms + [(x, -1) for x in retrieved], -INF, 0)
+            lp.row(f"{name}_together_{r}_{lp.names[v]}_b", terms + [(x, 1) for x in retrieved], 0, INF)
+
+
+def _host_rows(
+    lp: LinearModel,
+    hosts: list[tuple[TileKey, tuple[Tile, ...], int]],
+    retrieved: list[int],
+    played: dict[int, int],
+    rack: Counter[int],
+    rules: RuleSet,
+    slots: dict[tuple[int, Tile], list[tuple[int, int]]],
+) -> None:
+    """Official retrieval: each retrieved joker lies in a host copy holding two rack tiles."""
+    joker = JOKER.index(rules)
+    placed: list[tuple[int, int]] = []
+    marks: dict[int, list[tuple[int, int]]] = defaultdict(list)
+    rack_jokers: list[tuple[int, int]] = []
+    for key, a, v in hosts:
+        base = f"{set_name(key, rules)}_as_{''.join(str(t) for t in a)}"
+        ub = lp.upper[v]
+        h = lp.var(f"host_{base}", ub)
+        lp.row(f"host_{base}", [(h, 1), (v, -1)], -INF, 0)
+        own: list[tuple[int, int]] = []
+        for t in sorted(set(a)):
+            o = lp.var(f"retrieved_in_{base}_{t}", ub * a.count(t))
+            placed.append((o, 1))
+            here = [(o, 1)]
+            if rack[joker] and len(a) > 1:
+                p = lp.var(f"rack_joker_in_{base}_{t}", ub * a.count(t))
+                rack_jokers.append((p, 1))
+                own.append((p, 1))
+                here.append((p, 1))
+            slots[(v, t)] += here
+            lp.row(f"host_slots_{base}_{t}", [*here, (h, -a.count(t))], -INF, 0)
+        for i in sorted(set(key)):
+            if i != joker and rack[i]:
+                u = lp.var(f"rack_tile_{tile_name(i, rules)}_in_{base}", ub)
+                lp.row(f"rack_tile_{tile_name(i, rules)}_in_{base}", [(u, 1), (h, -1)], -INF, 0)
+                marks[i].append((u, 1))
+                own.append((u, 1))
+        # Two of the host copy's tiles came from the rack.
+        lp.row(f"host_two_{base}", [*own, (h, -2)], 0, INF)
+    for i, terms in sorted(marks.items()):
+        lp.row(f"rack_marks_{tile_name(i, rules)}", [*terms, (played[i], -1)], -INF, 0)
+    if rack_jokers:
+        lp.row("rack_joker_marks", [*rack_jokers, (played[joker], -1)], -INF, 0)
+    lp.row("retrieved_placed", placed + [(r, -1) for r in retrieved], 0, 0)
+
+
+def _own_declaration(
+    written: Sequence[Tile], roles: Sequence[Role], rules: RuleSet
+) -> tuple[TileKey, tuple[Tile, ...], list[Tile]] | None:
+    """The table set's key, a declaration of it serving its roles, and each role's tile there."""
+    key = tuple(sorted(t.index(rules) for t in written))
+    for a in assignments(written, rules):
+        match = can_host(roles, a)
+        if match is not None:
+            return key, a, [a[j] for j in match]
+    return None

@@ -1,0 +1,138 @@
+"""What a joker stands for under the strict and locked joker rules (RULES.md, "Jokers on the table").
+
+A joker already on the table has a *role*: the tile it stands for, read from the table as given.
+In a run that is the tile at its place in the written order (``R4 J R6``: R5); in a group it is a
+missing colour of the group's number (either one in a group of three, the one in a group of four).
+A set of one numbered tile and two jokers may have several readings (``K1 J J``: a run or a
+group); each reading gives one role per joker. On the table after the move a joker *declares* a
+tile: every way to declare the jokers of a set is one *assignment*. Both the validator and the
+model builder rest on these two functions; this module knows nothing of solvers.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from itertools import combinations
+
+from solver.melds import Kind, Reading, readings
+from solver.rules import RuleSet
+from solver.tiles import Tile, tile
+
+
+@dataclass(frozen=True, slots=True)
+class Role:
+    """The tiles one table joker may stand for: one in a run, the missing colours in a group."""
+
+    options: tuple[Tile, ...]
+
+    def __str__(self) -> str:
+        return "/".join(str(t) for t in self.options)
+
+
+@dataclass(frozen=True, slots=True)
+class TableReading:
+    """One way to read a table set with jokers: its kind and one role per joker."""
+
+    kind: Kind
+    roles: tuple[Role, ...]
+
+
+def table_readings(written: Sequence[Tile], rules: RuleSet) -> tuple[TableReading, ...]:
+    """The readings of a table set as written: the written order settles runs where it can.
+
+    A run reading counts if its numbered tiles sit at their places in the written order (either
+    direction); groups have no order. Only when no reading fits the order (``R12 R13 J``) does
+    every valid reading count (there: R11).
+    """
+    return _table_readings(tuple(written), rules)
+
+
+@lru_cache(maxsize=4096)
+def _table_readings(written: tuple[Tile, ...], rules: RuleSet) -> tuple[TableReading, ...]:
+    options = readings(written, rules)
+    in_order = [r for r in options if r.kind is Kind.GROUP or _fits_order(r, written)]
+    chosen = in_order or options
+    found: list[TableReading] = []
+    for r in chosen:
+        reading = TableReading(r.kind, _roles(r, written if r in in_order else None, rules))
+        if reading not in found:
+            found.append(reading)
+    return tuple(found)
+
+
+def _fits_order(reading: Reading, written: tuple[Tile, ...]) -> bool:
+    """Whether the run's tiles stand where the written order puts them (ascending or descending)."""
+    stands = reading.stands_for
+    return any(
+        all(t.is_joker or t == s for t, s in zip(order, stands))
+        for order in (written, written[::-1])
+    )
+
+
+def _roles(reading: Reading, written: tuple[Tile, ...] | None, rules: RuleSet) -> tuple[Role, ...]:
+    if reading.kind is Kind.GROUP:
+        numbered = [t for t in reading.tiles if not t.is_joker]
+        present = {t.colour for t in numbered}
+        number = numbered[0].number
+        missing = tuple(tile(c, number) for c in range(rules.colours) if c not in present)
+        return tuple(Role(missing) for t in reading.tiles if t.is_joker)
+    if written is not None:
+        stands = reading.stands_for
+        order = written if all(t.is_joker or t == s for t, s in zip(written, stands)) else written[::-1]
+        return tuple(Role((s,)) for t, s in zip(order, stands) if t.is_joker)
+    return tuple(Role((s,)) for t, s in zip(reading.tiles, reading.stands_for) if t.is_joker)
+
+
+def assignments(tiles: Sequence[Tile], rules: RuleSet) -> tuple[tuple[Tile, ...], ...]:
+    """Every way to declare the jokers of a set on the table after the move (sorted tuples).
+
+    A group's jokers may declare any distinct missing colours; a run's jokers the tiles at their
+    places. Empty for an invalid set; ``((),)`` for a valid set without jokers.
+    """
+    return _assignments(tuple(sorted(tiles)), rules)
+
+
+@lru_cache(maxsize=65536)
+def _assignments(tiles: tuple[Tile, ...], rules: RuleSet) -> tuple[tuple[Tile, ...], ...]:
+    found: list[tuple[Tile, ...]] = []
+    jokers = sum(1 for t in tiles if t.is_joker)
+    for r in readings(tiles, rules):
+        if r.kind is Kind.RUN:
+            options = [tuple(sorted(s for t, s in zip(r.tiles, r.stands_for) if t.is_joker))]
+        else:
+            present = {t.colour for t in tiles if not t.is_joker}
+            number = next(t.number for t in tiles if not t.is_joker)
+            missing = [tile(c, number) for c in range(rules.colours) if c not in present]
+            options = [tuple(sorted(c)) for c in combinations(missing, jokers)]
+        for option in options:
+            if option not in found:
+                found.append(option)
+    return tuple(found)
+
+
+def can_host(roles: Sequence[Role], declared: Sequence[Tile]) -> list[int] | None:
+    """Indices into ``declared`` giving each role a distinct joker standing for one of its tiles.
+
+    None if there is no such matching (roles and declared jokers are few: a plain search).
+    """
+    used: list[int] = []
+
+    def place(i: int) -> bool:
+        if i == len(roles):
+            return True
+        for j, t in enumerate(declared):
+            if j not in used and t in roles[i].options:
+                used.append(j)
+                if place(i + 1):
+                    return True
+                used.pop()
+        return False
+
+    return list(used) if place(0) else None
+
+
+def numbered(tiles: Sequence[Tile]) -> Counter[Tile]:
+    return Counter(t for t in tiles if not t.is_joker)
