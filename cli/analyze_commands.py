@@ -47,20 +47,10 @@ def analyze(record_file: str, player: int | None, objective: str, backend: str, 
     that breaks a rule. Non-best turns show the better move; a summary per player follows.
     """
     from cli.main import guarded
-    from solver.analysis import analyze as analyze_record
-    from solver.analysis import read_record
+    from solver.analysis import analyze_file
 
-    record = guarded(lambda: read_record(record_file))
-    numbers = [p.player for p in record.players]
-    if player is not None and player not in numbers:
-        from cli.main import EXIT_BAD_INPUT, fail
-
-        raise fail(
-            f"game record {record_file} has players {', '.join(map(str, numbers))}: no player {player}",
-            EXIT_BAD_INPUT,
-        )
     progress = _progress if sys.stderr.isatty() and not params["as_json"] else None
-    result = guarded(lambda: analyze_record(record, objective, backend, player, progress))
+    result = guarded(lambda: analyze_file(record_file, objective, backend, player, progress))
     if progress is not None:
         click.echo("\r\033[K", nl=False, err=True)
     if params["as_json"]:
@@ -76,11 +66,11 @@ def _progress(done: int, total: int) -> None:
 
 def render_analysis(result: Analysis, color: bool) -> str:
     record = result.record
-    names = {p.player: p.name for p in record.players}
-    who = ", ".join(f"{p.player} {p.name}" for p in record.players)
+    names = {p.player: p.name for p in record.header.players}
+    who = ", ".join(f"{p.player} {p.name}" for p in record.header.players)
     unit = result.objective.value
     lines = [
-        f"Game record {record.path}: players {who}; rules {record.rules.describe()}",
+        f"Game record {result.source}: players {who}; rules {record.rules.describe()}",
         f"Each turn against the one-turn optimum by {unit}; missed = optimum - played.",
         "",
     ]
@@ -93,8 +83,8 @@ def render_analysis(result: Analysis, color: bool) -> str:
             label += f" ({t.reason})"
         rows.append(
             [
-                str(t.line.turn),
-                f"{t.line.player} {names.get(t.line.player, '')}".strip(),
+                str(t.turn.turn),
+                f"{t.turn.player} {names.get(t.turn.player, '')}".strip(),
                 _played(t, color),
                 f"{t.optimal_tiles} ({t.optimal_points} pts)",
                 f"{t.tiles_missed if t.legal else t.optimal_tiles} ({_signed(t)} pts)",
@@ -135,7 +125,7 @@ def render_analysis(result: Analysis, color: bool) -> str:
 
 def _played(t: TurnAnalysis, color: bool) -> str:
     if not t.played:
-        return "drew" + (f" {tiles_text([t.line.drew], color)}" if t.line.drew is not None else "")
+        return "drew" + (f" {tiles_text([t.turn.drew], color)}" if t.turn.drew is not None else "")
     return f"{t.played_tiles} ({t.played_points} pts) {tiles_text(t.played, color)}"
 
 

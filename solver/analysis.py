@@ -25,120 +25,17 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
+from pathlib import Path
 from typing import Any
 
 from solver.errors import InputError, RummikubError
-from solver.files import decode_text
+from solver.game import TurnRecord
 from solver.model import Objective
 from solver.position import Position
-from solver.rules import RuleSet
+from solver.records import GameRecord, read_record
 from solver.solve import PlacedSet, SetChange, Solution, solve
 from solver.tiles import Tile, points
 from solver.validator import Violation, validate
-
-# ---------------------------------------------------------------- reading a record
-# Interim reader of the game-record format, until solver/records.py (the engine's) lands.
-
-
-@dataclass(frozen=True)
-class PlayerEntry:
-    player: int
-    name: str
-    kind: str
-
-
-@dataclass(frozen=True)
-class TurnLine:
-    line: int  # line number in the record file
-    turn: int
-    player: int
-    opened: bool
-    rack: tuple[Tile, ...]
-    table: tuple[tuple[Tile, ...], ...]
-    played: tuple[Tile, ...]
-    drew: Tile | None
-    table_after: tuple[tuple[Tile, ...], ...]
-    penalty: tuple[Tile, ...] = ()
-
-
-@dataclass(frozen=True)
-class GameRecord:
-    path: str
-    rules: RuleSet
-    players: tuple[PlayerEntry, ...]
-    turns: tuple[TurnLine, ...]
-
-
-def read_record(path: str) -> GameRecord:
-    """A game record (JSON lines); errors name the file, the line and what is wrong."""
-    try:
-        with open(path, "rb") as handle:
-            text = decode_text(handle.read(), f"game record {path}")
-    except FileNotFoundError:
-        raise InputError(f"cannot read game record {path}: no such file") from None
-    except IsADirectoryError:
-        raise InputError(f"cannot read game record {path}: it is a directory") from None
-    except OSError as err:
-        raise InputError(f"cannot read game record {path}: {err.strerror or err}") from None
-    rules = RuleSet()
-    players: list[PlayerEntry] = []
-    turns: list[TurnLine] = []
-    seen_header = False
-    for number, raw in enumerate(text.splitlines(), 1):
-        where = f"game record {path} line {number}"
-        if not raw.strip():
-            continue
-        try:
-            data = json.loads(raw)
-        except json.JSONDecodeError as err:
-            raise InputError(f"{where}: not JSON ({err.msg})") from None
-        if not isinstance(data, dict) or "type" not in data:
-            raise InputError(f"{where}: expected an object with a 'type'")
-        kind = data["type"]
-        try:
-            if kind == "game":
-                rules = RuleSet.from_options(data.get("rules", {}))
-                players = [
-                    PlayerEntry(int(p["player"]), str(p["name"]), str(p["kind"])) for p in data["players"]
-                ]
-                seen_header = True
-            elif kind == "turn":
-                if not seen_header:
-                    raise InputError("a turn before the 'game' header line")
-                turns.append(_turn_line(data, number, where, rules))
-            elif kind != "result":
-                raise InputError(f"unknown line type {kind!r}")
-        except KeyError as err:
-            raise InputError(f"{where}: missing field {err.args[0]!r}") from None
-        except (TypeError, ValueError) as err:
-            if isinstance(err, RummikubError) and str(err).startswith(("invalid", "game record")):
-                raise
-            raise InputError(f"{where}: {err}") from None
-    if not seen_header:
-        raise InputError(f"game record {path}: no 'game' header line")
-    return GameRecord(path, rules, tuple(players), tuple(turns))
-
-
-def _turn_line(data: dict[str, Any], number: int, where: str, rules: RuleSet) -> TurnLine:
-    from solver.files import _json_tiles as json_tiles
-    from solver.files import tiles_of
-
-    def tiles(key: str, value: Any) -> tuple[Tile, ...]:
-        return tuple(tiles_of(json_tiles(value, f"{key} in {where}", rules)))
-
-    return TurnLine(
-        line=number,
-        turn=int(data["turn"]),
-        player=int(data["player"]),
-        opened=bool(data["opened"]),
-        rack=tiles("rack", data["rack"]),
-        table=tuple(tiles("table", s) for s in data["table"]),
-        played=tiles("played", data["played"]),
-        drew=tiles("drew", data["drew"])[0] if data.get("drew") else None,
-        table_after=tuple(tiles("table_after", s) for s in data["table_after"]),
-        penalty=tiles("penalty", data.get("penalty", [])),
-    )
-
 
 # ---------------------------------------------------------------- judging turns
 
@@ -175,7 +72,7 @@ def label_for(objective: Objective, missed: int, could_open: bool, could_go_out:
 class TurnAnalysis:
     """One turn: what was played, the optimum, and the verdict."""
 
-    line: TurnLine
+    turn: TurnRecord
     position: Position
     objective: Objective
     best: Solution
@@ -183,7 +80,7 @@ class TurnAnalysis:
 
     @property
     def played(self) -> tuple[Tile, ...]:
-        return tuple(self.line.played)
+        return self.turn.played
 
     @property
     def legal(self) -> bool:
@@ -241,11 +138,11 @@ class TurnAnalysis:
 
     def to_dict(self) -> dict[str, Any]:
         data: dict[str, Any] = {
-            "turn": self.line.turn,
-            "player": self.line.player,
+            "turn": self.turn.turn,
+            "player": self.turn.player,
             "opened": self.position.opened,
             "played": [str(t) for t in self.played],
-            "drew": str(self.line.drew) if self.line.drew is not None else None,
+            "drew": str(self.turn.drew) if self.turn.drew is not None else None,
             "played_tiles": self.played_tiles,
             "played_points": self.played_points,
             "optimal_tiles": self.optimal_tiles,
@@ -311,6 +208,7 @@ class PlayerSummary:
 
 @dataclass(frozen=True)
 class Analysis:
+    source: str  # the record's file name
     record: GameRecord
     objective: Objective
     turns: tuple[TurnAnalysis, ...]
@@ -318,50 +216,44 @@ class Analysis:
 
     def to_dict(self) -> dict[str, Any]:
         return {
+            "record": self.source,
             "objective": self.objective.value,
             "rules": self.record.rules.to_dict(),
-            "players": [{"player": p.player, "name": p.name, "kind": p.kind} for p in self.record.players],
+            "players": [p.to_dict() for p in self.record.header.players],
             "turns": [t.to_dict() for t in self.turns],
             "summary": [s.to_dict() for s in self.summary],
         }
 
 
-def judge_turn(line: TurnLine, record: GameRecord, objective: Objective, backend: str) -> TurnAnalysis:
+def judge_turn(
+    turn: TurnRecord, record: GameRecord, objective: Objective, backend: str, source: str = "<record>"
+) -> TurnAnalysis:
     """Solve the position the player faced and check the recorded move."""
     try:
-        position = Position(tuple(line.rack), tuple(tuple(s) for s in line.table), line.opened, record.rules)
-    except RummikubError as err:  # an invalid table or too many copies: the record itself is bad
-        raise InputError(f"game record {record.path} line {line.line}: {err}") from None
+        position = Position(turn.rack, turn.table, turn.opened, record.rules)
+    except RummikubError as err:  # e.g. more copies of a tile than the game has: the record is bad
+        raise InputError(f"record {source} line {_line_of(source, turn.turn)}: {err}") from None
     best = solve(position, objective, backend)
-    return TurnAnalysis(line, position, objective, best, tuple(recorded_move_problems(position, line)))
+    return TurnAnalysis(turn, position, objective, best, tuple(recorded_move_problems(position, turn)))
 
 
-def recorded_move_problems(position: Position, line: TurnLine) -> list[Violation]:
-    """Every rule the recorded move breaks, and any disagreement between its fields."""
-    if line.penalty:
+def recorded_move_problems(position: Position, turn: TurnRecord) -> list[Violation]:
+    """Every rule the recorded move breaks (the record reader has already checked that the table
+    after the turn is valid sets holding the table before plus the tiles played)."""
+    if turn.penalty:
         return []  # a timed-out turn: the table was restored or taken back by the penalty rule
-    if not line.played:
-        same = Counter(_key(s) for s in line.table_after) == Counter(_key(s) for s in line.table)
-        if same:
-            return []
-        return [
-            Violation(
-                "table_changed_on_draw",
-                "no tile was played, but the table after the turn differs from the table before",
-            )
-        ]
-    problems = validate(position, line.table_after)
-    laid = Counter(t for s in line.table_after for t in s) - position.table_tiles
-    if laid != Counter(line.played) and not any(v.code == "tile_not_available" for v in problems):
-        problems.append(
-            Violation(
-                "played_mismatch",
-                f"'played' lists {_tiles(line.played)} but the table after the turn gained "
-                f"{_tiles(sorted(laid.elements())) or 'nothing'}",
-                tuple(line.played),
-            )
-        )
-    return problems
+    return validate(position, turn.table_after)
+
+
+def analyze_file(
+    path: str,
+    objective: Objective | str = Objective.TILES,
+    backend: str = "bnb",
+    player: int | None = None,
+    progress: Callable[[int, int], None] | None = None,
+) -> Analysis:
+    """Read a record and judge it (see :func:`analyze`)."""
+    return analyze(read_record(path), objective, backend, player, progress, path)
 
 
 def analyze(
@@ -370,21 +262,41 @@ def analyze(
     backend: str = "bnb",
     player: int | None = None,
     progress: Callable[[int, int], None] | None = None,
+    source: str = "<record>",
 ) -> Analysis:
     """Judge every turn (only ``player``'s, numbered from 1, when given) and sum up per player."""
     objective = Objective(objective)
-    lines = [t for t in record.turns if player is None or t.player == player]
+    players = [p for p in record.header.players if player is None or p.player == player]
+    if not players:
+        numbers = ", ".join(str(p.player) for p in record.header.players)
+        raise InputError(f"record {source} has players {numbers}: no player {player}")
+    chosen = [t for t in record.turns if player is None or t.player == player]
     judged = []
-    for done, line in enumerate(lines):
+    for done, turn in enumerate(chosen):
         if progress is not None:
-            progress(done, len(lines))
-        judged.append(judge_turn(line, record, objective, backend))
-    players = [p for p in record.players if player is None or p.player == player]
+            progress(done, len(chosen))
+        judged.append(judge_turn(turn, record, objective, backend, source))
     summary = tuple(
-        _summary(p.player, p.name, [t for t in judged if t.line.player == p.player], objective)
+        _summary(p.player, p.name, [t for t in judged if t.turn.player == p.player], objective)
         for p in players
     )
-    return Analysis(record, objective, tuple(judged), summary)
+    return Analysis(source, record, objective, tuple(judged), summary)
+
+
+def _line_of(source: str, turn: int) -> int | str:
+    """The line of turn ``turn`` in the record file (only needed for an error message)."""
+    try:
+        lines = Path(source).read_text(encoding="utf-8").splitlines()
+    except OSError:
+        return "?"
+    for number, line in enumerate(lines, 1):
+        try:
+            data = json.loads(line)
+        except json.JSONDecodeError:
+            continue
+        if isinstance(data, dict) and data.get("type") == "turn" and data.get("turn") == turn:
+            return number
+    return "?"
 
 
 def _summary(player: int, name: str, turns: Sequence[TurnAnalysis], objective: Objective) -> PlayerSummary:
@@ -403,11 +315,3 @@ def _summary(player: int, name: str, turns: Sequence[TurnAnalysis], objective: O
         points_missed=sum(t.optimal_points - (t.played_points if t.legal else 0) for t in turns),
         objective=objective,
     )
-
-
-def _key(s: Sequence[Tile]) -> tuple[Tile, ...]:
-    return tuple(sorted(s))
-
-
-def _tiles(tiles: Sequence[Tile]) -> str:
-    return " ".join(str(t) for t in tiles)
