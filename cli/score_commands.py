@@ -104,7 +104,7 @@ def score() -> None:
     help="What a joker left on a rack costs (default: 30; with --scoring club 100).",
 )
 @click.option("--force", is_flag=True, help="Overwrite FILE if it exists.")
-def score_new(file: str, players: str, scoring: str, joker_penalty: str | None, force: bool) -> None:
+def new_command(file: str, players: str, scoring: str, joker_penalty: str | None, force: bool) -> None:
     """Start a score sheet in FILE (refused if FILE exists, unless --force)."""
     from solver.scoresheet import new_sheet, save
 
@@ -121,7 +121,7 @@ def score_new(file: str, players: str, scoring: str, joker_penalty: str | None, 
 @score.command("round")
 @click.argument("file", metavar="FILE")
 @round_options
-def score_round(file: str, **entry: Any) -> None:
+def round_command(file: str, **entry: Any) -> None:
     """Enter the next round into the sheet FILE and show its scores and the running totals.
 
     Example: rummikub score round game.json --winner Ann --rack "Bob=R5 K12 J" --rack Cy=23
@@ -138,7 +138,7 @@ def score_round(file: str, **entry: Any) -> None:
 @click.argument("file", metavar="FILE")
 @click.argument("number", metavar="ROUND", type=int)
 @round_options
-def score_fix(file: str, number: int, **entry: Any) -> None:
+def fix_command(file: str, number: int, **entry: Any) -> None:
     """Correct a past round: replace round ROUND (from 1) of FILE with the round as given.
 
     Give the whole round again, as for `score round`; the totals are recomputed.
@@ -155,7 +155,7 @@ def score_fix(file: str, number: int, **entry: Any) -> None:
 @score.command("show")
 @click.argument("file", metavar="FILE")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of the table.")
-def score_show(file: str, as_json: bool) -> None:
+def show_command(file: str, as_json: bool) -> None:
     """Show the sheet FILE: every round with running totals, big/small points (club), standings."""
     from solver.scoresheet import load
 

@@ -579,7 +579,9 @@ def loads(text: str, label: str = "<text>") -> Sheet:
     """A sheet from the score file's text; ``label`` names the file in messages."""
     where = f"score file {label}"
     try:
-        data = json.loads(text)
+        data = json.loads(text, object_pairs_hook=_no_repeated_keys)
+    except _RepeatedKey as err:
+        raise InputError(f"{where}: key {err.key!r} appears twice in one object") from None
     except json.JSONDecodeError as err:
         raise InputError(
             f"{where} is not valid JSON (line {err.lineno} column {err.colno}: {err.msg})"
@@ -613,6 +615,21 @@ def loads(text: str, label: str = "<text>") -> Sheet:
     for number, item in enumerate(data["rounds"], start=1):
         sheet = sheet.with_round(_round_from_json(item, sheet, f"{where} round {number}"))
     return sheet
+
+
+class _RepeatedKey(Exception):
+    def __init__(self, key: str) -> None:
+        self.key = key
+
+
+def _no_repeated_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """JSON objects as dicts, refusing a repeated key (plain json keeps the last one silently)."""
+    data: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in data:
+            raise _RepeatedKey(key)
+        data[key] = value
+    return data
 
 
 def _check_keys(data: Mapping[str, Any], known: Iterable[str], where: str) -> None:

@@ -446,6 +446,7 @@ def changed(**changes: Any) -> str:
     "text, problem",
     [
         ("{", "is not valid JSON (line 1"),
+        (changed().replace('"Bob": "R5"', '"Bob": "R5", "Bob": "R6"'), "key 'Bob' appears twice"),
         ("[]", "is not a score sheet"),
         ('{"players": []}', "is not a score sheet"),
         (changed(version=2), "format version 2 is not supported"),
