@@ -173,7 +173,7 @@ def add_joker_rows(
                             ):
                                 hint = 1
                                 hint_used[(v, t)] += 1
-                            g = lp.var(f"{name}_stays_{set_name(key, rules)}_{t}", 1, hint=hint)
+                            g = lp.var(f"{name}_stays_in_{lp.names[v][2:]}_{t}", 1, hint=hint)
                             capacity[(v, t)].append((g, 1))
                             terms.append((g, 1))
                             (gated if unlocked_only else homes[v]).append((g, 1))

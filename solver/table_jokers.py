@@ -251,7 +251,7 @@ class _Search:
         for i in self.after_sets:
             mine = sum(min(n, self.played[t]) for t, n in numbered(self.new_table[i]).items())
             best = max(best, min(mine, 2))
-        rack = f"{best} rack tile{'s' if best != 1 else ''}" if best else "no rack tile"
+        rack = "one rack tile" if best == 1 else "no rack tile"  # best < 2, or hosting would work
         return JokerProblem(
             "joker_retrieval",
             f"retrieved joker played with only {rack} in its new set"

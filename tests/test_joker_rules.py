@@ -1,0 +1,246 @@
+"""Strict and locked joker rules: the issue's examples, the validator's words, an independent
+brute-force oracle on small random positions, and the ordering locked <= strict <= free."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from itertools import combinations
+
+import pytest
+
+from solver.jokers import assignments, table_readings
+from solver.melds import is_valid
+from solver.position import Position
+from solver.rules import JokerRules, Retrieval, RuleSet
+from solver.solve import solve
+from solver.table_jokers import account
+from solver.tiles import JOKER, Tile, parse_token, tile
+from solver.validator import validate
+
+
+def tiles(text: str) -> list[Tile]:
+    return [t for tok in text.split() for t in parse_token(tok)]
+
+
+def position(rack: str, table: list[str], mode: str = "strict", retrieval: str = "official", **rules: object) -> Position:
+    return Position.from_strings(
+        rack, table, rules=RuleSet(joker_rules=JokerRules(mode), joker_retrieval=Retrieval(retrieval), **rules)
+    )
+
+
+ISSUE_EXAMPLES = [
+    # table, rack, tiles played free / strict / locked
+    (["B10 O10 R10 J"], "K11 K12", 2, 0, 0),
+    (["R4 J R6"], "R5 B7 O7", 3, 3, 3),
+    (["R4 J R6"], "R7", 1, 1, 1),
+    (["K5 B5 J"], "O5", 1, 1, 1),
+    (["K1 K2 K3 J"], "R5 R6 R7", 3, 3, 3),
+    (["R3 R4 R5 R6 J"], "B3 O3", 2, 2, 0),
+]
+
+MORE_EXAMPLES = [
+    # R5 may not simply join (the joker would stop standing for R5); retrieving it needs two rack
+    # tiles beside the joker (official), and only B7 is left.
+    (["R4 J R6"], "R5 B7", 1, 0, 0),
+    # Retrieval by a tile taken from another table set (R5 leaves a four-run).
+    (["R4 J R6", "R5 R6 R7 R8"], "B9 O9", 2, 2, 2),
+    # Locked: the joker's set may grow at both ends.
+    (["R4 J R6"], "R2 R3 R7 R8", 4, 4, 4),
+    # Locked: taking R3 off the end of a joker's run is not allowed, the rest of the run is free.
+    (["R3 R4 J R6", "K3 K4 K5"], "B3 O3", 2, 2, 0),
+    # A group joker keeps standing for a missing colour: O5 joins and the joker becomes the red 5.
+    # Playing R5 too would retrieve it, and then it needs two more rack tiles.
+    (["K5 B5 J"], "O5 R5", 1, 1, 1),
+    (["K5 B5 J"], "O5 R5 K9 K10", 4, 4, 4),
+    # Two readings (K1 J J): as a run it grows with K4.
+    (["K1 J J"], "K4", 1, 1, 1),
+    # Written order: J K1 J is only a group, so K4 does not fit under strict rules.
+    (["J K1 J"], "K4", 1, 0, 0),
+    # The joker leaves its set only when retrieved: R11 R12 R13 J stands for R10.
+    (["R11 R12 R13 J"], "K9 K10", 2, 0, 0),
+    (["R12 R13 J"], "R11 K9 K10", 3, 3, 3),
+]
+
+
+@pytest.mark.parametrize(("table", "rack", "free", "strict", "locked"), ISSUE_EXAMPLES + MORE_EXAMPLES)
+@pytest.mark.parametrize("engine", ["bnb", "cbc", "cpsat"])
+def test_examples(table: list[str], rack: str, free: int, strict: int, locked: int, engine: str) -> None:
+    for mode, expected in (("free", free), ("strict", strict), ("locked", locked)):
+        solution = solve(position(rack, table, mode), backend=engine)
+        assert solution.tiles_played == expected, (mode, [str(s) for s in solution.table])
+        assert validate(solution.position, [s.tiles for s in solution.table]) == []
+
+
+def test_club_retrieval_needs_no_rack_tiles_beside_the_joker() -> None:
+    official = solve(position("R5 B7", ["R4 J R6", "K7 K8 K9"], "strict"))
+    club = solve(position("R5 B7", ["R4 J R6", "K7 K8 K9"], "strict", "club"))
+    assert (official.tiles_played, club.tiles_played) == (0, 1)
+
+
+@pytest.mark.parametrize(
+    ("written", "roles"),
+    [
+        ("R4 J R6", [["R5"]]),
+        ("R4 R5 R6 J", [["R7"]]),
+        ("J R2 R3", [["R1"]]),
+        ("R12 R13 J", [["R11"]]),
+        ("R6 R5 J", [["R4"]]),
+        ("K5 B5 J", [["R5/O5"]]),
+        ("B10 O10 R10 J", [["K10"]]),
+        ("K1 J J", [["K2", "K3"], ["B1/R1/O1", "B1/R1/O1"]]),
+        ("J K1 J", [["B1/R1/O1", "B1/R1/O1"]]),
+    ],
+)
+def test_what_a_table_joker_stands_for(written: str, roles: list[list[str]]) -> None:
+    found = table_readings(tiles(written), RuleSet())
+    assert [[str(r) for r in reading.roles] for reading in found] == roles
+
+
+def test_declarations_after_the_move() -> None:
+    assert [[str(t) for t in a] for a in assignments(tiles("R4 R5 J"), RuleSet())] == [["R3"], ["R6"]]
+    assert [[str(t) for t in a] for a in assignments(tiles("K5 B5 J"), RuleSet())] == [["R5"], ["O5"]]
+    assert assignments(tiles("K5 K6"), RuleSet()) == ()
+
+
+@pytest.mark.parametrize(
+    ("table", "rack", "after", "mode", "code", "message"),
+    [
+        (["B10 O10 R10 J"], "K11 K12", ["B10 O10 R10", "K11 K12 J"], "strict", "joker_moved",
+         "joker standing for K10 (table set 1) moved without being replaced by K10"),
+        (["R4 J R6", "K7 K8 K9 K10"], "R5 B7", ["R4 R5 R6", "B7 K7 J", "K8 K9 K10"], "strict", "joker_retrieval",
+         "retrieved joker played with only one rack tile in its new set"
+         " (official retrieval: a new set with at least two tiles from the rack)"),
+        (["R3 R4 R5 R6 J"], "B3 O3", ["R4 R5 R6 J", "R3 B3 O3"], "locked", "locked_set_broken",
+         "table set 1 'R3 R4 R5 R6 J' holds a joker and may only grow until it is retrieved"
+         " (joker-rules=locked): R3 left it"),
+    ],
+)
+def test_validator_names_the_broken_joker_rule(
+    table: list[str], rack: str, after: list[str], mode: str, code: str, message: str
+) -> None:
+    pos = position(rack, table, mode)
+    problems = validate(pos, [tiles(s) for s in after])
+    assert [(p.code, p.message) for p in problems] == [(code, message)]
+
+
+def test_account_names_the_retrieving_tile() -> None:
+    pos = position("R5 B7 O7", ["R4 J R6"])
+    found = account(pos, [tiles("R4 R5 R6"), tiles("B7 O7 J")])
+    assert found is not None
+    assert [str(r) for r in found.retrieved] == ["the joker of table set 1 retrieved by R5"]
+    assert found.retrieved[0].new_set == 2
+
+
+# An independent oracle: try every subset of the rack and every partition of the tiles into valid
+# sets, and ask the validator. Exponential, so only for small positions.
+
+SMALL = {"numbers": 7}
+
+
+def _partitions(pool: Counter[Tile], rules: RuleSet) -> object:
+    if not pool:
+        yield []
+        return
+    first = min(pool.elements(), key=lambda t: (t.is_joker, t))
+    rest = pool.copy()
+    rest[first] -= 1
+    others = sorted(rest.elements())
+    seen: set[tuple[Tile, ...]] = set()
+    for size in range(rules.min_set_size - 1, len(others) + 1):
+        for combo in combinations(others, size):
+            if combo in seen:
+                continue
+            seen.add(combo)
+            group = (first, *combo)
+            if is_valid(group, rules):
+                left = rest - Counter(combo)
+                for tail in _partitions(+left, rules):  # type: ignore[attr-defined]
+                    yield [list(group), *tail]
+
+
+def brute_force_best(pos: Position) -> int:
+    table = pos.table_tiles
+    rack = list(pos.rack)
+    for size in range(len(rack), 0, -1):
+        for subset in sorted(set(combinations(rack, size))):
+            pool = table + Counter(subset)
+            for partition in _partitions(pool, pos.rules):  # type: ignore[attr-defined]
+                if not validate(pos, partition):
+                    return size
+    return 0
+
+
+def random_position(rng: random.Random, mode: str, retrieval: str) -> Position:
+    rules = RuleSet(joker_rules=JokerRules(mode), joker_retrieval=Retrieval(retrieval), **SMALL)  # type: ignore[arg-type]
+    sets: list[list[Tile]] = []
+    for _ in range(rng.choice([1, 1, 2])):
+        if rng.random() < 0.5:
+            colour, start, length = rng.randrange(4), rng.randint(1, 4), rng.choice([3, 3, 4])
+            s = [tile(colour, n) for n in range(start, min(start + length, 8))]
+        else:
+            number = rng.randint(1, 7)
+            s = [tile(c, number) for c in rng.sample(range(4), rng.choice([3, 4]))]
+        sets.append(s)
+    jokers = 0
+    for s in sets:
+        if jokers < 2 and (jokers == 0 or rng.random() < 0.3):
+            s[rng.randrange(len(s))] = JOKER
+            jokers += 1
+    used = Counter(t for s in sets for t in s)
+    rack: list[Tile] = []
+    near = [t for s in sets for t in s if not t.is_joker]
+    while len(rack) < rng.randint(2, 4):
+        base = rng.choice(near)
+        if rng.random() < 0.5:
+            cand = tile(base.colour, min(7, max(1, base.number + rng.choice([-2, -1, 1, 2]))))
+        else:
+            cand = tile(rng.randrange(4), base.number)
+        if used[cand] + rack.count(cand) < 2:
+            rack.append(cand)
+    return Position(tuple(rack), tuple(tuple(s) for s in sets), True, rules)
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_model_matches_brute_force_on_small_positions(seed: int) -> None:
+    rng = random.Random(seed)
+    mode = ["strict", "locked"][seed % 2]
+    retrieval = "club" if seed % 5 == 4 else "official"
+    pos = random_position(rng, mode, retrieval)
+    expected = brute_force_best(pos)
+    for backend in ("bnb", "cbc", "cpsat"):
+        assert solve(pos, backend=backend).tiles_played == expected, (backend, pos.to_dict())
+
+
+@pytest.mark.parametrize("seed", range(40, 70))
+def test_locked_le_strict_le_free(seed: int) -> None:
+    rng = random.Random(seed)
+    pos = random_position(rng, "locked", "official")
+    played = {}
+    for mode in ("free", "strict", "locked"):
+        rules = pos.rules.replace(joker_rules=JokerRules(mode))
+        answer = solve(Position(pos.rack, pos.table, True, rules))
+        played[mode] = answer.tiles_played
+        table = [s.tiles for s in answer.table]
+        # Every strict answer is a legal free one, every locked answer a legal strict one.
+        for looser in ("free", "strict", "locked")[: ("free", "strict", "locked").index(mode)]:
+            loose = Position(pos.rack, pos.table, True, rules.replace(joker_rules=JokerRules(looser)))
+            assert validate(loose, table) == []
+    assert played["locked"] <= played["strict"] <= played["free"]
+
+
+@pytest.mark.parametrize("seed", range(70, 80))
+def test_all_three_agree_without_table_jokers(seed: int) -> None:
+    rng = random.Random(seed)
+    pos = random_position(rng, "free", "official")
+    table = tuple(tuple(t if not t.is_joker else tile(0, 7) for t in s) for s in pos.table)
+    if any(not is_valid(s, pos.rules) for s in table):
+        pytest.skip("replacing the joker made an invalid set")
+    counts = Counter(t for s in table for t in s) + Counter(pos.rack)
+    if max(counts.values()) > 2:
+        pytest.skip("too many copies")
+    results = set()
+    for mode in ("free", "strict", "locked"):
+        rules = pos.rules.replace(joker_rules=JokerRules(mode))
+        results.add(solve(Position(pos.rack + (JOKER,), table, True, rules)).tiles_played)
+    assert len(results) == 1
