@@ -71,6 +71,13 @@ def render_solution(solution: Solution, color: bool) -> str:
         for s, text in zip(solution.table, shown):
             pad = " " * (width - len(click.unstyle(text)) + 3)
             lines.append(f"  {text}{pad}{_CHANGE_NOTE[s.change]}")
+    for r in solution.retrieved:
+        old = tiles_text(pos.table[r.table_set - 1], color)
+        new = set_text(solution.table[r.new_set - 1], color)
+        lines.append(
+            f"Joker retrieved: {tiles_text([r.tile], color)} takes the place of the joker in table set"
+            f" {r.table_set} ({old}), where it stood for {r.role}; the joker goes to {new}."
+        )
     left = solution.rack_left
     lines.append("")
     lines.append(f"Left on your rack ({len(left)}): {tiles_text(left, color) if left else 'nothing'}")

@@ -15,7 +15,8 @@ from solver.errors import ValidationFailure
 from solver.melds import Kind, best_reading
 from solver.model import Objective, build_model
 from solver.position import Position
-from solver.rules import RuleSet
+from solver.rules import JokerRules, RuleSet
+from solver.table_jokers import Retrieved, account
 from solver.tiles import Tile, format_tiles, points
 from solver.validator import meld_value_bound, validate
 
@@ -57,6 +58,9 @@ class Solution:
     seconds: float
     build_seconds: float
     solve_seconds: float
+    # Strict and locked joker rules: the table jokers this move retrieves (sets numbered as in
+    # ``position.table`` and ``table``, from 1).
+    retrieved: tuple[Retrieved, ...] = ()
 
     @property
     def tiles_played(self) -> int:
@@ -91,6 +95,11 @@ class Solution:
                 "backend": self.backend,
             }
         )
+        if self.position.rules.joker_rules is not JokerRules.FREE:
+            data["jokers_retrieved"] = [
+                {"table_set": r.table_set, "stood_for": str(r.role), "tile": str(r.tile), "new_set": r.new_set}
+                for r in self.retrieved
+            ]
         if timing:
             data["seconds"] = round(self.seconds, 6)
         return data
@@ -127,6 +136,12 @@ def solve(
     else:
         status = Status.TIME_LIMIT
     placed = describe_table(position, sets, played)
+    retrieved: tuple[Retrieved, ...] = ()
+    if position.rules.joker_rules is not JokerRules.FREE:
+        story = account(position, [p.tiles for p in placed])
+        if story is None:  # validate() found an account of the same table: a bug if not here
+            raise ValidationFailure("no account of the table jokers for a validated move")
+        retrieved = story.retrieved
     return Solution(
         position=position,
         status=status,
@@ -138,6 +153,7 @@ def solve(
         seconds=time.perf_counter() - started,
         build_seconds=build_seconds,
         solve_seconds=solve_seconds,
+        retrieved=retrieved,
     )
 
 
