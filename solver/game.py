@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from solver.errors import PositionError, RulesError, RummikubError
-from solver.melds import best_reading, why_invalid
+from solver.melds import why_invalid
 from solver.position import Position
 from solver.rules import RuleSet
 from solver.scoring import (
@@ -335,7 +335,7 @@ class Game:
             raise IllegalMove(violations)
         before_rack, before_table = tuple(self.racks[self.seat]), self._frozen_table()
         was_open = self.opened[self.seat]
-        self.table = [_natural(s, self.rules) for s in proposed]
+        self.table = proposed  # as written: under strict joker rules the order says what a joker is
         self.racks[self.seat] = sorted((Counter(self.racks[self.seat]) - played).elements())
         self.opened[self.seat] = True
         self._passes = 0
@@ -395,7 +395,7 @@ class Game:
             old = Counter(t for s in self.table for t in s)
             laid = after - old
             self.racks[seat] = sorted((available - after).elements())
-            self.table = [_natural(s, self.rules) for s in kept]
+            self.table = kept
         drawn = tuple(self._pool.pop() for _ in range(min(tiles, len(self._pool))))
         self.racks[seat] = sorted([*self.racks[seat], *drawn])
         if laid or drawn:
@@ -509,12 +509,6 @@ def can_open(rack: Sequence[Tile], rules: RuleSet) -> bool:
 
     position = Position(tuple(rack), (), False, rules.replace(continue_after_meld=False))
     return solve(position).tiles_played > 0
-
-
-def _natural(tiles: Sequence[Tile], rules: RuleSet) -> list[Tile]:
-    """A set in the order a player would lay it out (runs ascending, jokers in place)."""
-    reading = best_reading(tiles, rules)
-    return list(reading.tiles) if reading else sorted(tiles)
 
 
 def _draw_for_first(rng: random.Random, pool: list[Tile], players: int) -> int:

@@ -1,0 +1,209 @@
+"""``rummikub selfplay`` and ``rummikub odds``: statistics from whole games (parse, call, render)."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import time
+from typing import Any
+
+import click
+
+from cli.options import explicit_rule_options, rule_options
+from solver.rules import RuleSet
+
+
+def _rules(ctx: click.Context, params: dict[str, Any]) -> RuleSet:
+    from cli.main import guarded
+
+    return guarded(lambda: RuleSet.from_options(explicit_rule_options(ctx, params)))
+
+
+def _percent(value: float) -> str:
+    return f"{100 * value:.1f}%"
+
+
+def _interval(pair: list[float]) -> str:
+    return f"{100 * pair[0]:.1f}–{100 * pair[1]:.1f}%"
+
+
+@click.command("selfplay")
+@click.option(
+    "--games", type=click.IntRange(1, 10_000_000), default=100, show_default=True, help="Games to play."
+)
+@click.option("--players", type=click.IntRange(2, 4), default=2, show_default=True, help="Players per game.")
+@click.option(
+    "--ai",
+    "ai",
+    default="medium",
+    show_default=True,
+    metavar="AI[,AI...]",
+    help="AI per player, comma-separated (easy, medium, hard); one name plays every seat.",
+)
+@click.option(
+    "--seed", type=int, default=0, show_default=True, help="Seed: the same seed gives the same games."
+)
+@click.option(
+    "--jobs",
+    type=click.IntRange(0, 256),
+    default=1,
+    show_default=True,
+    help="Worker processes (0: one per CPU); results do not depend on it.",
+)
+@click.option("--record", "record_dir", metavar="DIR", help="Write one game record per game into DIR.")
+@click.option(
+    "--scoring",
+    type=click.Choice(["standard", "club"]),
+    default="standard",
+    show_default=True,
+    help="standard points, or the club sheet (small points; joker 100, never-opened penalties).",
+)
+@click.option(
+    "--redeal-three-pairs/--no-redeal-three-pairs",
+    default=False,
+    show_default=True,
+    help="Club variant: a deal giving a player three duplicate pairs is dealt again.",
+)
+@click.option(
+    "--joker-each/--no-joker-each",
+    default=False,
+    show_default=True,
+    help="Tournament variant: every player starts with one joker.",
+)
+@rule_options
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of text.")
+@click.pass_context
+def selfplay(ctx: click.Context, /, **params: Any) -> None:
+    """Play many games between AI players and report who wins.
+
+    Win rates with 95% Wilson intervals, average points, turns per game, how often each AI has
+    opened by its k-th turn, and the value of holding a joker. Games come in groups sharing one
+    deal, each AI taking every seat, so no AI always starts first.
+    """
+    from cli.main import guarded
+    from solver.selfplay import Settings, parse_ais, run_games, summarize
+
+    rules = _rules(ctx, params)
+    ais = guarded(lambda: parse_ais(params["ai"], params["players"]))
+    settings = Settings(
+        ais=tuple(ais),
+        games=params["games"],
+        seed=params["seed"],
+        rules=rules,
+        scoring=params["scoring"],
+        redeal_three_pairs=params["redeal_three_pairs"],
+        joker_each=params["joker_each"],
+        record_dir=params["record_dir"],
+    )
+    guarded(lambda: settings.config(0))  # refuse impossible rule/player combinations up front
+    jobs = params["jobs"] or (os.cpu_count() or 1)
+    started = time.perf_counter()
+    outcomes = []
+    with click.progressbar(length=settings.games, label="Playing", file=sys.stderr, show_eta=True) as bar:
+
+        def play_all() -> None:
+            for outcome in run_games(settings, jobs):
+                outcomes.append(outcome)
+                bar.update(1)
+
+        guarded(play_all)
+    summary = summarize(outcomes, settings, time.perf_counter() - started).to_dict()
+    if params["as_json"]:
+        click.echo(json.dumps(summary))
+        return
+    click.echo(render_selfplay(summary))
+
+
+def render_selfplay(data: dict[str, Any]) -> str:
+    """The self-play summary as text."""
+    names = data["ais"]
+    width = max(6, *(len(n) for n in names))
+    lines = [
+        f"{data['games']} games, {data['players']} players, seed {data['seed']}, "
+        f"{data['scoring']} scoring, {data.get('games_per_second', 0):.2f} games/s",
+        "",
+        f"{'AI':<{width}}  {'wins':>6}  {'win rate':>8}  {'95% interval':>13}  {'avg points':>10}  opened by turn 1/2/3/5/10",
+    ]
+    for name in names:
+        row = data["per_ai"][name]
+        opened = " ".join(f"{100 * v:.0f}%" for v in row["opened_by_turn"].values())
+        lines.append(
+            f"{name:<{width}}  {row['wins']:>6}  {_percent(row['win_rate']):>8}  "
+            f"{_interval(row['win_rate_95']):>13}  {row['average_points']:>10.1f}  {opened}"
+        )
+    low, high = data["turns_per_game_95"]
+    lines += [
+        "",
+        f"Turns per game: {data['turns_per_game']:.1f} (95%: {low:.1f}–{high:.1f}); "
+        f"blocked rounds: {data['blocked']}; tied: {data['ties']}",
+    ]
+    joker = data["joker_value"]
+    if "difference" in joker:
+        with_j, without = joker["with_joker"], joker["without_joker"]
+        lines.append(
+            f"Holding a joker: players dealt one won {_percent(with_j['win_rate'])} "
+            f"({_interval(with_j['win_rate_95'])}), players dealt none {_percent(without['win_rate'])} "
+            f"({_interval(without['win_rate_95'])}); difference {100 * joker['difference']:+.1f} points "
+            f"(95%: {100 * joker['difference_95'][0]:+.1f} to {100 * joker['difference_95'][1]:+.1f})"
+        )
+    return "\n".join(lines)
+
+
+@click.command("odds")
+@click.option(
+    "--deals", type=click.IntRange(1, 10_000_000), default=1000, show_default=True, help="Racks to deal."
+)
+@click.option(
+    "--turns",
+    type=click.IntRange(1, 50),
+    default=10,
+    show_default=True,
+    help="Turns to follow each rack for.",
+)
+@click.option(
+    "--seed", type=int, default=0, show_default=True, help="Seed: the same seed gives the same deals."
+)
+@rule_options
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of text.")
+@click.pass_context
+def odds(ctx: click.Context, /, deals: int, turns: int, seed: int, as_json: bool, **params: Any) -> None:
+    """The odds of being able to open within k turns from a 14-tile deal.
+
+    Each deal draws one tile a turn until it holds an initial meld (--meld-threshold), under both
+    meld variants (no joker in the meld, joker in the meld), for every deal and split by whether
+    the deal held a joker, with 95% Wilson intervals.
+    """
+    from cli.main import guarded
+    from solver.selfplay import OddsSettings, opening_odds
+
+    rules = _rules(ctx, params)
+    settings = OddsSettings(rules=rules, deals=deals, turns=turns, seed=seed)
+    with click.progressbar(range(deals), label="Dealing", file=sys.stderr) as bar:
+        result = guarded(lambda: opening_odds(settings, bar))
+    if as_json:
+        click.echo(json.dumps(result))
+        return
+    click.echo(render_odds(result))
+
+
+def render_odds(data: dict[str, Any]) -> str:
+    threshold = data["rules"]["meld-threshold"]
+    lines = [
+        f"Odds of holding an initial meld ({threshold} points) by turn k, {data['deals']} deals, seed {data['seed']}"
+    ]
+    for label, entry in data["variants"].items():
+        lines += ["", f"{label}:"]
+        columns = [key for key in ("all", "with_joker", "without_joker") if entry[key]["deals"]]
+        titles = {"all": "every deal", "with_joker": "joker dealt", "without_joker": "no joker dealt"}
+        header = "  turn  " + "  ".join(
+            f"{titles[c] + ' (' + str(entry[c]['deals']) + ')':>26}" for c in columns
+        )
+        lines.append(header)
+        for k in range(data["turns"]):
+            cells = []
+            for c in columns:
+                row = entry[c]["by_turn"][k]
+                cells.append(f"{_percent(row['odds']):>7} ({_interval(row['odds_95'])})".rjust(26))
+            lines.append(f"  {k + 1:>4}  " + "  ".join(cells))
+    return "\n".join(lines)

@@ -1,0 +1,398 @@
+"""Self-play: many rounds between AI players, and the statistics that answer questions about the game.
+
+Games come in groups of P (the number of players) that share one deal: game ``i`` is dealt from
+``derived_seed(seed, i // P)``, and the AIs are seated so that the one listed ``i mod P``-th makes
+the first move, each AI taking every seat of the deal once. Every AI thus starts equally often
+and gets the same tiles as the others over a group, which cancels much of the luck of the deal
+(the win-rate intervals, which treat games as independent, are then on the safe side). A game
+depends on nothing but its index, so a series gives the same results in one process or several
+(``jobs``). An AI listed twice is told apart as ``medium#1``, ``medium#2``.
+
+Statistics: win rates with 95% Wilson score intervals, average points, turns per game, how often
+each AI has opened by its k-th turn, and the value of holding a joker (the win rate of players
+dealt a joker against those dealt none). :func:`opening_odds` estimates, by dealing racks, the
+chance of being able to open within k turns per meld variant, with and without a joker dealt.
+"""
+
+from __future__ import annotations
+
+import math
+import multiprocessing
+import random
+import signal
+import time
+from collections import Counter
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from solver.errors import InputError, RulesError, ValidationFailure
+from solver.game import Game, GameConfig, IllegalMove, can_open, derived_seed, full_pool
+from solver.players import LEVELS, make_player
+from solver.records import GameHeader, write_record
+from solver.rules import RuleSet
+
+OPEN_BY = (1, 2, 3, 5, 10)  # the k of "opened by its k-th turn"
+Z95 = 1.959963984540054
+
+
+def wilson(successes: float, trials: int, z: float = Z95) -> tuple[float, float]:
+    """The Wilson score interval for a proportion (95% by default); (0, 1) for no trials."""
+    if trials <= 0:
+        return 0.0, 1.0
+    p = successes / trials
+    denominator = 1 + z * z / trials
+    centre = (p + z * z / (2 * trials)) / denominator
+    half = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials)) / denominator
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def mean_interval(values: Sequence[float], z: float = Z95) -> tuple[float, float, float]:
+    """Mean and its normal-approximation 95% interval."""
+    n = len(values)
+    if n == 0:
+        return 0.0, 0.0, 0.0
+    mean = sum(values) / n
+    if n == 1:
+        return mean, mean, mean
+    var = sum((v - mean) ** 2 for v in values) / (n - 1)
+    half = z * math.sqrt(var / n)
+    return mean, mean - half, mean + half
+
+
+def labels(ais: Sequence[str]) -> list[str]:
+    """AI names as reported: a name listed more than once is numbered (``medium#1``, ``medium#2``)."""
+    counts = Counter(ais)
+    seen: Counter[str] = Counter()
+    out = []
+    for ai in ais:
+        seen[ai] += 1
+        out.append(f"{ai}#{seen[ai]}" if counts[ai] > 1 else ai)
+    return out
+
+
+def parse_ais(text: str, players: int) -> list[str]:
+    """``hard,medium`` → one AI per player; a single name fills every seat."""
+    names = [n.strip().lower() for n in text.split(",") if n.strip()]
+    for n in names:
+        if n not in LEVELS:
+            raise RulesError(f"unknown AI {n!r} in --ai: choose from {', '.join(LEVELS)}")
+    if len(names) == 1:
+        names = names * players
+    if len(names) != players:
+        raise RulesError(f"--ai lists {len(names)} AIs for {players} players: give one, or one per player")
+    return names
+
+
+@dataclass(frozen=True)
+class Settings:
+    """A self-play series (picklable, for worker processes)."""
+
+    ais: tuple[str, ...]  # one AI level per player, in listing order
+    games: int
+    seed: int = 0
+    rules: RuleSet = field(default_factory=RuleSet)
+    scoring: str = "standard"
+    redeal_three_pairs: bool = False
+    joker_each: bool = False
+    rack_size: int = 14
+    record_dir: str | None = None
+
+    @property
+    def players(self) -> int:
+        return len(self.ais)
+
+    def config(self, index: int) -> GameConfig:
+        """Game ``index``'s round: the P games of a group share the deal."""
+        return GameConfig(
+            rules=self.rules,
+            players=self.players,
+            seed=derived_seed(self.seed, index // self.players),
+            redeal_three_pairs=self.redeal_three_pairs,
+            joker_each=self.joker_each,
+            scoring=self.scoring,
+            rack_size=self.rack_size,
+        )
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """One game's result, by AI label (not by seat)."""
+
+    index: int
+    seating: tuple[str, ...]  # label per seat
+    starter: str
+    winners: tuple[str, ...]  # one, or those tied for a blocked round
+    reason: str
+    scores: dict[str, int]
+    turns: int
+    opened_turn: dict[str, int | None]  # the player's own turn (1-based) on which it opened
+    dealt_jokers: dict[str, int]
+    seconds: float
+
+
+def play_game(index: int, settings: Settings) -> Outcome:
+    """Play game ``index`` of the series to its end (and write its record if asked)."""
+    started = time.perf_counter()
+    config = settings.config(index)
+    game = Game.new(config)
+    names = labels(settings.ais)
+    players = settings.players
+    # Seat the AIs so that AI number (index mod P) moves first.
+    seating = [names[(seat - game.first_player + index) % players] for seat in range(players)]
+    ais = [make_player(settings.ais[names.index(label)]) for label in seating]
+    dealt = {label: sum(t.is_joker for t in game.racks[seat]) for seat, label in enumerate(seating)}
+    own_turns = [0] * players
+    opened_turn: dict[str, int | None] = dict.fromkeys(seating)
+    while not game.over:
+        seat = game.seat
+        own_turns[seat] += 1
+        table = ais[seat].choose(game.view())
+        if table is None:
+            game.draw()
+            continue
+        try:
+            game.play(table)
+        except IllegalMove as err:
+            raise ValidationFailure(
+                f"AI {seating[seat]} proposed an illegal move in game {index + 1}: {err}"
+            ) from None
+        if opened_turn[seating[seat]] is None:
+            opened_turn[seating[seat]] = own_turns[seat]
+    result = game.result()
+    if settings.record_dir is not None:
+        path = Path(settings.record_dir) / f"game-{index + 1:05d}.jsonl"
+        write_record(path, GameHeader.for_game(game, seating), game.history, result)
+    return Outcome(
+        index=index,
+        seating=tuple(seating),
+        starter=seating[game.first_player],
+        winners=tuple(seating[w] for w in result.winners),
+        reason=result.reason,
+        scores={seating[seat]: score for seat, score in enumerate(result.scores)},
+        turns=len(game.history),
+        opened_turn=opened_turn,
+        dealt_jokers=dealt,
+        seconds=time.perf_counter() - started,
+    )
+
+
+def _play_packed(job: tuple[int, Settings]) -> Outcome:
+    return play_game(*job)
+
+
+def _ignore_interrupts() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C stops the parent, which stops the pool
+
+
+def run_games(settings: Settings, jobs: int = 1) -> Iterator[Outcome]:
+    """Every game of the series, in order; with jobs > 1 played by worker processes."""
+    if settings.record_dir is not None:
+        try:
+            Path(settings.record_dir).mkdir(parents=True, exist_ok=True)
+        except OSError as err:
+            raise InputError(
+                f"cannot create record directory {settings.record_dir}: {err.strerror or err}"
+            ) from None
+    if jobs <= 1 or settings.games <= 1:
+        for index in range(settings.games):
+            yield play_game(index, settings)
+        return
+    from solver.backends import preload
+
+    preload("bnb")  # load the solver before forking, so the workers share it
+    context = multiprocessing.get_context(
+        "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
+    )
+    with context.Pool(min(jobs, settings.games), initializer=_ignore_interrupts) as pool:
+        yield from pool.imap(_play_packed, ((i, settings) for i in range(settings.games)), chunksize=1)
+
+
+@dataclass
+class Summary:
+    """Statistics over a series of games, by AI label."""
+
+    settings: Settings
+    outcomes: list[Outcome] = field(default_factory=list)
+    seconds: float = 0.0
+
+    def add(self, outcome: Outcome) -> None:
+        self.outcomes.append(outcome)
+
+    @property
+    def games(self) -> int:
+        return len(self.outcomes)
+
+    @property
+    def names(self) -> list[str]:
+        return labels(self.settings.ais)
+
+    def wins(self) -> dict[str, int]:
+        """Games won outright (ties excluded)."""
+        counts = dict.fromkeys(self.names, 0)
+        for o in self.outcomes:
+            if len(o.winners) == 1:
+                counts[o.winners[0]] += 1
+        return counts
+
+    def ties(self) -> int:
+        return sum(1 for o in self.outcomes if len(o.winners) > 1)
+
+    def to_dict(self) -> dict[str, Any]:
+        games = self.games
+        wins = self.wins()
+        per_ai: dict[str, Any] = {}
+        for name in self.names:
+            low, high = wilson(wins[name], games)
+            points = [o.scores[name] for o in self.outcomes]
+            mean, p_low, p_high = mean_interval(points)
+            opened = [o.opened_turn[name] for o in self.outcomes]
+            per_ai[name] = {
+                "ai": self.settings.ais[self.names.index(name)],
+                "wins": wins[name],
+                "win_rate": _r(wins[name] / games if games else 0.0),
+                "win_rate_95": [_r(low), _r(high)],
+                "average_points": _r(mean),
+                "average_points_95": [_r(p_low), _r(p_high)],
+                "opened_by_turn": {
+                    str(k): _r(sum(1 for t in opened if t is not None and t <= k) / games if games else 0.0)
+                    for k in OPEN_BY
+                },
+                "never_opened": _r(sum(1 for t in opened if t is None) / games if games else 0.0),
+            }
+        turns = [float(o.turns) for o in self.outcomes]
+        t_mean, t_low, t_high = mean_interval(turns)
+        data: dict[str, Any] = {
+            "games": games,
+            "players": self.settings.players,
+            "ais": self.names,
+            "seed": self.settings.seed,
+            "rules": self.settings.rules.to_dict(),
+            "scoring": self.settings.scoring,
+            "wins": wins,
+            "ties": self.ties(),
+            "blocked": sum(1 for o in self.outcomes if o.reason == "blocked"),
+            "per_ai": per_ai,
+            "turns_per_game": _r(t_mean),
+            "turns_per_game_95": [_r(t_low), _r(t_high)],
+            "joker_value": self.joker_value(),
+        }
+        if self.seconds > 0:
+            data["seconds"] = round(self.seconds, 3)
+            data["games_per_second"] = _r(games / self.seconds)
+        return data
+
+    def joker_value(self) -> dict[str, Any]:
+        """Win rate of players dealt a joker against players dealt none (all AIs pooled), and
+        the difference with its 95% interval (normal approximation)."""
+        groups: dict[str, list[int]] = {"with_joker": [], "without_joker": []}
+        for o in self.outcomes:
+            for name, jokers in o.dealt_jokers.items():
+                won = 1 if o.winners == (name,) else 0
+                groups["with_joker" if jokers else "without_joker"].append(won)
+        out: dict[str, Any] = {}
+        rates = {}
+        for key, results in groups.items():
+            n, k = len(results), sum(results)
+            low, high = wilson(k, n)
+            rates[key] = (k / n if n else 0.0, n)
+            out[key] = {
+                "players": n,
+                "wins": k,
+                "win_rate": _r(rates[key][0]),
+                "win_rate_95": [_r(low), _r(high)],
+            }
+        (p1, n1), (p2, n2) = rates["with_joker"], rates["without_joker"]
+        if n1 and n2:
+            diff = p1 - p2
+            half = Z95 * math.sqrt(p1 * (1 - p1) / n1 + p2 * (1 - p2) / n2)
+            out["difference"] = _r(diff)
+            out["difference_95"] = [_r(diff - half), _r(diff + half)]
+        return out
+
+
+def _r(value: float) -> float:
+    return round(value, 4)
+
+
+def summarize(outcomes: Iterable[Outcome], settings: Settings, seconds: float = 0.0) -> Summary:
+    summary = Summary(settings, seconds=seconds)
+    for o in outcomes:
+        summary.add(o)
+    return summary
+
+
+# ---------------------------------------------------------------------- opening odds
+
+
+@dataclass(frozen=True)
+class OddsSettings:
+    rules: RuleSet
+    deals: int
+    turns: int
+    seed: int = 0
+    rack_size: int = 14
+
+
+MELD_VARIANTS = (
+    ("no joker in meld", {"joker_in_meld": False}),
+    ("joker in meld", {"joker_in_meld": True}),
+)
+
+
+def opening_odds(settings: OddsSettings, progress: Iterable[int] | None = None) -> dict[str, Any]:
+    """Chance of holding an opening by the k-th turn (1 = the dealt rack), by meld variant and by
+    whether the deal held a joker. Each deal draws one tile per turn until it can open (the
+    other players' racks are unknown tiles, so drawing from the rest of the tiles is the same)."""
+    variants = []
+    for label, change in MELD_VARIANTS:
+        if change["joker_in_meld"] and settings.rules.jokers == 0:
+            continue
+        variants.append((label, settings.rules.replace(**change)))
+    if settings.rack_size + settings.turns - 1 > len(full_pool(settings.rules)):
+        raise RulesError("too few tiles for that many turns")
+    results: dict[str, dict[str, list[int | None]]] = {
+        label: {"with_joker": [], "without_joker": []} for label, _ in variants
+    }
+    indices: Iterable[int] = progress if progress is not None else range(settings.deals)
+    for index in indices:
+        rng = random.Random(derived_seed(settings.seed, index))
+        tiles = full_pool(settings.rules)
+        rng.shuffle(tiles)
+        rack = tiles[: settings.rack_size]
+        draws = tiles[settings.rack_size : settings.rack_size + settings.turns - 1]
+        key = "with_joker" if any(t.is_joker for t in rack) else "without_joker"
+        for label, rules in variants:
+            results[label][key].append(_first_opening(rack, draws, rules))
+    out: dict[str, Any] = {
+        "deals": settings.deals,
+        "turns": settings.turns,
+        "seed": settings.seed,
+        "rules": settings.rules.to_dict(),
+        "variants": {},
+    }
+    for label, by_joker in results.items():
+        entry: dict[str, Any] = {}
+        everyone = by_joker["with_joker"] + by_joker["without_joker"]
+        for key, found in (("all", everyone), *by_joker.items()):
+            n = len(found)
+            rows = []
+            for k in range(1, settings.turns + 1):
+                hits = sum(1 for t in found if t is not None and t <= k)
+                low, high = wilson(hits, n)
+                rows.append({"turn": k, "odds": _r(hits / n if n else 0.0), "odds_95": [_r(low), _r(high)]})
+            entry[key] = {"deals": n, "by_turn": rows}
+        out["variants"][label] = entry
+    return out
+
+
+def _first_opening(rack: Sequence[Any], draws: Sequence[Any], rules: RuleSet) -> int | None:
+    """The first turn (1-based) on which the rack, growing by one drawn tile a turn, can open."""
+    current = list(rack)
+    for turn in range(1, len(draws) + 2):
+        if can_open(current, rules):
+            return turn
+        if turn - 1 < len(draws):
+            current.append(draws[turn - 1])
+    return None
