@@ -502,6 +502,10 @@ from cli.score_commands import score as _score  # noqa: E402
 
 cli.add_command(_score)
 
+from cli.play_commands import play as _play  # noqa: E402
+
+cli.add_command(_play)
+
 from cli.game_commands import odds as _odds  # noqa: E402
 from cli.game_commands import selfplay as _selfplay  # noqa: E402
 

@@ -1,0 +1,298 @@
+"""``rummikub play``: a game at the terminal against AI players (reading lines, printing; the
+turn logic is solver.session's)."""
+
+from __future__ import annotations
+
+import random
+import sys
+from typing import IO, Any
+
+import click
+
+from cli.options import explicit_rule_options, rule_options
+from cli.render import render_hint, tile_text, tiles_text
+from solver.game import Game, RoundResult, TurnRecord
+from solver.melds import why_invalid
+from solver.session import TIMER_RULES, HumanTurn, Reply, TurnEditor, TurnTimer, seat_names
+from solver.tiles import Tile
+
+LEVELS = ("easy", "medium", "hard")
+HUMAN = 0  # the person plays seat 0: player 1
+
+
+@click.command("play")
+@click.option(
+    "--opponents",
+    metavar="LEVELS",
+    default=None,
+    help="The AI players, 1 to 3, by level: e.g. hard,medium (levels: easy, medium, hard).",
+)
+@click.option(
+    "--players", type=click.IntRange(2, 4), default=None, help="Players in all, you included (with --ai)."
+)
+@click.option(
+    "--ai",
+    type=click.Choice(LEVELS),
+    default="medium",
+    show_default=True,
+    help="Level of every AI player when --opponents is not given.",
+)
+@click.option("--seed", type=int, default=None, help="Same seed, same deal (default: a random seed, shown).")
+@click.option("--rounds", type=click.IntRange(1, 100), default=1, show_default=True, help="Rounds to play.")
+@click.option(
+    "--turn-time",
+    type=click.Choice(["40", "60"]),
+    default=None,
+    help="Seconds a turn. 40: out of time, the table is restored and you draw 1 penalty tile; "
+    "60: the broken sets go back onto your rack and you draw 3.",
+)
+@click.option(
+    "--scoring",
+    type=click.Choice(["standard", "club"]),
+    default="standard",
+    show_default=True,
+    help="standard: the winner gets the others' rack values; club: big and small points.",
+)
+@click.option(
+    "--rack-size",
+    type=click.IntRange(1, 40),
+    default=14,
+    show_default=True,
+    help="Tiles dealt to each player (fewer make a short game).",
+)
+@click.option(
+    "--redeal-three-pairs", is_flag=True, help="Redeal a rack holding three duplicate pairs (club)."
+)
+@click.option("--joker-each", is_flag=True, help="Each player starts with one joker (a tournament variant).")
+@click.option("--record", "record_file", metavar="FILE", help="Write the game record (JSON lines) here.")
+@rule_options
+@click.option("--color/--no-color", "color", default=None, help="Colour the tiles (default: on a terminal).")
+@click.pass_context
+def play(ctx: click.Context, /, **params: Any) -> None:
+    """Play Rummikub at the terminal against 1-3 AI players (easy, medium, hard).
+
+    You are player 1. On your turn type commands: lay R4 R5 R6 (a new set), add 2 R7 (onto set 2),
+    move 3 R5 1 (a table tile from set 3 to set 1), take 2 R5 (a tile off set 2 into the workspace),
+    split 2 R8, undo, redo, reset, done, draw, hint, quit. 'help' lists them all.
+    """
+    from cli.main import guarded
+    from solver.game import GameConfig, Match
+    from solver.players import make_player
+    from solver.rules import RuleSet
+
+    levels = _levels(params["opponents"], params["players"], params["ai"])
+    rules = guarded(lambda: RuleSet.from_options(explicit_rule_options(ctx, params)))
+    seed = params["seed"] if params["seed"] is not None else random.SystemRandom().randrange(1_000_000)
+    config = guarded(
+        lambda: GameConfig(
+            rules=rules,
+            players=len(levels) + 1,
+            seed=seed,
+            redeal_three_pairs=params["redeal_three_pairs"],
+            joker_each=params["joker_each"],
+            scoring=params["scoring"],
+            rack_size=params["rack_size"],
+        )
+    )
+    color = params["color"] if params["color"] is not None else _stdout_is_terminal()
+    names = seat_names(levels)
+    ais = {seat: make_player(level) for seat, level in enumerate(levels, 1)}
+    rule = TIMER_RULES[int(params["turn_time"])] if params["turn_time"] else None
+    screen = Screen(color, names)
+    click.echo(f"Rummikub: you against {', '.join(names[1:])}; seed {seed}; rules {rules.describe()}.")
+    if rule is not None:
+        click.echo(f"Turn timer: {rule.describe()}.")
+    click.echo("Type 'help' for the commands.")
+    match = Match(config)
+    stdin = sys.stdin  # CliRunner swaps it for the scripted input
+    for round_number in range(1, params["rounds"] + 1):
+        game = guarded(match.new_round)
+        writer = None
+        if params["record_file"]:
+            from solver.records import GameHeader, RecordWriter
+            from solver.session import record_path
+
+            path = record_path(params["record_file"], round_number, params["rounds"])
+            header = GameHeader.for_game(game, names, ["human"] + ["ai"] * len(levels))
+            writer = guarded(lambda: RecordWriter(path, header))  # noqa: B023 - called at once
+        try:
+            click.echo("")
+            first = "you start" if game.first_player == HUMAN else f"{names[game.first_player]} starts"
+            click.echo(f"Round {round_number}: {first} (the highest tile in the draw).")
+            while not game.over:
+                if game.seat == HUMAN:
+                    timer = TurnTimer(rule) if rule is not None else None
+                    record = _human_turn(game, screen, stdin, timer, round_number)
+                    if record is None:
+                        click.echo("Game abandoned.")
+                        return
+                else:
+                    record = guarded(lambda: _ai_move(game, ais))  # noqa: B023 - called at once
+                    screen.ai_turn(record)
+                if writer is not None:
+                    writer.turn(record)
+            result = game.result()
+            if writer is not None:
+                writer.result(result)
+        finally:
+            if writer is not None:
+                writer.close()
+        match.add(result)
+        screen.round_end(round_number, result, match)
+    if params["rounds"] > 1:
+        screen.final(match)
+
+
+def _ai_move(game: Game, ais: dict[int, Any]) -> TurnRecord:
+    from solver.session import ai_turn
+
+    return ai_turn(game, ais[game.seat])
+
+
+def _stdout_is_terminal() -> bool:
+    return sys.stdout.isatty()
+
+
+def _levels(opponents: str | None, players: int | None, ai: str) -> list[str]:
+    """The AI levels, seat 2 onwards, from --opponents or --players and --ai."""
+    if opponents is None:
+        return [ai] * ((players or 2) - 1)
+    levels = [word.strip().lower() for word in opponents.split(",") if word.strip()]
+    bad = [word for word in levels if word not in LEVELS]
+    if bad:
+        raise click.BadParameter(
+            f"unknown level {bad[0]!r} (levels: {', '.join(LEVELS)})", param_hint="'--opponents'"
+        )
+    if not 1 <= len(levels) <= 3:
+        raise click.BadParameter(f"1 to 3 AI players, got {len(levels)}", param_hint="'--opponents'")
+    if players is not None and players != len(levels) + 1:
+        raise click.UsageError(
+            f"--players {players} but --opponents names {len(levels)} AI players ({len(levels) + 1} in all)"
+        )
+    return levels
+
+
+def _human_turn(
+    game: Game, screen: Screen, stdin: IO[str], timer: TurnTimer | None, round_number: int
+) -> TurnRecord | None:
+    """Read commands until the turn ends (its record) or the player quits (None)."""
+    turn = HumanTurn(game, timer)
+    screen.turn_start(game, turn.editor, round_number)
+    while True:
+        left = f"[{max(int(timer.left()), 0)} s] " if timer is not None else ""
+        click.echo(f"{left}> ", nl=False)
+        line = stdin.readline()
+        if not line:  # end of input: nobody is there to play on
+            click.echo("")
+            return None
+        reply = turn.handle(line)
+        screen.reply(reply, turn.editor)
+        if reply.quit:
+            return None
+        if reply.ended is not None:
+            return reply.ended
+
+
+class Screen:
+    """Everything ``play`` prints."""
+
+    def __init__(self, color: bool, names: list[str]) -> None:
+        self.color = color
+        self.names = names
+
+    def echo(self, text: str = "") -> None:
+        click.echo(text, color=self.color)
+
+    def turn_start(self, game: Game, editor: TurnEditor, round_number: int) -> None:
+        others = ", ".join(
+            f"{self.names[seat]} {len(game.racks[seat])}" for seat in range(game.players) if seat != HUMAN
+        )
+        opened = "" if game.opened[HUMAN] else "; you have not opened yet (initial meld: sets worth "
+        if opened:
+            opened += f"{game.rules.meld_threshold} from your rack)"
+        self.echo("")
+        self.echo(
+            f"Round {round_number}, turn {game.turn}: your turn. Pool {game.pool_size}; tiles: {others}{opened}."
+        )
+        self.state(editor)
+
+    def state(self, editor: TurnEditor) -> None:
+        s = editor.state
+        laid = editor.laid
+        if not s.table:
+            self.echo("Table: empty")
+        else:
+            self.echo("Table:")
+            width = len(str(len(s.table)))
+            marks = laid.copy()
+            for i, tiles in enumerate(s.table, 1):
+                shown = []
+                for t in tiles:
+                    mine = marks[t] > 0  # tiles laid from the rack this turn are highlighted
+                    if mine:
+                        marks[t] -= 1
+                    shown.append(tile_text(t, mine, self.color))
+                reason = why_invalid(tiles, editor.rules)
+                note = f"   <- not valid: {reason}" if reason else ""
+                self.echo(f"  {i:>{width}}: {' '.join(shown)}{note}")
+        if s.workspace:
+            self.echo(f"Workspace: {tiles_text(s.workspace, self.color)}")
+        self.echo(f"Your rack ({len(s.rack)}): {self._rack(s.rack)}")
+
+    def _rack(self, rack: tuple[Tile, ...]) -> str:
+        if not rack:
+            return "empty"
+        # One group per colour, so a run in the making is easy to spot.
+        groups: dict[str, list[Tile]] = {}
+        for t in rack:
+            groups.setdefault(t.letter, []).append(t)
+        return "  ".join(tiles_text(g, self.color) for g in groups.values())
+
+    def reply(self, reply: Reply, editor: TurnEditor) -> None:
+        if reply.error:
+            click.echo(reply.message)
+            return
+        if reply.message:
+            self.echo(reply.message)
+        if reply.hint is not None:
+            self.echo(render_hint(reply.hint, self.color))
+        if reply.show and reply.ended is None:
+            self.state(editor)
+
+    def ai_turn(self, record: TurnRecord) -> None:
+        name = self.names[record.seat]
+        if record.played:
+            n = len(record.played)
+            opened = " (opening)" if not record.opened else ""
+            self.echo(
+                f"{name} played {n} tile{'s' if n != 1 else ''}{opened}: {tiles_text(record.played, self.color)}"
+            )
+        elif record.drew is not None:
+            self.echo(f"{name} drew a tile.")
+        else:
+            self.echo(f"{name} passed (the pool is empty).")
+
+    def round_end(self, round_number: int, result: RoundResult, match: Any) -> None:
+        self.echo("")
+        if result.winner is not None:
+            you = result.winner == HUMAN
+            if result.reason == "rack_empty":
+                how = "emptied your rack: you win" if you else "emptied the rack and wins"
+            else:
+                how = "have the lowest rack: you win" if you else "has the lowest rack and wins"
+                how += " (nobody could play)"
+            self.echo(f"Round {round_number} over: {self.names[result.winner]} {how}.")
+        else:
+            tied = ", ".join(self.names[s] for s in result.winners)
+            self.echo(f"Round {round_number} over: blocked, a tie between {tied}.")
+        totals = match.totals
+        self.echo("Scores (rack left, round, total):")
+        for seat, name in enumerate(self.names):
+            rack = tiles_text(result.racks[seat], self.color) if result.racks[seat] else "-"
+            big = f", big points {match.big_totals[seat]}" if result.big else ""
+            self.echo(f"  {name:10} {result.scores[seat]:>+5} {totals[seat]:>+6}{big}   {rack}")
+
+    def final(self, match: Any) -> None:
+        self.echo("")
+        order = match.standings()
+        self.echo("Final standings: " + ", ".join(f"{k}. {self.names[s]}" for k, s in enumerate(order, 1)))

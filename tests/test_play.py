@@ -1,0 +1,387 @@
+"""Tests of ``rummikub play`` (driven by scripted input through CliRunner) and of the turn logic
+in solver/session.py (the edit state with undo/redo, the commands, the turn timer).
+
+The scripted player plays the solver's one-turn optimum by typing commands: it takes every table
+set the move changes into the workspace, then lays the new sets. The same script is replayed on the
+library to know the expected scores, and the game record the CLI writes is checked independently:
+every turn is legal and ``analyze`` finds every move of the scripted player best.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner, Result
+
+from cli.main import cli
+from solver.analysis import analyze_file
+from solver.game import Game, GameConfig, Match, RoundResult
+from solver.players import make_player
+from solver.position import Position
+from solver.records import read_record
+from solver.rules import RuleSet
+from solver.session import (
+    TIMER_RULES,
+    EditError,
+    HumanTurn,
+    TurnEditor,
+    TurnTimer,
+    ai_turn,
+    parse_command,
+    record_path,
+    seat_names,
+)
+from solver.solve import solve, unchanged
+from solver.tiles import Tile, format_tiles, parse_token
+from solver.validator import validate
+
+SMALL = ["--numbers", "7", "--meld-threshold", "10", "--rack-size", "7"]
+SMALL_RULES = RuleSet.from_options({"numbers": 7, "meld-threshold": 10})
+
+
+def run(args: list[str], script: list[str]) -> Result:
+    result = CliRunner().invoke(cli, ["play", "--no-color", *args], input="".join(f"{c}\n" for c in script))
+    assert "Traceback" not in result.stdout and "Traceback" not in result.stderr
+    assert result.exception is None or isinstance(result.exception, SystemExit), repr(result.exception)
+    return result
+
+
+def tiles(text: str) -> list[Tile]:
+    return [t for word in text.split() for t in parse_token(word, SMALL_RULES)]
+
+
+def optimum_commands(position: Position) -> list[str]:
+    """The one-turn optimum as typed commands: take the changed sets apart, lay the new ones."""
+    best = solve(position)
+    if not best.played:
+        return ["draw"]
+    after = [s.tiles for s in best.table]
+    kept = unchanged(position.table, after)
+    commands = [
+        f"take {i + 1} {format_tiles(position.table[i])}"
+        # from the last set back, so the numbers of the sets still to take do not change
+        for i in sorted(set(range(len(position.table))) - set(kept), reverse=True)
+    ]
+    new_sets = [sorted(s) for s in after]
+    for i in kept:
+        new_sets.remove(sorted(position.table[i]))
+    return [*commands, *(f"lay {format_tiles(s)}" for s in new_sets), "done"]
+
+
+def replay(seed: int, rounds: int, levels: list[str]) -> tuple[list[str], list[RoundResult]]:
+    """Play the match on the library with the scripted player in seat 0: its script and results."""
+    config = GameConfig(rules=SMALL_RULES, players=len(levels) + 1, seed=seed, rack_size=7)
+    match = Match(config)
+    ais = {seat: make_player(level) for seat, level in enumerate(levels, 1)}
+    script: list[str] = []
+    for _ in range(rounds):
+        game = match.new_round()
+        while not game.over:
+            if game.seat == 0:
+                turn = HumanTurn(game)
+                for command in optimum_commands(game.position()):
+                    reply = turn.handle(command)
+                    assert not reply.error, (command, reply.message)
+                    script.append(command)
+                assert reply.ended is not None
+            else:
+                ai_turn(game, ais[game.seat])
+        match.add(game.result())
+    return script, match.results
+
+
+# --------------------------------------------------------------------------- whole games
+
+
+def test_scripted_match_of_two_rounds(tmp_path: Path) -> None:
+    seed, levels = 1, ["medium"]
+    script, results = replay(seed, 2, levels)
+    assert any(c.startswith("take") for c in script)  # the script does rearrange the table
+    record = tmp_path / "game.jsonl"
+    result = run([*SMALL, "--seed", str(seed), "--rounds", "2", "--record", str(record)], script)
+    assert result.exit_code == 0, result.stderr
+    assert result.stderr == ""
+    out = result.stdout
+    assert "Round 1 over:" in out and "Round 2 over:" in out and "Final standings: 1. " in out
+    # Scores and running totals as the library computes them.
+    names = seat_names(levels)
+    total = [0, 0]
+    for result_round, section in zip(results, out.split("Scores (rack left, round, total):")[1:]):
+        total = [a + b for a, b in zip(total, result_round.scores)]
+        rows = section.strip().splitlines()[: len(names)]
+        for seat, row in enumerate(rows):
+            words = row.split()
+            assert words[0] == names[seat]
+            assert (int(words[1]), int(words[2])) == (result_round.scores[seat], total[seat])
+    # One record per round, each a legal game the scripted player played perfectly.
+    for round_number, expected in enumerate(results, 1):
+        path = tmp_path / f"game-{round_number}.jsonl"
+        game = read_record(path)
+        assert game.result is not None and game.result.scores == expected.scores
+        assert [p.kind for p in game.header.players] == ["human", "ai"]
+        for turn in game.turns:
+            position = Position(turn.rack, turn.table, turn.opened, game.rules)
+            assert validate(position, turn.table_after) == [] or not turn.played
+        mine = analyze_file(str(path), player=1)
+        assert mine.turns and all(t.label.value == "best" for t in mine.turns)
+
+
+def test_three_players_play_to_the_end() -> None:
+    script, results = replay(4, 1, ["easy", "hard"])
+    result = run([*SMALL, "--seed", "4", "--opponents", "easy,hard"], script)
+    assert result.exit_code == 0, result.stderr
+    assert "you against easy, hard" in result.stdout
+    winner = results[0].winner
+    assert winner is not None
+    name = seat_names(["easy", "hard"])[winner]
+    assert f"Round 1 over: {name} " in result.stdout
+    assert "Final standings" not in result.stdout  # one round: no standings
+
+
+# --------------------------------------------------------------------------- one turn, scripted
+
+
+def first_turn_rack(seed: int) -> tuple[Tile, ...]:
+    """The scripted player's rack at its first turn (the AI may move first)."""
+    game = Match(GameConfig(rules=SMALL_RULES, players=2, seed=seed, rack_size=7)).new_round()
+    ai = make_player("medium")
+    while game.seat != 0:
+        ai_turn(game, ai)
+    return tuple(game.racks[0])
+
+
+def test_undo_redo_refused_done_and_bad_tokens() -> None:
+    rack = first_turn_rack(2)
+    one = str(rack[0])
+    script = [
+        "frobnicate",
+        "lay X5",
+        "add 9 " + one,
+        "done",  # nothing laid yet
+        f"lay {one}",
+        "done",  # a one-tile set
+        "undo",
+        "undo",  # nothing left to undo
+        "redo",
+        "redo",  # nothing left to redo
+        "reset",
+        "undo",  # back to the one-tile set
+        "hint 4",
+        "quit",
+    ]
+    result = run([*SMALL, "--seed", "2"], script)
+    assert result.exit_code == 0 and result.stderr == ""
+    out = result.stdout
+    assert "unknown command 'frobnicate' (help lists the commands)" in out
+    assert "invalid tile 'X5': unknown colour 'X'" in out
+    assert "there is no set 9: the table is empty" in out
+    assert (
+        "The turn cannot end yet:\n  - no tile from your rack is on the table: lay at least one, or draw"
+        in out
+    )
+    assert f"  - set 1 ({one}) is not valid: too short" in out
+    assert "nothing to undo" in out and "nothing to redo" in out
+    assert "back to the start of the turn" in out
+    assert "hint level must be 1, 2 or 3, got '4'" in out
+    # The one-tile set is shown when laid, redone, and brought back by undoing the reset.
+    assert out.count(f"  1: [{one}]   <- not valid") == 3  # [ ]: laid from the rack this turn
+    assert out.rstrip().endswith("Game abandoned.")
+
+
+def test_end_of_input_abandons_the_game() -> None:
+    result = run([*SMALL, "--seed", "2"], [])
+    assert result.exit_code == 0
+    assert result.stdout.rstrip().endswith("Game abandoned.")
+
+
+def test_hint_and_help() -> None:
+    result = run([*SMALL, "--seed", "2"], ["help", "hint 2", "quit"])
+    assert "move N TILES M" in result.stdout and "undo / redo" in result.stdout
+    assert "You can play" in result.stdout or "No move this turn" in result.stdout
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--opponents", "easy,grandmaster"], "unknown level 'grandmaster'"),
+        (["--opponents", "easy,easy,easy,easy"], "1 to 3 AI players, got 4"),
+        (["--players", "3", "--opponents", "hard"], "--players 3 but --opponents names 1 AI players"),
+        (["--turn-time", "30"], "'30' is not one of '40', '60'"),
+    ],
+)
+def test_usage_errors(args: list[str], message: str) -> None:
+    result = run(args, ["quit"])
+    assert result.exit_code == 2
+    assert message in result.stderr
+
+
+def test_impossible_deal_is_bad_input() -> None:
+    result = run(
+        ["--numbers", "3", "--colours", "2", "--copies", "1", "--jokers", "0", "--seed", "1"], ["quit"]
+    )
+    assert result.exit_code == 1
+    assert result.stderr.startswith("Error: ") and "tiles" in result.stderr
+
+
+def test_record_paths() -> None:
+    assert record_path("g.jsonl", 1, 1) == "g.jsonl"
+    assert record_path("dir/g.jsonl", 2, 3) == str(Path("dir/g-2.jsonl"))
+    assert seat_names(["hard", "hard", "easy"]) == ["you", "hard 2", "hard 3", "easy"]
+
+
+# --------------------------------------------------------------------------- the editor
+
+
+def editor(rack: str, table: list[str], opened: bool = True) -> TurnEditor:
+    position = Position(tuple(tiles(rack)), tuple(tuple(tiles(s)) for s in table), opened, SMALL_RULES)
+    return TurnEditor(position)
+
+
+def do(ed: TurnEditor, line: str) -> str:
+    return ed.apply(parse_command(line, SMALL_RULES))
+
+
+def shown(ed: TurnEditor) -> list[str]:
+    return [format_tiles(s) for s in ed.state.table]
+
+
+def test_split_a_run_to_make_room() -> None:
+    # B2-6 and B4 on the rack: split at B4 gives B2 B3 | B4 B5 B6; B4 completes B2 B3 B4.
+    ed = editor("B4 K1", ["B2-6"])
+    assert do(ed, "split 1 B4") == "split set 1 into B2 B3 and B4 B5 B6"
+    do(ed, "add 1 B4")
+    assert shown(ed) == ["B2 B3 B4", "B4 B5 B6"]
+    assert ed.finish() == ((*tiles("B2 B3 B4"),), (*tiles("B4 B5 B6"),))
+
+
+def test_move_take_lay_back_and_the_workspace() -> None:
+    ed = editor("R7 O7 K1", ["B4 B5 B6 B7", "K2 K3 K4"])
+    do(ed, "take 1 B7")
+    assert ed.state.workspace == (*tiles("B7"),)
+    with pytest.raises(EditError, match="K2 not in set 1"):
+        do(ed, "take 1 K2")
+    do(ed, "lay R7 O7 B7")  # B7 from the workspace, R7 O7 from the rack
+    assert ed.state.workspace == () and shown(ed)[-1] == "B7 R7 O7"
+    do(ed, "move 2 K4 new")
+    assert shown(ed) == ["B4 B5 B6", "K2 K3", "B7 R7 O7", "K4"]
+    assert any("set 2 (K2 K3) is not valid" in p for p in ed.problems())
+    do(ed, "move 4 K4 2")
+    assert shown(ed) == ["B4 B5 B6", "K2 K3 K4", "B7 R7 O7"]
+    do(ed, "add 2 K1")
+    assert shown(ed)[1] == "K1 K2 K3 K4" and ed.problems() == []
+    # Your own tile can go back to the rack; a table tile cannot.
+    do(ed, "take 2 K1")
+    do(ed, "take 1 B6")
+    with pytest.raises(EditError, match="B6 did not come from your rack this turn"):
+        do(ed, "back B6")
+    do(ed, "back K1")
+    assert ed.state.rack == (*tiles("K1"),)
+    assert ed.problems() == [
+        "the workspace still holds B6: place every tile in a set",
+        "set 1 (B4 B5) is not valid: too short: 2 tiles, a set needs at least 3",
+    ]
+
+
+def test_undo_redo_walk_every_manipulation() -> None:
+    ed = editor("R5 R6 R7 K1", [])
+    do(ed, "lay R5 R6")
+    do(ed, "add 1 R7")
+    states = [shown(ed)]
+    ed.undo()
+    assert shown(ed) == ["R5 R6"]
+    ed.undo()
+    assert shown(ed) == [] and ed.state.rack == (*tiles("K1 R5 R6 R7"),)
+    with pytest.raises(EditError, match="nothing to undo"):
+        ed.undo()
+    ed.redo()
+    ed.redo()
+    assert [shown(ed)] == states
+    ed.undo()
+    do(ed, "lay K1 R7")  # a new manipulation drops the redo
+    with pytest.raises(EditError, match="nothing to redo"):
+        ed.redo()
+
+
+def test_initial_meld_rules_checked_at_done() -> None:
+    ed = editor("B4 K3 R3 O3", ["B1 B2 B3"], opened=False)
+    do(ed, "add 1 B4")
+    assert any("changed before opening" in p for p in ed.problems())
+    ed.undo()
+    do(ed, "lay K3 R3 O3")  # 9 points; the meld needs 10
+    assert ed.problems() == ["initial meld worth 9 points, needs at least 10"]
+    with pytest.raises(EditError, match="the turn cannot end yet: initial meld worth 9 points"):
+        ed.finish()
+
+
+@pytest.mark.parametrize(
+    ("line", "message"),
+    [
+        ("", "type a command"),
+        ("move 1 R5", "give the tiles and the set to move them to"),
+        ("split 1 R5 R6", "split takes one tile"),
+        ("add x R5", "'x' is not a set number"),
+        ("lay", "no tiles given (usage: lay TILES)"),
+        ("undo 2", "undo takes nothing after it"),
+        ("take 0 R5", "'0' is not a set number"),
+    ],
+)
+def test_bad_commands(line: str, message: str) -> None:
+    with pytest.raises(EditError, match=message.replace("(", r"\(").replace(")", r"\)")):
+        parse_command(line, SMALL_RULES)
+
+
+# --------------------------------------------------------------------------- the turn timer
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def timed_game(rule_seconds: int) -> tuple[Game, HumanTurn, Clock]:
+    rules = SMALL_RULES
+    config = GameConfig(rules=rules, players=2, seed=0, rack_size=7)
+    game = Game.new(config)
+    # A known position: seat 0 to move, opened, with a run on the table.
+    game.racks[0] = sorted(tiles("R4 K1 K2"))
+    game.table = [tiles("B1 B2 B3 B4")]
+    game.opened[0] = True
+    game.seat = 0
+    clock = Clock()
+    turn = HumanTurn(game, TurnTimer(TIMER_RULES[rule_seconds], clock))
+    return game, turn, clock
+
+
+def test_forty_seconds_restore_the_table_and_draw_one() -> None:
+    game, turn, clock = timed_game(40)
+    pool = game.pool_size
+    assert not turn.handle("take 1 B4").error
+    assert not turn.handle("lay R4").error
+    clock.now = 40.5
+    reply = turn.handle("done")
+    assert reply.timed_out and reply.ended is not None
+    assert "the table restored" in reply.message
+    assert game.table == [tiles("B1 B2 B3 B4")]
+    assert len(game.racks[0]) == 4 and game.pool_size == pool - 1
+    assert len(reply.ended.penalty) == 1
+
+
+def test_sixty_seconds_take_back_broken_sets_and_draw_three() -> None:
+    game, turn, clock = timed_game(60)
+    assert not turn.handle("take 1 B4").error
+    assert not turn.handle("lay K1 K2").error  # a broken set
+    clock.now = 59.0
+    assert not turn.handle("show").timed_out  # still in time
+    clock.now = 61.0
+    reply = turn.handle("done")
+    assert reply.timed_out and reply.ended is not None
+    # B1 B2 B3 was valid and stays; B4 (loose) and K1 K2 (broken) go to the rack, plus 3 tiles.
+    assert game.table == [tiles("B1 B2 B3")]
+    assert not Counter(tiles("B4 K1 K2 R4")) - Counter(game.racks[0])
+    assert len(game.racks[0]) == 4 + 3 and len(reply.ended.penalty) == 3
+    assert reply.ended.to_dict()["penalty"] == [str(t) for t in reply.ended.penalty]
