@@ -11,8 +11,9 @@ import click
 
 from cli.options import explicit_rule_options, rule_options
 from cli.render import render_hint, tile_text, tiles_text
-from solver.game import Game, RoundResult, TurnRecord
+from solver.game import Game, Match, RoundResult, TurnRecord
 from solver.melds import why_invalid
+from solver.players import Player
 from solver.session import TIMER_RULES, HumanTurn, Reply, TurnEditor, TurnTimer, seat_names
 from solver.tiles import Tile
 
@@ -76,7 +77,7 @@ def play(ctx: click.Context, /, **params: Any) -> None:
     split 2 R8, undo, redo, reset, done, draw, hint, quit. 'help' lists them all.
     """
     from cli.main import guarded
-    from solver.game import GameConfig, Match
+    from solver.game import GameConfig
     from solver.players import make_player
     from solver.rules import RuleSet
 
@@ -143,7 +144,7 @@ def play(ctx: click.Context, /, **params: Any) -> None:
         screen.final(match)
 
 
-def _ai_move(game: Game, ais: dict[int, Any]) -> TurnRecord:
+def _ai_move(game: Game, ais: dict[int, Player]) -> TurnRecord:
     from solver.session import ai_turn
 
     return ai_turn(game, ais[game.seat])
@@ -272,7 +273,7 @@ class Screen:
         else:
             self.echo(f"{name} passed (the pool is empty).")
 
-    def round_end(self, round_number: int, result: RoundResult, match: Any) -> None:
+    def round_end(self, round_number: int, result: RoundResult, match: Match) -> None:
         self.echo("")
         if result.winner is not None:
             you = result.winner == HUMAN
@@ -292,7 +293,7 @@ class Screen:
             big = f", big points {match.big_totals[seat]}" if result.big else ""
             self.echo(f"  {name:10} {result.scores[seat]:>+5} {totals[seat]:>+6}{big}   {rack}")
 
-    def final(self, match: Any) -> None:
+    def final(self, match: Match) -> None:
         self.echo("")
         order = match.standings()
         self.echo("Final standings: " + ", ".join(f"{k}. {self.names[s]}" for k, s in enumerate(order, 1)))

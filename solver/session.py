@@ -28,7 +28,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from solver.errors import NotationError, RummikubError
+from solver.errors import RummikubError
 from solver.game import Game, IllegalMove, TurnRecord
 from solver.hint import Hint, hint
 from solver.melds import best_reading, why_invalid
@@ -142,8 +142,6 @@ def _tiles(words: Sequence[str], rules: RuleSet) -> tuple[Tile, ...]:
         try:
             out.extend(parse_token(word, rules))
         except TileSyntaxError as err:
-            raise EditError(str(err)) from None
-        except NotationError as err:  # pragma: no cover - parse_token raises TileSyntaxError
             raise EditError(str(err)) from None
     return tuple(out)
 
