@@ -12,6 +12,7 @@ from typing import Any
 
 from solver.backends import get_backend
 from solver.errors import ValidationFailure
+from solver.joker_model import needs_joker_rows
 from solver.melds import Kind, best_reading
 from solver.model import Objective, build_model
 from solver.position import Position
@@ -122,6 +123,8 @@ def solve(
     if formulation == "auto" and backend not in ("highs", "bnb"):
         formulation = "sets"  # CBC and CP-SAT solve den Hertog & Hulshof's set model by default
     found = _shortcut(position, objective, backend, time_limit) if backend == "bnb" else None
+    if found is None and backend == "bnb" and formulation == "auto" and needs_joker_rows(position):
+        found = _free_first(position, objective, backend, time_limit)
     if found is None:
         found = _search(position, objective, backend, time_limit, formulation)
     sets, played, optimal, build_seconds, solve_seconds = found
@@ -197,6 +200,19 @@ def _shortcut(
         relaxed, objective, backend, time_limit, "auto"
     )
     if optimal and played and not validate(position, sets):
+        return sets, played, True, build_seconds, solve_seconds
+    return None
+
+
+def _free_first(
+    position: Position, objective: Objective, backend: str, time_limit: float | None
+) -> _Found | None:
+    """Strict and locked joker rules only forbid moves, so the free optimum bounds theirs: when
+    the best free move is also legal under the stricter rules, it is their optimum (the kept-sets
+    tie-break included). Most positions end here; the rest need the joker rows."""
+    free = dataclasses.replace(position, rules=position.rules.replace(joker_rules=JokerRules.FREE))
+    sets, played, optimal, build_seconds, solve_seconds = _search(free, objective, backend, time_limit, "auto")
+    if optimal and (not played or not validate(position, sets)):
         return sets, played, True, build_seconds, solve_seconds
     return None
 
