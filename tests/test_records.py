@@ -1,0 +1,152 @@
+"""Game records: writing, reading back exactly, and errors that name the file, the line and the problem."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from solver.errors import InputError
+from solver.game import Game, GameConfig
+from solver.records import GameHeader, RecordWriter, parse_record, read_record, record_lines, write_record
+from solver.rules import RuleSet
+from solver.solve import solve
+
+SMALL = RuleSet(numbers=7)
+
+
+def played_game(seed: int = 3, players: int = 3, scoring: str = "standard") -> Game:
+    game = Game.new(GameConfig(SMALL, players, seed, scoring=scoring))
+    while not game.over:
+        answer = solve(game.position())
+        if answer.tiles_played:
+            game.play([list(s.tiles) for s in answer.table])
+        else:
+            game.draw()
+    return game
+
+
+def test_round_trip(tmp_path: Path) -> None:
+    game = played_game()
+    header = GameHeader.for_game(game, ["you", "hard", "medium"], ["human", "ai", "ai"])
+    path = tmp_path / "game.jsonl"
+    write_record(path, header, game.history, game.result())
+    record = read_record(path)
+    assert record.header == header
+    assert record.turns == tuple(game.history)
+    assert record.result == game.result()
+    assert record.rules == SMALL
+    lines = path.read_text().splitlines()
+    assert len(lines) == len(game.history) + 2
+
+
+def test_club_round_trip_keeps_big_points(tmp_path: Path) -> None:
+    game = played_game(seed=8, players=2, scoring="club")
+    path = tmp_path / "club.jsonl"
+    write_record(path, GameHeader.for_game(game, ["a", "b"]), game.history, game.result())
+    result = read_record(path).result
+    assert result is not None and result.big == game.result().big and sum(result.big) <= 1
+
+
+def test_the_documented_fields(tmp_path: Path) -> None:
+    game = played_game()
+    header = GameHeader.for_game(game, ["a", "b", "c"])
+    lines = [json.loads(line) for line in record_lines(header, game.history, game.result())]
+    first, turn, last = lines[0], lines[1], lines[-1]
+    assert first["type"] == "game" and first["version"] == 1
+    assert first["rules"]["numbers"] == 7 and first["seed"] == 3 and first["scoring"] == "standard"
+    assert first["players"][0] == {"player": 1, "name": "a", "kind": "ai"}
+    assert first["first_player"] == game.first_player + 1
+    assert {"turn", "player", "opened", "rack", "table", "played", "drew", "table_after", "pool"} <= set(turn)
+    assert turn["turn"] == 1 and turn["player"] == game.first_player + 1 and turn["opened"] is False
+    assert turn["table"] == []
+    assert last["type"] == "result" and len(last["scores"]) == 3 and len(last["racks"]) == 3
+    assert last["reason"] in ("rack_empty", "blocked")
+
+
+def test_writer_streams_turns(tmp_path: Path) -> None:
+    game = played_game(seed=5, players=2)
+    path = tmp_path / "live.jsonl"
+    with RecordWriter(path, GameHeader.for_game(game, ["a", "b"])) as writer:
+        for turn in game.history[:3]:
+            writer.turn(turn)
+        unfinished = read_record(path)
+        assert len(unfinished.turns) == 3 and unfinished.result is None
+        for turn in game.history[3:]:
+            writer.turn(turn)
+        writer.result(game.result())
+    assert read_record(path).result == game.result()
+
+
+def _lines(game: Game) -> list[str]:
+    return record_lines(GameHeader.for_game(game, ["a", "b", "c"]), game.history, game.result())
+
+
+def _broken(line_index: int, change: dict[str, object] | None = None, drop: str | None = None) -> str:
+    lines = _lines(played_game())
+    data = json.loads(lines[line_index])
+    data.update(change or {})
+    if drop:
+        del data[drop]
+    lines[line_index] = json.dumps(data)
+    return "\n".join(lines) + "\n"
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("", "is empty"),
+        ("{not json\n", "line 1: not valid JSON"),
+        ('{"type": "turn"}\n', "line 1: the first line must be the game line"),
+        (_broken(0, {"version": 2}), "line 1: record version 2 is not supported"),
+        (_broken(0, {"rules": {"numbers": 99}}), "line 1: invalid rule numbers=99"),
+        (_broken(0, drop="seed"), "line 1: missing field 'seed'"),
+        (_broken(1, {"player": 9}), "line 2: 'player' is 9, expected 1..3"),
+        (
+            _broken(1, {"rack": ["R14"]}),
+            "invalid tile 'R14' in 'rack' of record x.jsonl line 2: numbers run 1..7",
+        ),
+        (_broken(1, {"turn": 5}), "line 2: turn 5 where turn 1 was expected"),
+        (_broken(1, {"type": "move"}), "line 2: 'type' is 'move'"),
+        (_broken(1, {"table": [["R1", "R2"]]}), "line 2: 'table' set 1 'R1 R2' is invalid"),
+        (_broken(-1, {"scores": [1, 2]}), "'scores' must be a list of 3 numbers"),
+        (_broken(-1, {"reason": "timeout"}), "'reason' is 'timeout'"),
+    ],
+)
+def test_errors_name_file_and_line(text: str, message: str) -> None:
+    with pytest.raises(InputError) as caught:
+        parse_record(text, "x.jsonl")
+    assert message in str(caught.value)
+    assert "x.jsonl" in str(caught.value)
+    assert "\n" not in str(caught.value)
+
+
+def test_a_turn_that_breaks_tile_conservation_is_refused() -> None:
+    game = played_game()
+    lines = _lines(game)
+    for i, line in enumerate(lines[1:-1], 2):
+        data = json.loads(line)
+        if data["played"]:
+            data["table_after"] = data["table"]
+            lines[i - 1] = json.dumps(data)
+            break
+    with pytest.raises(InputError, match=rf"line {i}: 'table_after' is not the table plus the tiles played"):
+        parse_record("\n".join(lines), "x.jsonl")
+
+
+def test_nothing_may_follow_the_result() -> None:
+    lines = _lines(played_game())
+    with pytest.raises(InputError, match=f"line {len(lines) + 1}: nothing may follow the result line"):
+        parse_record("\n".join([*lines, lines[1]]), "x.jsonl")
+
+
+def test_unreadable_files(tmp_path: Path) -> None:
+    with pytest.raises(InputError, match=r"cannot read record .*missing.jsonl: no such file"):
+        read_record(tmp_path / "missing.jsonl")
+    binary = tmp_path / "bin.jsonl"
+    binary.write_bytes(b"\x00\x01")
+    with pytest.raises(InputError, match="not a text file"):
+        read_record(binary)
+    with pytest.raises(InputError, match="cannot write record"):
+        write_record(tmp_path / "no" / "such" / "dir.jsonl", {"type": "game"}, [], None)
