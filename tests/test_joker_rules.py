@@ -3,12 +3,16 @@ brute-force oracle on small random positions, and the ordering locked <= strict 
 
 from __future__ import annotations
 
+import json
 import random
 from collections import Counter
 from itertools import combinations
+from pathlib import Path
 
 import pytest
+from click.testing import CliRunner
 
+from cli.main import cli
 from solver.jokers import assignments, table_readings
 from solver.melds import is_valid
 from solver.position import Position
@@ -237,3 +241,109 @@ def test_all_three_agree_without_table_jokers(seed: int) -> None:
         for mode in ("free", "strict", "locked")
     }
     assert len(set(results.values())) == 1, results
+
+
+def _conformance_tables_with_jokers() -> list[Position]:
+    from solver.files import position_from_record
+
+    path = Path(__file__).parent / "data" / "conformance" / "selfplay.jsonl"
+    found = []
+    for line in path.read_text().splitlines():
+        record = {k: v for k, v in json.loads(line).items() if k in ("id", "rack", "table", "opened", "rules")}
+        pos = position_from_record(record, str(path))
+        if pos.opened and any(t.is_joker for s in pos.table for t in s):
+            found.append(pos)
+    return found
+
+
+@pytest.mark.parametrize("pos", _conformance_tables_with_jokers(), ids=lambda p: p.id)
+@pytest.mark.parametrize("mode", ["strict", "locked"])
+def test_engines_agree_on_real_tables(pos: Position, mode: str) -> None:
+    """Every self-play position with jokers on the table: bnb (free first, and the joker rows
+    alone), CBC and CP-SAT on the exact model find the same optimum, no more than the free one."""
+    strict = Position(pos.rack, pos.table, True, pos.rules.replace(joker_rules=JokerRules(mode)), id=pos.id)
+    free = solve(pos).tiles_played
+    found = {
+        (backend, formulation): solve(strict, backend=backend, formulation=formulation).tiles_played
+        for backend, formulation in (("bnb", "auto"), ("bnb", "sets"), ("cbc", "sets"), ("cpsat", "sets"))
+    }
+    assert len(set(found.values())) == 1, found
+    assert found[("bnb", "auto")] <= free
+
+
+# Through the command line.
+
+
+def _files(tmp_path: Path, rack: str, table: list[str]) -> list[str]:
+    (tmp_path / "rack.txt").write_text(rack + "\n")
+    (tmp_path / "table.txt").write_text("\n".join(table) + "\n")
+    return ["--rack", str(tmp_path / "rack.txt"), "--table", str(tmp_path / "table.txt")]
+
+
+def test_cli_solve_says_which_joker_was_retrieved(tmp_path: Path) -> None:
+    args = ["solve", *_files(tmp_path, "R5 B7 O7", ["R4 J R6", "K1 K2 K3"]), "--joker-rules", "strict"]
+    result = CliRunner().invoke(cli, args)
+    assert result.exit_code == 0, result.stderr
+    assert "Joker retrieved: R5 takes the place of the joker in table set 1 (R4 J R6)" in result.stdout
+    data = json.loads(CliRunner().invoke(cli, [*args, "--json", "--no-timing"]).stdout)
+    assert data["jokers_retrieved"] == [{"table_set": 1, "stood_for": "R5", "tile": "R5", "new_set": 3}]
+    assert data["tiles_played"] == 3
+
+
+def test_cli_free_json_has_no_retrieval_field(tmp_path: Path) -> None:
+    args = ["solve", *_files(tmp_path, "R5 B7 O7", ["R4 J R6"]), "--json", "--no-timing"]
+    assert "jokers_retrieved" not in json.loads(CliRunner().invoke(cli, args).stdout)
+
+
+@pytest.mark.parametrize(("mode", "played"), [("free", 2), ("strict", 2), ("locked", 0)])
+def test_cli_modes_from_options_and_from_the_position_file(tmp_path: Path, mode: str, played: int) -> None:
+    args = [*_files(tmp_path, "B3 O3", ["R3 R4 R5 R6 J"]), "--json", "--no-timing"]
+    by_option = json.loads(CliRunner().invoke(cli, ["solve", *args, "--joker-rules", mode]).stdout)
+    assert by_option["tiles_played"] == played
+    (tmp_path / "pos.txt").write_text(f"rack: B3 O3\ntable:\n  R3 R4 R5 R6 J\nrules: joker-rules={mode}\n")
+    by_file = json.loads(CliRunner().invoke(cli, ["solve", str(tmp_path / "pos.txt"), "--json"]).stdout)
+    assert by_file["tiles_played"] == played
+
+
+def test_cli_check_names_the_joker_rule(tmp_path: Path) -> None:
+    (tmp_path / "answer.txt").write_text("B10 O10 R10\nK11 K12 J\n")
+    args = [
+        "check",
+        *_files(tmp_path, "K11 K12", ["B10 O10 R10 J"]),
+        "--answer",
+        str(tmp_path / "answer.txt"),
+        "--joker-rules",
+        "strict",
+    ]
+    result = CliRunner().invoke(cli, args)
+    assert result.exit_code == 6
+    assert "joker standing for K10 (table set 1) moved without being replaced by K10" in result.stdout
+    free = CliRunner().invoke(cli, args[:-2])
+    assert free.exit_code == 0, free.stdout
+
+
+def test_cli_batch_takes_joker_rules(tmp_path: Path) -> None:
+    lines = [
+        {"id": "a", "rack": "K11 K12", "table": ["B10 O10 R10 J"]},
+        {"id": "b", "rack": "R5 B7 O7", "table": ["R4 J R6"]},
+    ]
+    (tmp_path / "in.jsonl").write_text("".join(json.dumps(x) + "\n" for x in lines))
+    result = CliRunner().invoke(cli, ["batch", str(tmp_path / "in.jsonl"), "--joker-rules", "strict", "--no-timing"])
+    assert result.exit_code == 0, result.stderr
+    answers = [json.loads(x) for x in result.stdout.splitlines()]
+    assert [(a["id"], a["tiles_played"]) for a in answers] == [("a", 0), ("b", 3)]
+
+
+def test_cli_flow_formulation_refuses_strict_rules(tmp_path: Path) -> None:
+    args = ["solve", *_files(tmp_path, "R7", ["R4 J R6"]), "--joker-rules", "strict", "--formulation", "flow"]
+    result = CliRunner().invoke(cli, args)
+    assert result.exit_code == 1
+    assert result.stderr.strip() == (
+        "Error: the flow formulation has no strict or locked joker rules; use --formulation sets"
+    )
+
+
+def test_cli_bad_joker_rules_value_is_a_usage_error(tmp_path: Path) -> None:
+    result = CliRunner().invoke(cli, ["solve", *_files(tmp_path, "R7", ["R4 J R6"]), "--joker-rules", "loose"])
+    assert result.exit_code == 2
+    assert "'loose' is not one of 'free', 'strict', 'locked'" in result.stderr
