@@ -212,6 +212,9 @@ class GameView:
     pool_size: int
     turn: int
     players: int
+    # Public knowledge of each seat's latest turn: True if it laid no tile (drew or passed),
+    # None if it has not moved yet.
+    last_drew: tuple[bool | None, ...] = ()
 
     @property
     def rules(self) -> RuleSet:
@@ -305,7 +308,14 @@ class Game:
             pool_size=self.pool_size,
             turn=self.turn,
             players=self.players,
+            last_drew=self._last_drew(),
         )
+
+    def _last_drew(self) -> tuple[bool | None, ...]:
+        latest: list[bool | None] = [None] * self.players
+        for record in self.history[-self.players :]:
+            latest[record.seat] = not record.played
+        return tuple(latest)
 
     def tile_count(self) -> int:
         """Tiles in racks, on the table and in the pool: always the whole game."""

@@ -1,0 +1,217 @@
+"""Self-play statistics and the ``selfplay`` / ``odds`` commands (through click's CliRunner)."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner, Result
+
+from cli.main import cli
+from solver.errors import RulesError
+from solver.records import read_record
+from solver.rules import RuleSet
+from solver.selfplay import (
+    OddsSettings,
+    Settings,
+    labels,
+    mean_interval,
+    opening_odds,
+    parse_ais,
+    run_games,
+    summarize,
+    wilson,
+)
+
+SMALL = RuleSet(numbers=7)
+FAST = ["--numbers", "7"]  # 58 tiles: games of a dozen turns
+
+
+def run(args: list[str]) -> Result:
+    result = CliRunner().invoke(cli, [str(a) for a in args])
+    assert "Traceback" not in result.stdout and "Traceback" not in result.stderr
+    assert result.exception is None or isinstance(result.exception, SystemExit), repr(result.exception)
+    return result
+
+
+def without_time(outcomes: list[object]) -> list[dict[str, object]]:
+    return [{k: v for k, v in dataclasses.asdict(o).items() if k != "seconds"} for o in outcomes]  # type: ignore[call-overload]
+
+
+# --------------------------------------------------------------------------- statistics
+
+
+def test_wilson_interval_by_hand() -> None:
+    low, high = wilson(50, 100)
+    assert (round(low, 4), round(high, 4)) == (0.4038, 0.5962)
+    low, high = wilson(0, 10)
+    assert low == 0.0 and round(high, 4) == 0.2775
+    low, high = wilson(10, 10)
+    assert round(low, 4) == 0.7225 and high == pytest.approx(1.0)
+    assert wilson(0, 0) == (0.0, 1.0)
+
+
+def test_mean_interval() -> None:
+    mean, low, high = mean_interval([1.0, 2.0, 3.0, 4.0])
+    assert mean == 2.5 and low < 2.5 < high
+    assert round(high - mean, 4) == round(1.959963984540054 * (1.6666666666666667 / 4) ** 0.5, 4)
+
+
+def test_labels_number_repeated_ais() -> None:
+    assert labels(["medium", "hard", "medium"]) == ["medium#1", "hard", "medium#2"]
+    assert labels(["easy", "hard"]) == ["easy", "hard"]
+
+
+def test_parse_ais() -> None:
+    assert parse_ais("hard", 3) == ["hard"] * 3
+    assert parse_ais("Hard, medium", 2) == ["hard", "medium"]
+    with pytest.raises(RulesError, match="lists 2 AIs for 3 players"):
+        parse_ais("hard,medium", 3)
+    with pytest.raises(RulesError, match="unknown AI 'pro'"):
+        parse_ais("pro,medium", 2)
+
+
+# --------------------------------------------------------------------------- series
+
+
+def test_games_share_deals_in_groups_and_every_ai_takes_every_seat() -> None:
+    settings = Settings(ais=("easy", "medium", "medium"), games=6, seed=2, rules=SMALL)
+    assert settings.config(0).seed == settings.config(2).seed != settings.config(3).seed
+    outcomes = list(run_games(settings))
+    names = labels(settings.ais)
+    assert [o.starter for o in outcomes] == [names[i % 3] for i in range(6)]
+    for group in (outcomes[:3], outcomes[3:]):
+        for seat in range(3):
+            assert {o.seating[seat] for o in group} == set(names)
+
+
+def test_results_do_not_depend_on_jobs(tmp_path: Path) -> None:
+    settings = Settings(ais=("easy", "medium"), games=4, seed=5, rules=SMALL)
+    one = list(run_games(settings, jobs=1))
+    two = list(run_games(settings, jobs=2))
+    assert without_time(one) == without_time(two)
+    again = list(run_games(settings, jobs=1))
+    assert without_time(one) == without_time(again)
+
+
+def test_summary_fields() -> None:
+    settings = Settings(ais=("medium", "medium"), games=4, seed=1, rules=SMALL)
+    outcomes = list(run_games(settings))
+    data = summarize(outcomes, settings, seconds=2.0).to_dict()
+    assert data["games"] == 4 and set(data["wins"]) == {"medium#1", "medium#2"}
+    assert sum(data["wins"].values()) + data["ties"] == 4
+    assert data["games_per_second"] == 2.0
+    row = data["per_ai"]["medium#1"]
+    assert row["win_rate_95"][0] <= row["win_rate"] <= row["win_rate_95"][1]
+    assert list(row["opened_by_turn"]) == ["1", "2", "3", "5", "10"]
+    assert sorted(row["opened_by_turn"].values()) == list(row["opened_by_turn"].values())
+    # Zero-sum standard scoring: the average points cancel out.
+    assert abs(sum(v["average_points"] for v in data["per_ai"].values())) < 1e-6
+    assert data["turns_per_game"] == sum(o.turns for o in outcomes) / 4
+    joker = data["joker_value"]
+    assert joker["with_joker"]["players"] + joker["without_joker"]["players"] == 8
+
+
+def test_records_are_written_per_game(tmp_path: Path) -> None:
+    settings = Settings(
+        ais=("easy", "medium"), games=3, seed=3, rules=SMALL, record_dir=str(tmp_path / "rec")
+    )
+    outcomes = list(run_games(settings))
+    files = sorted((tmp_path / "rec").glob("*.jsonl"))
+    assert [f.name for f in files] == ["game-00001.jsonl", "game-00002.jsonl", "game-00003.jsonl"]
+    for outcome, path in zip(outcomes, files):
+        record = read_record(path)
+        assert tuple(p.name for p in record.header.players) == outcome.seating
+        assert record.result is not None and len(record.turns) == outcome.turns
+        assert record.header.players[record.header.first_player - 1].name == outcome.starter
+
+
+# --------------------------------------------------------------------------- opening odds
+
+
+def test_opening_odds_are_monotone_and_jokers_in_the_meld_only_help() -> None:
+    data = opening_odds(OddsSettings(RuleSet(), deals=30, turns=4, seed=1))
+    strict, loose = data["variants"]["no joker in meld"], data["variants"]["joker in meld"]
+    for entry in (strict, loose):
+        odds = [row["odds"] for row in entry["all"]["by_turn"]]
+        assert odds == sorted(odds) and len(odds) == 4
+        assert entry["with_joker"]["deals"] + entry["without_joker"]["deals"] == 30
+    for a, b in zip(strict["all"]["by_turn"], loose["all"]["by_turn"]):
+        assert b["odds"] >= a["odds"]
+    # Without a joker dealt, the two variants are the same question.
+    assert strict["without_joker"] == loose["without_joker"]
+    assert opening_odds(OddsSettings(RuleSet(), deals=30, turns=4, seed=1)) == data
+
+
+# --------------------------------------------------------------------------- the commands
+
+
+def test_selfplay_json() -> None:
+    result = run(["selfplay", "--games", 4, "--ai", "easy,medium", "--seed", 1, "--json", *FAST])
+    assert result.exit_code == 0, result.stderr
+    data = json.loads(result.stdout)
+    assert data["games"] == 4 and set(data["wins"]) == {"easy", "medium"}
+    assert sum(data["wins"].values()) + data["ties"] == 4
+    assert result.stdout.count("\n") == 1
+    assert "Playing" in result.stderr  # the progress bar goes to stderr
+
+
+def test_selfplay_names_a_repeated_ai() -> None:
+    result = run(["selfplay", "--games", 3, "--players", 3, "--ai", "medium,medium,easy", "--json", *FAST])
+    assert result.exit_code == 0, result.stderr
+    assert set(json.loads(result.stdout)["wins"]) == {"medium#1", "medium#2", "easy"}
+
+
+def test_selfplay_text_and_records(tmp_path: Path) -> None:
+    result = run(["selfplay", "--games", 2, "--ai", "medium", "--record", tmp_path / "r", *FAST])
+    assert result.exit_code == 0, result.stderr
+    assert (
+        "win rate" in result.stdout and "95% interval" in result.stdout and "Turns per game" in result.stdout
+    )
+    assert "medium#1" in result.stdout and "games/s" in result.stdout
+    assert len(list((tmp_path / "r").glob("game-*.jsonl"))) == 2
+
+
+def test_selfplay_is_reproducible() -> None:
+    args = ["selfplay", "--games", 2, "--seed", 9, "--json", *FAST]
+    first, second = json.loads(run(args).stdout), json.loads(run(args).stdout)
+    for data in (first, second):
+        del data["seconds"], data["games_per_second"]
+    assert first == second
+
+
+@pytest.mark.parametrize(
+    ("args", "status", "message"),
+    [
+        (["--ai", "pro"], 1, "Error: unknown AI 'pro' in --ai"),
+        (["--ai", "hard,medium,easy"], 1, "Error: --ai lists 3 AIs for 2 players"),
+        (["--players", "5"], 2, "Invalid value for '--players'"),
+        (["--games", "0"], 2, "Invalid value for '--games'"),
+        (
+            ["--players", "4", "--numbers", "3", "--copies", "1", "--jokers", "0"],
+            1,
+            "Error: 4 players × 14 tiles",
+        ),
+        (["--joker-each", "--players", "3"], 1, "Error: joker-each needs a joker per player"),
+    ],
+)
+def test_selfplay_bad_input(args: list[str], status: int, message: str) -> None:
+    result = run(["selfplay", "--games", "1", *args])
+    assert result.exit_code == status
+    assert result.stdout == ""
+    assert message in result.stderr
+    if status == 1:
+        assert result.stderr.strip().count("\n") == 0
+
+
+def test_odds_command() -> None:
+    result = run(["odds", "--deals", 12, "--turns", 3, "--seed", 2, "--json"])
+    assert result.exit_code == 0, result.stderr
+    data = json.loads(result.stdout)
+    assert data["deals"] == 12 and set(data["variants"]) == {"no joker in meld", "joker in meld"}
+    text = run(["odds", "--deals", 12, "--turns", 3, "--seed", 2])
+    assert text.exit_code == 0 and "joker in meld:" in text.stdout and "every deal (12)" in text.stdout
+    none = run(["odds", "--deals", 5, "--turns", 2, "--jokers", 0, "--json"])
+    assert set(json.loads(none.stdout)["variants"]) == {"no joker in meld"}
