@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 from click.testing import CliRunner, Result
@@ -15,6 +16,7 @@ from solver.records import read_record
 from solver.rules import RuleSet
 from solver.selfplay import (
     OddsSettings,
+    Outcome,
     Settings,
     labels,
     mean_interval,
@@ -29,15 +31,15 @@ SMALL = RuleSet(numbers=7)
 FAST = ["--numbers", "7"]  # 58 tiles: games of a dozen turns
 
 
-def run(args: list[str]) -> Result:
+def run(args: list[Any]) -> Result:
     result = CliRunner().invoke(cli, [str(a) for a in args])
     assert "Traceback" not in result.stdout and "Traceback" not in result.stderr
     assert result.exception is None or isinstance(result.exception, SystemExit), repr(result.exception)
     return result
 
 
-def without_time(outcomes: list[object]) -> list[dict[str, object]]:
-    return [{k: v for k, v in dataclasses.asdict(o).items() if k != "seconds"} for o in outcomes]  # type: ignore[call-overload]
+def without_time(outcomes: list[Outcome]) -> list[dict[str, object]]:
+    return [{k: v for k, v in dataclasses.asdict(o).items() if k != "seconds"} for o in outcomes]
 
 
 # --------------------------------------------------------------------------- statistics
