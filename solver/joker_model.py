@@ -46,7 +46,8 @@ def locked_homes(position: Position, available: Counter[int]) -> list[TileKey]:
     """Sets a locked table set may grow into: runs of any length and groups holding it whole.
 
     The candidate list stops at the longest run that cannot be split without loss; a locked set
-    may not be split, so its longer extensions are added here (those the tiles allow).
+    may not be split, so its longer extensions are added here (those the tiles allow, up to the
+    length beyond which the extension could be cut off as a run of its own).
     """
     rules = position.rules
     found: set[TileKey] = set()
@@ -61,7 +62,10 @@ def locked_homes(position: Position, available: Counter[int]) -> list[TileKey]:
         colour = colours.pop()
         own_jokers = len(written) - sum(core.values())
         spare = min(rules.jokers, available[joker]) - own_jokers
-        for length in range(len(written), rules.numbers + 1):
+        # Longer homes need not be listed: a piece of m or more tiles beyond either end of the
+        # locked set (with a numbered tile) can be laid as a run of its own instead.
+        longest = len(written) + 2 * max(rules.min_set_size - 1, spare)
+        for length in range(len(written), min(rules.numbers, longest) + 1):
             for start in run_starts(length, rules):
                 seq = run_numbers(start, length, rules)
                 assert seq is not None
@@ -108,7 +112,14 @@ def add_joker_rows(
     wanted = {t for _, _, readings in before for reading in readings for r in reading.roles for t in r.options}
     cores = [numbered(s) for _, s, _ in before]
     classes: dict[TileKey, list[tuple[tuple[Tile, ...], int]]] = {}
-    hosts: list[tuple[TileKey, tuple[Tile, ...], int]] = []
+    hosts: list[tuple[TileKey, tuple[Tile, ...] | None, int]] = []
+    can_retrieve = any(
+        table[t.index(rules)] + rack[t.index(rules)]
+        for _, _, readings in before
+        for reading in readings
+        for role in reading.roles
+        for t in role.options
+    )
     own_counts: Counter[tuple[TileKey, tuple[Tile, ...]]] = Counter()
     for _, written, readings in before:
         own = _own_declaration(written, readings[0].roles, rules)
@@ -122,9 +133,11 @@ def add_joker_rows(
         real = set(numbered(tiles))
         near = any(real & set(core) for core in cores)
         mine = sum(1 for t in real if rack[t.index(rules)]) + min(rack[joker], jokers - 1)
-        host = official and mine >= 2
+        host = official and can_retrieve and mine >= 2
         options = assignments(tiles, rules)
-        if not host and not (near and any(wanted & set(a) for a in options)):
+        if not (near and any(wanted & set(a) for a in options)):
+            if host:  # no table joker can stay in it: how its jokers are declared doesn't matter
+                hosts.append((key, None, x))
             continue
         split = []
         for a in options:
@@ -238,35 +251,42 @@ def _lock_rows(
 
 def _host_rows(
     lp: LinearModel,
-    hosts: list[tuple[TileKey, tuple[Tile, ...], int]],
+    hosts: list[tuple[TileKey, tuple[Tile, ...] | None, int]],
     retrieved: list[int],
     played: dict[int, int],
     rack: Counter[int],
     rules: RuleSet,
     slots: dict[tuple[int, Tile], list[tuple[int, int]]],
 ) -> None:
-    """Official retrieval: each retrieved joker lies in a host copy holding two rack tiles."""
+    """Official retrieval: each retrieved joker lies in a host copy holding two rack tiles.
+
+    A set no table joker can stay in is a host as a whole (``a`` None: its jokers' slots are
+    counted together); a split set's slots are counted per declared tile, shared with ``g``.
+    """
     joker = JOKER.index(rules)
     placed: list[tuple[int, int]] = []
     marks: dict[int, list[tuple[int, int]]] = defaultdict(list)
     rack_jokers: list[tuple[int, int]] = []
     for key, a, v in hosts:
-        base = f"{set_name(key, rules)}_as_{''.join(str(t) for t in a)}"
+        jokers = key.count(joker)
+        declared = a if a is not None else (JOKER,) * jokers
+        base = set_name(key, rules) + ("" if a is None else f"_as_{''.join(str(t) for t in a)}")
         ub = lp.upper[v]
         h = lp.var(f"host_{base}", ub)
         lp.row(f"host_{base}", [(h, 1), (v, -1)], -INF, 0)
         own: list[tuple[int, int]] = []
-        for t in sorted(set(a)):
-            o = lp.var(f"retrieved_in_{base}_{t}", ub * a.count(t))
+        for t in sorted(set(declared)):
+            o = lp.var(f"retrieved_in_{base}_{t}", ub * declared.count(t))
             placed.append((o, 1))
             here = [(o, 1)]
-            if rack[joker] and len(a) > 1:
-                p = lp.var(f"rack_joker_in_{base}_{t}", ub * a.count(t))
+            if rack[joker] and jokers > 1:
+                p = lp.var(f"rack_joker_in_{base}_{t}", ub * declared.count(t))
                 rack_jokers.append((p, 1))
                 own.append((p, 1))
                 here.append((p, 1))
-            slots[(v, t)] += here
-            lp.row(f"host_slots_{base}_{t}", [*here, (h, -a.count(t))], -INF, 0)
+            if a is not None:
+                slots[(v, t)] += here
+            lp.row(f"host_slots_{base}_{t}", [*here, (h, -declared.count(t))], -INF, 0)
         for i in sorted(set(key)):
             if i != joker and rack[i]:
                 u = lp.var(f"rack_tile_{tile_name(i, rules)}_in_{base}", ub)
