@@ -8,7 +8,7 @@ from typing import Any
 from solver.model import Objective
 from solver.position import Position
 from solver.solve import Solution, solve, unchanged
-from solver.steps import Plan, name, plan_steps
+from solver.steps import Plan, best_steps, name
 from solver.tiles import Tile
 
 
@@ -40,8 +40,8 @@ def hint(
 ) -> Hint:
     if level not in (1, 2, 3):
         raise ValueError(f"hint level {level}: levels are 1, 2 and 3")
-    solution = solve(position, objective, backend)
+    # The answer arranged to move the fewest table tiles (see solver.least_moves).
+    solution, plan = best_steps(solve(position, objective, backend))
     kept = set(unchanged(position.table, [s.tiles for s in solution.table]))
     involved = [s for i, s in enumerate(position.table) if i not in kept]
-    plan = plan_steps(position.table, [s.tiles for s in solution.table], solution.played, position.rules)
     return Hint(level, solution, tuple(involved), plan)

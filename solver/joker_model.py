@@ -99,8 +99,13 @@ def add_joker_rows(
     played: dict[int, int],
     table: Counter[int],
     rack: Counter[int],
+    stay: bool = False,
 ) -> None:
-    """Add the strict (or locked) joker rules to a set model whose set variables are ``x_of``."""
+    """Add the strict (or locked) joker rules to a set model whose set variables are ``x_of``.
+
+    With ``stay`` no table joker may be retrieved: a smaller model of a subset of the legal moves
+    (``solve`` tries it first; when it reaches the free optimum, that is the optimum).
+    """
     rules = position.rules
     locked = rules.joker_rules is JokerRules.LOCKED
     official = rules.joker_retrieval is Retrieval.OFFICIAL
@@ -113,7 +118,7 @@ def add_joker_rows(
     cores = [numbered(s) for _, s, _ in before]
     classes: dict[TileKey, list[tuple[tuple[Tile, ...], int]]] = {}
     hosts: list[tuple[TileKey, tuple[Tile, ...] | None, int]] = []
-    can_retrieve = any(
+    can_retrieve = not stay and any(
         table[t.index(rules)] + rack[t.index(rules)]
         for _, _, readings in before
         for reading in readings
@@ -191,7 +196,7 @@ def add_joker_rows(
                             terms.append((g, 1))
                             (gated if unlocked_only else homes[v]).append((g, 1))
                 for t in role.options:
-                    if table[t.index(rules)] + rack[t.index(rules)] == 0:
+                    if not can_retrieve or table[t.index(rules)] + rack[t.index(rules)] == 0:
                         continue  # no such tile could replace it
                     ret = lp.var(f"{name}_retrieved_by_{t}", 1)
                     replacing[t].append((ret, 1))

@@ -309,9 +309,12 @@ def add_objective(
 
 
 def build_model(
-    position: Position, objective: Objective = Objective.TILES, formulation: str = "auto"
+    position: Position, objective: Objective = Objective.TILES, formulation: str = "auto", jokers_stay: bool = False
 ) -> TurnModel:
-    """The turn's integer program: ``sets``, ``flow``, or ``auto`` (flow where the rules allow it)."""
+    """The turn's integer program: ``sets``, ``flow``, or ``auto`` (flow where the rules allow it).
+
+    ``jokers_stay``: under strict or locked joker rules, no table joker may be retrieved.
+    """
     from solver.flow_model import build_flow_model, flow_supported
     from solver.joker_model import needs_joker_rows
     from solver.set_model import build_set_model
@@ -330,5 +333,5 @@ def build_model(
             )
         return build_flow_model(position, objective)
     if formulation == "sets":
-        return build_set_model(position, objective)
+        return build_set_model(position, objective, jokers_stay)
     raise RulesError(f"unknown formulation {formulation!r} (formulations: auto, sets, flow)")

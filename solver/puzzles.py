@@ -21,7 +21,7 @@ from solver.errors import InputError
 from solver.files import PUZZLE_KEYS, parse_tokens, position_from_fields, read_fields, read_text, tiles_of
 from solver.position import Position
 from solver.solve import Solution, solve, unchanged
-from solver.steps import Plan, plan_steps
+from solver.steps import Plan, best_steps
 from solver.tiles import Tile
 
 
@@ -75,8 +75,7 @@ class Puzzle:
 
 def measure(position: Position, solution: Solution | None = None) -> tuple[Difficulty, Solution, Plan]:
     """How much work an optimal answer asks of a person (see the module docstring)."""
-    solution = solution or solve(position)
-    plan = plan_steps(position.table, [s.tiles for s in solution.table], solution.played, position.rules)
+    solution, plan = best_steps(solution or solve(position))
     kept = set(unchanged(position.table, [s.tiles for s in solution.table]))
     # Broken: not kept, and no new set contains it whole (so not a mere extension either).
     broken = sum(

@@ -37,7 +37,9 @@ def fits(key: TileKey, available: Counter[int]) -> int:
     return min(available[t] // n for t, n in need.items())
 
 
-def build_set_model(position: Position, objective: Objective = Objective.TILES) -> TurnModel:
+def build_set_model(
+    position: Position, objective: Objective = Objective.TILES, jokers_stay: bool = False
+) -> TurnModel:
     rules = position.rules
     cands = candidate_sets(rules)
     rack, table = tile_counts(position)
@@ -107,7 +109,7 @@ def build_set_model(position: Position, objective: Objective = Objective.TILES) 
             lp.row(f"keep_{set_name(key, rules)}", [(k, 1), (x_of[key], -1)], -INF, 0)
 
     if not table_fixed and strict:
-        add_joker_rows(lp, position, x_of, played, table, rack)
+        add_joker_rows(lp, position, x_of, played, table, rack, stay=jokers_stay)
 
     add_objective(lp, position, objective, played, kept)
 

@@ -164,11 +164,16 @@ _Found = tuple[list[list[Tile]], list[Tile], bool, float, float]  # sets, played
 
 
 def _search(
-    position: Position, objective: Objective, backend: str, time_limit: float | None, formulation: str
+    position: Position,
+    objective: Objective,
+    backend: str,
+    time_limit: float | None,
+    formulation: str,
+    jokers_stay: bool = False,
 ) -> _Found:
     """Build the turn's model, run the backend, decode its answer."""
     started = time.perf_counter()
-    model = build_model(position, objective, formulation)
+    model = build_model(position, objective, formulation, jokers_stay)
     built = time.perf_counter()
     if time_limit is not None:
         time_limit = max(time_limit - (built - started), 0.001)  # the limit covers the whole solve
@@ -207,14 +212,29 @@ def _shortcut(
 def _free_first(
     position: Position, objective: Objective, backend: str, time_limit: float | None
 ) -> _Found | None:
-    """Strict and locked joker rules only forbid moves, so the free optimum bounds theirs: when
-    the best free move is also legal under the stricter rules, it is their optimum (the kept-sets
-    tie-break included). Most positions end here; the rest need the joker rows."""
+    """Strict and locked joker rules only forbid moves, so the free optimum bounds theirs.
+
+    When the best free move is also legal under the stricter rules, it is their optimum (the
+    kept-sets tie-break included). Else the joker model without retrievals, a smaller model of a
+    subset of the legal moves, is tried: if it reaches the free optimum (tiles, points and kept
+    sets), that is the optimum too. Most positions end here; the rest need the whole joker model.
+    """
     free = dataclasses.replace(position, rules=position.rules.replace(joker_rules=JokerRules.FREE))
     sets, played, optimal, build_seconds, solve_seconds = _search(free, objective, backend, time_limit, "auto")
-    if optimal and (not played or not validate(position, sets)):
+    if not optimal:
+        return None
+    if not played or not validate(position, sets):
         return sets, played, True, build_seconds, solve_seconds
+    best = _score(position, sets, played)
+    stay = _search(position, objective, backend, time_limit, "sets", jokers_stay=True)
+    if stay[2] and stay[1] and _score(position, stay[0], stay[1]) == best and not validate(position, stay[0]):
+        return stay[0], stay[1], True, build_seconds + stay[3], solve_seconds + stay[4]
     return None
+
+
+def _score(position: Position, sets: Sequence[Sequence[Tile]], played: Sequence[Tile]) -> tuple[int, int, int]:
+    """What the objective ranks: tiles, points, original sets kept."""
+    return len(played), points(played, position.rules), len(unchanged(position.table, sets))
 
 
 def describe_table(

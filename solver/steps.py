@@ -1,40 +1,56 @@
 """A move as steps a person can carry out at the table, one after another.
 
-The table after the move is matched to the table before it: each new set is built on the old set
-it shares most tiles with (its base; a run split in two is the base of both parts), and every other
-tile comes from the rack or from an old set it leaves. The steps, in an order that can be followed:
+The new table comes with its bases (``least_moves``): which old set each new set is built on and
+which of its tiles stay. Everything else is a tile that moves (from an old set to the set it
+joins) or a rack tile. The steps, in an order that can be followed:
 
-1. ``split``: split an old set into the parts that stay together (and what is left to move away);
-2. ``move``: move table tiles from the set they are in to the set they join (an old set, or a new
-   set laid in step 4 — they are put aside until then);
-3. ``add``: add rack tiles to a set;
-4. ``lay``: lay a new set (rack tiles and any table tiles put aside for it).
+1. ``split``: cut an old run into the parts that stay together (where: between which tiles);
+2. ``retrieve``: put a rack tile in a joker's place (the exact tile it stands for) and take the
+   joker; ``swap``: put a rack tile of another colour in a group and take one of its tiles;
+3. ``take``: take tiles off an end of a run, or out of a group; ``move``: take tiles from
+   anywhere else (the middle of a run, a set broken up) — both to the set they join, or put
+   aside for a new set laid in step 5;
+4. ``add``: add rack tiles to a set;
+5. ``lay``: lay a new set (rack tiles and the table tiles put aside for it).
 
-Sets are named as the person sees them at that moment (their tiles in natural order).
-``tiles_moved`` counts table tiles that change set; a split moves none. ``replay`` carries the
-steps out on the old table and must end with exactly the new one.
+Every step names its tiles and the sets as the person sees them at that moment (their tiles in
+natural order). In JSON a step is ``{"action", "tiles", "from", "to"}``: ``from`` is the set the
+tiles leave ("rack" for add and lay); ``to`` is where they go — a set, ``the new set X`` (put
+aside until X is laid), or for a split the parts separated by `` | ``. For ``retrieve`` and
+``swap`` the tiles are [rack tile, tile taken]: the rack tile goes into ``from``, the tile taken
+goes to ``to``. ``tiles_moved`` counts table tiles that change set (see ``least_moves``);
+``replay`` carries the steps out on the old table and must end with exactly the new one.
 """
 
 from __future__ import annotations
 
+import dataclasses
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from solver.melds import best_reading
+from solver.least_moves import Placed, Rearrangement, least_moves, match
+from solver.melds import Kind, best_reading
 from solver.rules import RuleSet
-from solver.tiles import Tile, format_tiles
+from solver.tiles import Tile, format_tiles, parse_token
+
+if TYPE_CHECKING:
+    from solver.solve import Solution
 
 Sets = Sequence[Sequence[Tile]]
+NEW = "the new set "  # prefix of a destination that is laid later
+
+ACTIONS = ("split", "retrieve", "swap", "take", "move", "add", "lay")
 
 
 @dataclass(frozen=True)
 class Step:
-    action: str  # split, move, add, lay
+    action: str  # one of ACTIONS
     tiles: tuple[Tile, ...]
-    source: str  # the set the tiles come from, or "rack"
-    target: str  # the set they go to (split: the parts, separated by " | ")
+    source: str  # the set the tiles leave, or "rack"
+    target: str  # where they go (split: the parts, separated by " | ")
+    detail: str = ""  # split: where it is cut; take: "end" of a run, "group" or "last" tiles; lay: sources
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -46,13 +62,37 @@ class Step:
 
     def __str__(self) -> str:
         tiles = format_tiles(self.tiles)
+        them = "them" if len(self.tiles) > 1 else "it"
+        put = (
+            f"keep {them} for {self.target}"
+            if self.target.startswith(NEW)
+            else f"put {them} in {self.target}"
+        )
         if self.action == "split":
-            return f"Split {self.source} into {self.target.replace(' | ', ' and ')}"
+            parts = self.target.split(" | ")
+            return f"Split {self.source} {self.detail} into {', '.join(parts[:-1])} and {parts[-1]}"
+        if self.action == "retrieve":
+            new, joker = self.tiles
+            return f"Put {new} from your rack in place of the {joker} in {self.source}; {_then(joker, self.target)}"
+        if self.action == "swap":
+            new, old = self.tiles
+            return f"Swap {new} from your rack for {old} in {self.source}; {_then(old, self.target)}"
+        if self.action == "take":
+            if self.detail == "last":
+                return f"Take the last of that set, {tiles}, and {put}"
+            off = "out of" if self.detail == "group" else "off the end of"
+            return f"Take {tiles} {off} {self.source} and {put}"
         if self.action == "move":
-            return f"Move {tiles} from {self.source} to {self.target}"
+            return f"Move {tiles} from {self.source} and {put}"
         if self.action == "add":
             return f"Add {tiles} from your rack to {self.target}"
-        return f"Lay {self.target}" + (f" (using {tiles} from the table)" if self.tiles else "")
+        return f"Lay {self.target}" + (f" ({self.detail})" if self.detail else "")
+
+
+def _then(tile: Tile, target: str) -> str:
+    if target.startswith(NEW):
+        return f"keep the {tile} for {target}"
+    return f"put the {tile} in {target}"
 
 
 @dataclass(frozen=True)
@@ -68,133 +108,427 @@ def name(tiles: Sequence[Tile] | Counter[Tile], rules: RuleSet) -> str:
     return format_tiles(reading.tiles if reading else sorted(items))
 
 
-def plan_steps(before: Sets, after: Sets, played: Sequence[Tile], rules: RuleSet) -> Plan:
-    """Steps turning the table ``before`` into ``after`` with the ``played`` rack tiles."""
-    old = [Counter(s) for s in before]
-    new = [Counter(s) for s in after]
-    left = [o.copy() for o in old]  # tiles of each old set not yet given a place
-    base: list[int | None] = [None] * len(new)
-    kept: list[Counter[Tile]] = [Counter() for _ in new]
-    # Biggest overlaps first, so exact copies and extensions keep their own old set.
-    pairs = sorted(
-        ((sum((o & n).values()), -i, -j) for i, o in enumerate(old) for j, n in enumerate(new)), reverse=True
+def best_steps(solution: Solution, backend: str = "bnb") -> tuple[Solution, Plan]:
+    """The solution rearranged to move the fewest table tiles, and its steps."""
+    from solver.solve import SetChange, describe_table
+
+    position = solution.position
+    after = [list(s.tiles) for s in solution.table]
+    found = least_moves(position, after, solution.played, backend)
+    table = describe_table(position, found.sets, solution.played)
+    better = dataclasses.replace(
+        solution, table=table, kept_sets=sum(1 for s in table if s.change is SetChange.UNCHANGED)
     )
-    for overlap, i, j in pairs:
-        i, j = -i, -j
-        share = left[i] & new[j]
-        if overlap and base[j] is None and sum(share.values()) > 1:
-            base[j], kept[j] = i, share
-            left[i] -= share
-    rack = Counter(played)
-    from_rack: list[Counter[Tile]] = []
-    for j, n in enumerate(new):
-        from_rack.append((n - kept[j]) & rack)
-        rack -= from_rack[j]
-    moves: list[tuple[int, int, Counter[Tile]]] = []  # (old set, new set, tiles)
-    for j, n in enumerate(new):
-        need = n - kept[j] - from_rack[j]
-        for i in range(len(old)):
-            take = left[i] & need
-            if take:
-                moves.append((i, j, take))
-                left[i] -= take
-                need -= take
-        if need:
-            raise ValueError(
-                f"the new table holds tiles from nowhere: {format_tiles(sorted(need.elements()))}"
-            )
-    # Each step names the sets as they look at that moment; `state` follows the table as it goes.
-    state: dict[int, Counter[Tile]] = {i: o.copy() for i, o in enumerate(old)}
-    holder: dict[int, int] = {}  # new set -> the set (id in state) it is built on
-    steps: list[Step] = []
-    for i in range(len(old)):
-        parts = [j for j in range(len(new)) if base[j] == i]
-        if len(parts) > 1:
-            rest = old[i] - sum((kept[j] for j in parts), Counter())
-            shown = [name(kept[j], rules) for j in parts] + ([name(rest, rules)] if rest else [])
-            steps.append(
-                Step("split", tuple(sorted(old[i].elements())), name(state[i], rules), " | ".join(shown))
-            )
-            for j in parts:
-                holder[j] = len(state) + len(old)
-                state[holder[j]] = kept[j].copy()
-            state[i] = rest
-        elif parts:
-            holder[parts[0]] = i
-    aside: dict[int, Counter[Tile]] = {}
+    return better, plan(position.table, found, solution.played, position.rules)
 
-    def where(j: int) -> str:
-        if j in holder:
-            return name(state[holder[j]], rules)
-        return f"the new set {name(new[j], rules)}"
 
-    for i, j, tiles in moves:
-        steps.append(Step("move", tuple(sorted(tiles.elements())), name(state[i], rules), where(j)))
-        state[i] = state[i] - tiles
-        if j in holder:
-            state[holder[j]].update(tiles)
+def plan_steps(before: Sets, after: Sets, played: Sequence[Tile], rules: RuleSet) -> Plan:
+    """Steps turning the table ``before`` into ``after`` (as given) with the ``played`` rack tiles."""
+    return plan(before, match(before, after, rules), played, rules)
+
+
+def plan(before: Sets, found: Rearrangement, played: Sequence[Tile], rules: RuleSet) -> Plan:
+    """Steps turning ``before`` into the rearrangement ``found`` with the ``played`` rack tiles."""
+    return _Planner(before, found.table, played, rules).run()
+
+
+class _Planner:
+    """Builds the steps, following the table as it changes so that every set is named as seen."""
+
+    def __init__(self, before: Sets, after: Sequence[Placed], played: Sequence[Tile], rules: RuleSet) -> None:
+        self.rules = rules
+        self.before = [list(s) for s in before]
+        self.after = list(after)
+        self.steps: list[Step] = []
+        self.moved = 0
+        # Live sets on the table: id -> tiles. Old set i starts as id i; split parts get new ids.
+        self.live: dict[int, Counter[Tile]] = {i: Counter(s) for i, s in enumerate(self.before)}
+        self.next_id = len(self.before)
+        self.order: dict[int, list[Tile]] = {}  # an old run's own tiles left in it, in order
+        self.outgoing: dict[int, Counter[Tile]] = {}  # live set -> its old set's tiles still to go
+        self.holder: dict[int, int] = {}  # new set -> the live set it is built on
+        self.pieces: dict[int, list[int]] = {}  # old set -> live sets made of its tiles
+        self.aside: dict[int, Counter[Tile]] = {}  # new set laid later -> table tiles put aside
+        leaving = [Counter(s) for s in self.before]
+        arriving: list[Counter[Tile]] = []
+        for p in self.after:
+            if p.base is not None:
+                leaving[p.base] -= Counter(p.kept)
+            arriving.append(Counter(p.tiles) - Counter(p.kept))
+        self.leaving = leaving
+        self.flows = self._sources(leaving, arriving, Counter(played))
+
+    # -- which tile comes from where --------------------------------------------------------
+    def _sources(
+        self, leaving: list[Counter[Tile]], arriving: list[Counter[Tile]], rack: Counter[Tile]
+    ) -> dict[tuple[int | None, int], Counter[Tile]]:
+        """Tiles from each old set (None: the rack) to each new set. Tiles of a kind are
+        interchangeable, so the choice only shapes the steps: rack tiles first where they free a
+        joker or swap a group tile, then table tiles in the largest lots, then the rack."""
+        leaving = [c.copy() for c in leaving]
+        need = [c.copy() for c in arriving]
+        rack = rack.copy()
+        flows: dict[tuple[int | None, int], Counter[Tile]] = {}
+
+        def send(src: int | None, j: int, tiles: Counter[Tile]) -> None:
+            if tiles:
+                flows.setdefault((src, j), Counter()).update(tiles)
+                need[j] -= tiles
+                if src is None:
+                    rack.subtract(tiles)
+                else:
+                    leaving[src] -= tiles
+
+        for j, p in enumerate(self.after):
+            if p.base is not None:
+                for new, _ in self._exchanges(p.base, need[j] & rack):
+                    send(None, j, Counter([new]))
+        pairs = sorted(
+            ((sum((lv & nd).values()), i, j) for i, lv in enumerate(leaving) for j, nd in enumerate(need)),
+            key=lambda x: (-x[0], x[1], x[2]),
+        )
+        for _, i, j in pairs:
+            send(i, j, leaving[i] & need[j])
+        for j in range(len(need)):
+            send(None, j, need[j] & +rack)
+        for j in range(len(need)):
+            for i in range(len(leaving)):
+                send(i, j, leaving[i] & need[j])
+        if any(need) or any(leaving) or +rack:
+            raise ValueError("the new table does not hold exactly the old table and the played tiles")
+        return flows
+
+    def _exchanges(self, i: int, offered: Counter[Tile]) -> list[tuple[Tile, Tile]]:
+        """(rack tile, tile it frees) pairs for old set i: a joker's exact tile, or in a group
+        another colour of its number for a tile that leaves."""
+        old = self.before[i]
+        reading = best_reading(old, self.rules)
+        if reading is None:
+            return []
+        offered = +offered
+        out: list[tuple[Tile, Tile]] = []
+        leaving = self.leaving[i].copy()
+        present = {t.colour for t in old if not t.is_joker}  # a group's colours as it will be
+        for shown, meant in zip(reading.tiles, reading.stands_for):
+            if not (shown.is_joker and leaving[shown] > 0):
+                continue
+            if reading.kind is Kind.RUN:
+                options = [meant] if offered[meant] else []
+            else:
+                options = [
+                    t for t in sorted(+offered) if t.number == meant.number and t.colour not in present
+                ]
+            if options:
+                out.append((options[0], shown))
+                offered[options[0]] -= 1
+                leaving[shown] -= 1
+                present.add(options[0].colour)
+        if reading.kind is Kind.GROUP:
+            number = reading.stands_for[0].number
+            for gone in sorted(t for t in leaving.elements() if not t.is_joker):
+                options = [t for t in sorted(+offered) if t.number == number and t.colour not in present]
+                if options:
+                    out.append((options[0], gone))
+                    offered[options[0]] -= 1
+                    present.add(options[0].colour)
+        return out
+
+    # -- naming ----------------------------------------------------------------------------
+    def _name(self, live: int) -> str:
+        return name(self.live[live], self.rules)
+
+    def _destination(self, j: int) -> str:
+        if j in self.holder:
+            return self._name(self.holder[j])
+        return NEW + name(self.after[j].tiles, self.rules)
+
+    def _deliver(self, j: int, tiles: Counter[Tile]) -> None:
+        if j in self.holder:
+            self.live[self.holder[j]].update(tiles)
         else:
-            aside.setdefault(j, Counter()).update(tiles)
-    for j in range(len(new)):
-        if from_rack[j] and j in holder:
-            steps.append(Step("add", tuple(sorted(from_rack[j].elements())), "rack", where(j)))
-            state[holder[j]].update(from_rack[j])
-    for j in range(len(new)):
-        if j not in holder:
-            table_tiles = tuple(sorted(aside.get(j, Counter()).elements()))
-            steps.append(Step("lay", table_tiles, "rack", name(new[j], rules)))
-    return Plan(tuple(steps), sum(sum(tiles.values()) for _, _, tiles in moves))
+            self.aside.setdefault(j, Counter()).update(tiles)
+
+    # -- the steps -------------------------------------------------------------------------
+    def run(self) -> Plan:
+        self._split()
+        self._exchange()
+        self._take()
+        self._add()
+        self._lay()
+        return Plan(tuple(self.steps), self.moved)
+
+    def _split(self) -> None:
+        parts_of: dict[int, list[int]] = {}
+        for j, p in enumerate(self.after):
+            if p.base is not None:
+                parts_of.setdefault(p.base, []).append(j)
+        for i, old in enumerate(self.before):
+            parts = parts_of.get(i, [])
+            reading = best_reading(old, self.rules)
+            ordered = list(reading.tiles) if reading else sorted(old)
+            if len(parts) <= 1:
+                self.outgoing[i] = Counter(old) - Counter(self.after[parts[0]].kept if parts else ())
+                if parts:
+                    self.holder[parts[0]] = i
+                if reading is not None and reading.kind is Kind.RUN:
+                    self.order[i] = ordered
+                continue
+            # Label each tile of the old run with the part keeping it (None: it leaves).
+            want = {j: Counter(self.after[j].kept) for j in parts}
+            labels: list[int | None] = []
+            for t in ordered:
+                owner = next((j for j in parts if want[j][t] > 0), None)
+                if owner is not None:
+                    want[owner][t] -= 1
+                labels.append(owner)
+            # Cut where the next part starts; leaving tiles stay with the piece before them.
+            blocks: list[tuple[int | None, list[Tile]]] = []
+            for t, label in zip(ordered, labels):
+                if blocks and (label is None or blocks[-1][0] in (None, label)):
+                    if blocks[-1][0] is None:
+                        blocks[-1] = (label, blocks[-1][1])
+                    blocks[-1][1].append(t)
+                else:
+                    blocks.append((label, [t]))
+            merged: dict[int, list[Tile]] = {}
+            for label, tiles in blocks:
+                assert label is not None  # every run with parts keeps some tile
+                merged.setdefault(label, []).extend(tiles)
+            contiguous = len(merged) == len(blocks)
+            shown = (
+                [name(tiles, self.rules) for _, tiles in blocks]
+                if contiguous
+                else [name(tiles, self.rules) for tiles in merged.values()]
+            )
+            if contiguous:
+                cuts = [f"{blocks[k][1][-1]} and {blocks[k + 1][1][0]}" for k in range(len(blocks) - 1)]
+                detail = "between " + ", and between ".join(cuts)
+            else:
+                detail = "apart"
+            self.steps.append(Step("split", tuple(ordered), self._name(i), " | ".join(shown), detail))
+            del self.live[i]
+            self.pieces[i] = []
+            for label, tiles in merged.items():
+                live = self.next_id
+                self.next_id += 1
+                self.live[live] = Counter(tiles)
+                self.outgoing[live] = Counter(tiles) - Counter(self.after[label].kept)
+                self.order[live] = list(tiles)  # in the run's order
+                self.holder[label] = live
+                self.pieces[i].append(live)
+
+    def _exchange(self) -> None:
+        """Retrieve jokers and swap group tiles with rack tiles, where the answer does that."""
+        for (src, j), tiles in list(self.flows.items()):
+            base = self.after[j].base
+            if src is not None or base is None:
+                continue
+            for new, old in self._exchanges(base, tiles):
+                dest = next((jj for (s, jj), t in self.flows.items() if s == base and t[old] > 0), None)
+                live = self.holder[j]  # the rack tile goes where the freed tile is
+                if dest is None or self.outgoing[live][old] <= 0:
+                    continue
+                self.leaving[base][old] -= 1
+                self.outgoing[live][old] -= 1
+                action = "retrieve" if old.is_joker else "swap"
+                self.steps.append(Step(action, (new, old), self._name(live), self._destination(dest)))
+                self.live[live][old] -= 1
+                self.live[live] = +self.live[live]
+                self.live[live][new] += 1
+                if live in self.order and old in self.order[live]:
+                    at = self.order[live].index(old)
+                    self.order[live][at] = new  # the rack tile takes the place in the run
+                self._deliver(dest, Counter([old]))
+                self.moved += 1
+                self.flows[None, j][new] -= 1
+                self.flows[base, dest][old] -= 1
+
+    def _take(self) -> None:
+        for i in range(len(self.before)):
+            out = {j: +tiles for (src, j), tiles in self.flows.items() if src == i and +tiles}
+            while out:
+                step = self._next_take(i, out)
+                live, j, tiles, action, detail = step
+                if action == "take" and tiles == self.live[live]:
+                    detail = "last"  # the set is gone after this
+                self.steps.append(
+                    Step(
+                        action,
+                        tuple(sorted(tiles.elements())),
+                        self._name(live),
+                        self._destination(j),
+                        detail,
+                    )
+                )
+                self.live[live] = self.live[live] - tiles
+                self.outgoing[live] = self.outgoing[live] - tiles
+                if live in self.order:
+                    gone = tiles.copy()
+                    kept_order = []
+                    for t in self.order[live]:
+                        if gone[t] > 0:
+                            gone[t] -= 1
+                        else:
+                            kept_order.append(t)
+                    self.order[live] = kept_order
+                self._deliver(j, tiles)
+                self.moved += sum(tiles.values())
+                out[j] = out[j] - tiles
+                if not out[j]:
+                    del out[j]
+                if not self.live[live] and live not in self.holder.values():
+                    del self.live[live]
+
+    def _next_take(self, i: int, out: dict[int, Counter[Tile]]) -> tuple[int, int, Counter[Tile], str, str]:
+        """The next tiles to take from old set i: off an end if any may go, else from the middle."""
+        for live in self.pieces.get(i, [i]):
+            if live not in self.live:
+                continue
+            order = self.order.get(live)
+            takeable = self.outgoing[live]  # not the tiles the set keeps, nor those it gained
+            if order is None:  # a group: any of its tiles can be taken out
+                for j, tiles in out.items():
+                    here = tiles & takeable
+                    if here:
+                        return live, j, here, "take", "group"
+                continue
+            for end in (order, order[::-1]):
+                lot: Counter[Tile] = Counter()
+                dest: int | None = None
+                for t in end:
+                    goes = [
+                        j
+                        for j, tiles in out.items()
+                        if (tiles - lot)[t] > 0 and (takeable - lot)[t] > 0 and dest in (None, j)
+                    ]
+                    if not goes:
+                        break
+                    dest = goes[0]
+                    lot[t] += 1
+                if dest is not None and lot and _at_an_end(self.live[live], lot, self.rules):
+                    return live, dest, lot, "take", "end"
+        for live in self.pieces.get(i, [i]):
+            if live not in self.live:
+                continue
+            for j, tiles in out.items():
+                here = tiles & self.outgoing[live]
+                if here:
+                    return live, j, here, "move", ""
+        raise ValueError(f"tiles of table set {i + 1} to move are not on the table")
+
+    def _add(self) -> None:
+        for (src, j), tiles in sorted(self.flows.items(), key=lambda f: f[0][1]):
+            if src is None and +tiles and j in self.holder:
+                self.steps.append(
+                    Step("add", tuple(sorted((+tiles).elements())), "rack", self._destination(j))
+                )
+                self.live[self.holder[j]].update(+tiles)
+
+    def _lay(self) -> None:
+        for j, p in enumerate(self.after):
+            if j in self.holder:
+                continue
+            from_table = self.aside.pop(j, Counter())
+            shown = name(p.tiles, self.rules)
+            detail = ""
+            if from_table:
+                rack_part = Counter(p.tiles) - from_table
+                detail = (
+                    f"{format_tiles(sorted(rack_part.elements()))} from your rack, " if rack_part else ""
+                ) + (f"{format_tiles(sorted(from_table.elements()))} put aside above")
+            self.steps.append(Step("lay", tuple(p.tiles), "rack", shown, detail))
 
 
 def replay(before: Sets, plan: Plan, played: Sequence[Tile], rules: RuleSet) -> list[Counter[Tile]]:
-    """Carry the steps out on the old table, finding each set by the name the step uses."""
+    """Carry the steps out on the old table, finding each set by the name the step uses.
+
+    Checks what a person would notice: a step taking tiles a set does not hold, rack tiles the
+    rack does not hold, tiles "off the end" that are not at an end, tiles left in hand.
+    """
     table: list[tuple[str, Counter[Tile]]] = [(name(s, rules), Counter(s)) for s in before]
     rack = Counter(played)
     aside: dict[str, Counter[Tile]] = {}
+    moved = 0
 
-    def take_set(called: str, holding: Counter[Tile]) -> int:
+    def find(called: str, holding: Counter[Tile]) -> int:
         for k, (n, s) in enumerate(table):
             if n == called and not (holding - s):
                 return k
-        raise AssertionError(f"no set {called!r} holding {holding}")
+        raise AssertionError(f"no set {called!r} holding {format_tiles(sorted(holding.elements()))}")
 
     def parse(text: str) -> Counter[Tile]:
-        from solver.tiles import parse_token
-
         return Counter(t for tok in text.split() for t in parse_token(tok, rules))
+
+    def change(k: int, tiles: Counter[Tile]) -> None:
+        table[k] = (name(tiles, rules), tiles)
+
+    def deliver(target: str, tiles: Counter[Tile]) -> None:
+        if target.startswith(NEW):
+            aside.setdefault(target.removeprefix(NEW), Counter()).update(tiles)
+        else:
+            k = find(target, Counter())
+            change(k, table[k][1] + tiles)
+
+    def from_rack(tiles: Counter[Tile], step: Step) -> None:
+        nonlocal rack
+        assert not (tiles - rack), f"uses what the rack does not hold: {step}"
+        rack -= tiles
 
     for step in plan.steps:
         tiles = Counter(step.tiles)
         if step.action == "split":
-            _, whole = table.pop(take_set(step.source, tiles))
+            _, whole = table.pop(find(step.source, tiles))
+            assert whole == tiles, f"split names the wrong tiles: {step}"
             for piece in step.target.split(" | "):
                 part = parse(piece)
                 assert not (part - whole), f"split takes what the set does not hold: {step}"
                 whole -= part
                 table.append((piece, part))
             assert not whole, f"split leaves tiles out: {step}"
-        elif step.action == "move":
-            k = take_set(step.source, tiles)
-            rest = table[k][1] - tiles
-            table[k] = (name(rest, rules), rest)
-            if step.target.startswith("the new set "):
-                aside.setdefault(step.target.removeprefix("the new set "), Counter()).update(tiles)
+        elif step.action in ("retrieve", "swap"):
+            new, old = step.tiles
+            k = find(step.source, Counter([old]))
+            from_rack(Counter([new]), step)
+            if step.action == "retrieve":
+                assert old.is_joker, f"retrieves a tile that is not a joker: {step}"
             else:
-                k = take_set(step.target, Counter())
-                grown = table[k][1] + tiles
-                table[k] = (name(grown, rules), grown)
+                assert new.number == old.number and new.colour != old.colour, f"not a group swap: {step}"
+            change(k, table[k][1] - Counter([old]) + Counter([new]))
+            deliver(step.target, Counter([old]))
+            moved += 1
+        elif step.action in ("take", "move"):
+            k = find(step.source, tiles)
+            if step.action == "take":
+                assert _at_an_end(table[k][1], tiles, rules), f"takes tiles that are not at an end: {step}"
+            change(k, table[k][1] - tiles)
+            deliver(step.target, tiles)
+            moved += sum(tiles.values())
         elif step.action == "add":
-            assert not (tiles - rack), f"adds what the rack does not hold: {step}"
-            rack -= tiles
-            k = take_set(step.target, Counter())
-            grown = table[k][1] + tiles
-            table[k] = (name(grown, rules), grown)
+            from_rack(tiles, step)
+            deliver(step.target, tiles)
         else:
+            assert step.action == "lay", f"unknown action {step.action!r}"
             laid = parse(step.target)
-            from_table = aside.pop(step.target, Counter())
-            assert from_table == tiles, f"lays table tiles not put aside: {step}"
-            assert not (laid - from_table - rack), f"lays what the rack does not hold: {step}"
-            rack -= laid - from_table
+            assert laid == tiles, f"lays other tiles than it names: {step}"
+            # Table tiles put aside for it (two new sets may look the same: each takes its share).
+            put = aside.get(step.target, Counter()) & laid
+            aside[step.target] = aside.get(step.target, Counter()) - put
+            if not aside[step.target]:
+                del aside[step.target]
+            from_rack(laid - put, step)
             table.append((step.target, laid))
-    assert not aside and not rack, "tiles left in hand or on the rack"
+    assert not aside, "table tiles left in hand"
+    assert not rack, "played tiles left on the rack"
+    assert moved == plan.tiles_moved, f"the steps move {moved} table tiles, the plan says {plan.tiles_moved}"
     return [s for _, s in table if s]
+
+
+def _at_an_end(tiles: Counter[Tile], taken: Counter[Tile], rules: RuleSet) -> bool:
+    """Whether ``taken`` can come off one end of the run ``tiles``, or out of a group."""
+    reading = best_reading(tiles.elements(), rules)
+    if reading is None:
+        return True  # a set already being rebuilt: the person sees loose tiles
+    if reading.kind is Kind.GROUP:
+        return True
+    n = sum(taken.values())
+    return any(Counter(end) == taken for end in (reading.tiles[:n], reading.tiles[len(reading.tiles) - n :]))
