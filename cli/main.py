@@ -118,16 +118,15 @@ def solve(
             position, params["objective"], params["backend"], params["time_limit"], params["formulation"]
         )
     )
+    plan = None
+    if params["steps"]:  # the same tiles played, arranged to move the fewest table tiles
+        from solver.steps import best_steps
+
+        solution, plan = guarded(lambda: best_steps(solution))
     if params["svg_file"]:
         from solver.svg import solution_svg, write_svg
 
         guarded(lambda: write_svg(params["svg_file"], solution_svg(solution)))
-    plan = None
-    if params["steps"]:
-        from solver.steps import plan_steps
-
-        before = position.table
-        plan = plan_steps(before, [s.tiles for s in solution.table], solution.played, position.rules)
     if params["as_json"]:
         data = solution.to_dict(params["timing"])
         if plan is not None:

@@ -19,7 +19,7 @@ def test_levels_reveal_more_and_more() -> None:
     assert one == {"level": 1, "tiles": 3, "points": 19}
     assert two["rack_tiles"] == ["B7", "R5", "O7"] and two["table_sets"] == ["R4 J R6"]
     assert "steps" not in two
-    assert [s["action"] for s in three["steps"]] == ["move", "add", "lay"]
+    assert [s["action"] for s in three["steps"]] == ["retrieve", "lay"]
     assert three["tiles_moved"] == 1
 
 

@@ -1,0 +1,213 @@
+"""Tiles moved and the least-moves arrangement: checked against brute force on small positions."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Iterator, Sequence
+from itertools import combinations, product
+
+import pytest
+
+from solver.least_moves import least_moves, match
+from solver.melds import Kind, best_reading, readings
+from solver.position import Position
+from solver.rules import RuleSet, Wrap
+from solver.solve import solve
+from solver.tiles import Tile
+from solver.validator import validate
+from tests.strategies import random_position
+
+Sets = Sequence[Sequence[Tile]]
+
+
+def all_tables(tiles: Counter[Tile], rules: RuleSet) -> Iterator[list[list[Tile]]]:
+    """Every way to lay all of ``tiles`` as valid sets (brute force, small heaps only)."""
+    if not tiles:
+        yield []
+        return
+    first = min(tiles.elements())
+    rest = tiles - Counter([first])
+    pool = sorted(rest.elements())
+    seen: set[tuple[Tile, ...]] = set()
+    for size in range(rules.min_set_size - 1, len(pool) + 1):
+        for others in combinations(pool, size):
+            if others in seen:
+                continue
+            seen.add(others)
+            candidate = [first, *others]
+            if best_reading(candidate, rules) is None:
+                continue
+            for table in all_tables(rest - Counter(others), rules):
+                yield [candidate, *table]
+
+
+def brute_moved(before: Sets, after: Sets, rules: RuleSet) -> int:
+    """Tiles moved by the definition, trying every choice of bases and of tiles kept."""
+    kind = [best_reading(s, rules) for s in before]
+    options: list[list[int | None]] = []
+    for s in after:
+        kinds = {r.kind for r in readings(s, rules)}
+        shared = [
+            i
+            for i, old in enumerate(before)
+            if kind[i] is not None
+            and kind[i].kind in kinds  # type: ignore[union-attr]
+            and any(not t.is_joker for t in Counter(old) & Counter(s))
+        ]
+        options.append([None, *shared])
+    best = 0
+    for bases in product(*options):
+        total = 0
+        for i, old in enumerate(before):
+            parts = [after[j] for j, b in enumerate(bases) if b == i]
+            if len(parts) > 1 and kind[i].kind is Kind.GROUP:  # type: ignore[union-attr]
+                total = -1
+                break
+            total += _best_keep(old, parts) if parts else 0
+        best = max(best, total)
+    return sum(len(s) for s in before) - best
+
+
+def _best_keep(old: Sequence[Tile], parts: list[Sequence[Tile]]) -> int:
+    """Most tiles of ``old`` the parts keep: each tile in one part holding it, every part one
+    numbered tile at least, jokers only where a numbered tile is kept."""
+    best = -1
+    for choice in product(*[[None, *range(len(parts))] for _ in old]):
+        held = [Counter[Tile]() for _ in parts]
+        for t, j in zip(old, choice):
+            if j is not None:
+                held[j][t] += 1
+        if any(h - Counter(p) for h, p in zip(held, parts)):
+            continue
+        if any(not any(not t.is_joker for t in h) for h in held):
+            continue
+        best = max(best, sum(sum(h.values()) for h in held))
+    return best if best >= 0 else -(10**6)  # parts that cannot all keep a tile are not bases
+
+
+def small_positions(count: int, seed: int) -> Iterator[Position]:
+    rnd = random.Random(seed)
+    found = 0
+    while found < count:
+        rules = rnd.choice([RuleSet(), RuleSet(wrap=Wrap.AMERICAN), RuleSet(jokers=1)])
+        position = random_position(rnd, rules, max_sets=4, max_rack=5, opened=True)
+        answer = solve(position)
+        size = len(answer.played) + sum(map(len, position.table))
+        # Positions where the answer moves some table tile: where there is something to find.
+        if (
+            answer.played
+            and size <= 12
+            and match(position.table, [s.tiles for s in answer.table], rules).tiles_moved
+        ):
+            found += 1
+            yield position
+
+
+@pytest.mark.parametrize(
+    "position", list(small_positions(24, seed=7)), ids=lambda p: "-".join(map(str, p.rack))
+)
+def test_least_moves_is_the_least_over_every_table(position: Position) -> None:
+    answer = solve(position)
+    after = [list(s.tiles) for s in answer.table]
+    found = least_moves(position, after, answer.played)
+    heap = Counter(t for s in after for t in s)
+    fewest = min(
+        brute_moved(position.table, table, position.rules) for table in all_tables(heap, position.rules)
+    )
+    assert found.tiles_moved == fewest
+    assert found.optimal
+    # Its own count is right, it is legal and it holds exactly the same tiles.
+    assert brute_moved(position.table, found.sets, position.rules) == found.tiles_moved
+    assert validate(position, found.sets) == []
+    assert Counter(t for s in found.sets for t in s) == heap
+
+
+@pytest.mark.parametrize(
+    ("rack", "table"),
+    [
+        ("R4 B9 B10", ["R1 R2 R3", "B6 B7 B8", "K5 B5 R5"]),  # extensions only
+        ("O5 K10 K11 K12", ["K5 B5 R5", "R9 R10 R11"]),  # a fourth colour and a new set
+        ("B8", ["B6 B7 B8 B9 B10"]),  # a split moves nothing
+        ("R5", ["R2 R3 R4", "R6 R7 R8 R9"]),  # joining two runs with the tile between them
+    ],
+)
+def test_nothing_moves_when_extending_is_enough(rack: str, table: list[str]) -> None:
+    position = Position.from_strings(rack, table)
+    answer = solve(position)
+    found = least_moves(position, [s.tiles for s in answer.table], answer.played)
+    assert found.tiles_moved == 0
+
+
+# Positions whose first optimal table (the solver's, or the obvious one) moves more than needed.
+@pytest.mark.parametrize(
+    ("rack", "table", "naive", "naive_moved", "least"),
+    [
+        # R5 R6 with R8 and a joker from the table (2 moved), or R5 R6 with the joker and the
+        # 8s take K8 (1 moved: the joker).
+        (
+            "K8 R1 R5 R6",
+            ["B8 R8 O8", "O4 O5 J J", "R1 R2 R3 R4 R5"],
+            ["R1 R2 R3 R4 R5", "R5 R6 J R8", "O4 O5 J", "K8 B8 O8"],
+            2,
+            1,
+        ),
+        # Borrowing K7 K8 for a new run breaks the 7s and 8s; splitting K5-K8 with the rack's K7
+        # and lending a joker moves only the joker.
+        (
+            "K7 B10 O6",
+            ["R7 R9 J J", "K5 K6 K7 K8", "B6 B7 B8 B9", "O7 O8 O9"],
+            ["K5 K6 K7 K8", "B6 B7 B8 J B10", "O6 J O8", "K7 R7 O7", "B9 R9 O9"],
+            7,
+            1,
+        ),
+        # The rebuild moves the whole group of 5s; taking only the joker is enough.
+        (
+            "K6 B3",
+            ["K5 B5 R5 J", "K3 K4 J", "R5 R6 R7 R8", "K1 K2 K3"],
+            ["K1 K2 K3", "K4 K5 K6", "R5 R6 R7 R8", "K3 B3 J", "B5 R5 J"],
+            3,
+            2,
+        ),
+    ],
+)
+def test_fewer_moves_than_the_naive_table(
+    rack: str, table: list[str], naive: list[str], naive_moved: int, least: int
+) -> None:
+    position = Position.from_strings(rack, table)
+    naive_table = [Position.from_strings(s).rack for s in naive]
+    assert validate(position, naive_table) == []
+    assert match(position.table, naive_table, position.rules).tiles_moved == naive_moved
+    assert brute_moved(position.table, naive_table, position.rules) == naive_moved
+    played = sorted((Counter(t for s in naive_table for t in s) - position.table_tiles).elements())
+    found = least_moves(position, naive_table, played)
+    assert found.tiles_moved == least
+    assert validate(position, found.sets) == []
+
+
+@pytest.mark.parametrize(
+    ("before", "after", "moved"),
+    [
+        (["R4 J R6"], ["R4 R5 R6"], 1),  # the joker leaves, R4 and R6 stay
+        (["K3 K4 K5"], ["K2 K3 K4", "K5 B5 R5"], 1),  # K5 joins a group
+        (["K7 K8 K9", "B7 B8 B9", "R7 R8 R9"], ["K7 B7 R7", "K8 B8 R8 O8", "K9 B9 R9"], 9),
+        (["K5 B5 R5"], ["K3 K4 K5", "B5 B6 B7", "R5 R6 R7"], 3),  # a group spread over runs
+        (["K5 B5 R5 O5"], ["B5 R5 O5", "K5 K6 K7"], 1),  # a group trimmed
+        (["R1 R2 R3 R4 R5 R6 R7"], ["R1 R2 R3", "R5 R6 R7", "K4 B4 R4"], 1),  # the middle tile
+        (["R1 R2 R3", "R4 R5 R6"], ["R1 R2 R3 R4 R5 R6"], 3),  # joined: one run changes set
+    ],
+)
+def test_tiles_moved_by_the_definition(before: list[str], after: list[str], moved: int) -> None:
+    old = [Position.from_strings(s).rack for s in before]
+    new = [Position.from_strings(s).rack for s in after]
+    rules = RuleSet()
+    assert match(old, new, rules).tiles_moved == moved
+    assert brute_moved(old, new, rules) == moved
+
+
+def test_initial_meld_keeps_the_answer() -> None:
+    position = Position.from_strings("K10 K11 K12 R1", ["R2 R3 R4"], opened=False)
+    answer = solve(position)
+    found = least_moves(position, [s.tiles for s in answer.table], answer.played)
+    assert found.tiles_moved == 0
+    assert sorted(map(sorted, found.sets)) == sorted(sorted(s.tiles) for s in answer.table)
