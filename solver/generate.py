@@ -1,12 +1,27 @@
 """Generating puzzles of a measured difficulty, reproducibly from a seed.
 
-Work backwards from the answer: lay a random table of valid sets (the table after the move), take
-some of its tiles as the rack, and rearrange what is left into a valid table (the table before
-the move, kept as close to the broken remains as ``arrange`` can). Keep the puzzle only if
-- every rack tile can be played and its measured difficulty is the one asked for;
-- the set of tiles an optimal answer plays is unique (no other choice of rack tiles reaches it);
-- from difficulty 2 on, no answer reaches it with every table set left whole; and
-- it gives nothing away: the rack cannot make a set on its own.
+Two ways to build a candidate, both working backwards from the answer:
+
+- *scattered* (levels 1-4): lay a random table of valid sets (the table after the move), take some
+  of its tiles as the rack, and rearrange what is left into a valid table (the table before the
+  move, kept as close to the broken remains as ``arrange`` can);
+- *transposed* (levels 4-5): tiles lie in one layout and must change to the other because the
+  rack holds tiles only the other layout can take: a block of three colours by three or four
+  numbers as runs that must become groups or the reverse (level 5); groups of four that give up
+  a run reaching both ends, or long runs whose last two columns regroup (level 4). Around it
+  random table sets, rack tiles that simply extend them, and (level 5) rack tiles that cannot be
+  played at all. Two blocks make the biggest puzzles.
+
+A candidate is kept only if
+- the tiles it was built to play are exactly what an optimal move plays, and no other choice of
+  rack tiles plays as many (the optimal set of played tiles is unique);
+- its measured difficulty (``solver.puzzles.measure``: the least-moves answer's work) is the one
+  asked for, and from difficulty 2 on no answer leaves every table set as it was;
+- it gives nothing away: the rack cannot make a set on its own, and (from difficulty 3) no two
+  rack tiles make a set with one table tile that comes away freely (the end of a run of four or
+  more, a tile of a group of four): a person would see that pair and its third tile at once.
+  Fragments of the answer cannot show on the table before the move: those would be rejoined by
+  the least-moves answer, and the puzzle would measure easier.
 """
 
 from __future__ import annotations
@@ -14,18 +29,24 @@ from __future__ import annotations
 import dataclasses
 import random
 from collections import Counter
+from collections.abc import Sequence
+from itertools import combinations
 
 from solver.arrange import arrange
 from solver.backends import get_backend
 from solver.candidates import candidate_sets
-from solver.errors import RummikubError
+from solver.errors import BackendError, RummikubError
+from solver.melds import Kind, best_reading
 from solver.model import Objective, build_model
 from solver.position import Position
 from solver.puzzles import Difficulty, Puzzle, measure
 from solver.rules import RuleSet
-from solver.solve import Solution
-from solver.tiles import Tile
+from solver.solve import Solution, solve
+from solver.tiles import JOKER, Tile, tile
 from solver.validator import best_meld_sets
+
+# A candidate: the position and how many of its rack tiles it was built to play.
+Candidate = tuple[Position, int]
 
 
 def _best_tiles(position: Position, lower: dict[int, int], upper: dict[int, int]) -> int:
@@ -38,7 +59,10 @@ def _best_tiles(position: Position, lower: dict[int, int], upper: dict[int, int]
     for t, bound in upper.items():
         lp.upper[played[f"r_{Tile.from_index(t, position.rules)}"]] = bound
     # HiGHS's MIP solver: a lower bound can rule out the zero move that bnb starts from.
-    result = get_backend("highs")(lp, None)
+    try:
+        result = get_backend("highs")(lp, None)
+    except BackendError:  # infeasible: those tiles cannot be played together
+        return -1
     if result.values is None:
         return -1
     _, tiles = model.decode(result.values)
@@ -72,51 +96,52 @@ def needs_table(position: Position, solution: Solution) -> bool:
     return len(tiles) < solution.tiles_played
 
 
+def obvious_pair(position: Position) -> bool:
+    """Two rack tiles that make a set with one table tile that comes away freely."""
+    rules = position.rules
+    free: set[Tile] = set()
+    for s in position.table:
+        reading = best_reading(s, rules)
+        if reading is None:
+            continue
+        if reading.kind is Kind.GROUP and len(s) == rules.colours:
+            free |= set(s)
+        elif reading.kind is Kind.RUN and len(s) > rules.min_set_size:
+            free |= {reading.tiles[0], reading.tiles[-1]}
+    if rules.min_set_size != 3:
+        return False
+    for a, b in combinations(sorted(position.rack), 2):
+        if any(best_reading((a, b, t), rules) is not None for t in free):
+            return True
+    return False
+
+
+def gives_away(position: Position, level: int) -> bool:
+    rules = position.rules
+    if level >= 2 and best_meld_sets(Counter(position.rack), rules.replace(joker_in_meld=True)):
+        return True  # the rack makes a set on its own
+    return level >= 3 and obvious_pair(position)
+
+
 def generate(
-    level: int, seed: int, rules: RuleSet | None = None, attempts: int = 3000
+    level: int, seed: int, rules: RuleSet | None = None, attempts: int = 400
 ) -> tuple[Position, Difficulty, Solution]:
     """A puzzle of measured difficulty ``level`` (1-5), the same for the same seed."""
     rules = rules or RuleSet()
     rnd = random.Random(f"{seed}-{level}")
-    cands = [k for k in candidate_sets(rules).keys]
     for _ in range(attempts):
-        pool = Counter(
-            {Tile.from_index(t, rules): rules.copies for t in range(rules.colours * rules.numbers)}
-        )
-        pool[Tile.from_index(rules.colours * rules.numbers, rules)] = rules.jokers
-        final: list[list[Tile]] = []
-        for _ in range(rnd.randint(2 + level, 3 + 2 * level)):
-            key = rnd.choice(cands)
-            tiles = [Tile.from_index(t, rules) for t in key]
-            if any(t.is_joker for t in tiles) and rnd.random() < 0.7:
-                continue  # jokers now and then, not in every puzzle
-            if not (Counter(tiles) - pool):
-                pool -= Counter(tiles)
-                final.append(tiles)
-        if len(final) < 2:
+        transposed = level == 5 or (level == 4 and rnd.random() < 0.4)
+        candidate = _transposed(rnd, level, rules) if transposed else _scattered(rnd, level, rules)
+        if candidate is None:
             continue
-        size = rnd.randint(max(1, level - 1), 2 + level)  # harder puzzles take more tiles out
-        flat = [(i, t) for i, s in enumerate(final) for t in s]
-        picks = rnd.sample(range(len(flat)), min(size, len(flat)))
-        rack = [flat[k][1] for k in picks]
-        remains: list[list[Tile]] = [list(s) for s in final]
-        for k in picks:
-            i, t = flat[k]
-            remains[i].remove(t)
-        remains = [s for s in remains if s]
-        if level >= 2 and best_meld_sets(Counter(rack), rules.replace(joker_in_meld=True)):
-            continue  # the rack makes a set on its own: a giveaway
-        if level >= 5 and rnd.random() < 0.5:  # rebuild the rest from scratch, far from the answer
-            remains = [[t for s in remains for t in s]]
-        try:
-            before = arrange(remains, rules, "bnb")
-        except RummikubError:
+        position, planned = candidate
+        if gives_away(position, level):
             continue
-        if before.take_back or not before.table:
+        solution = solve(position)
+        if solution.tiles_played != planned:
             continue
-        position = Position(tuple(rack), before.table, True, rules)
-        difficulty, solution, _ = measure(position)
-        if solution.tiles_played != len(rack) or difficulty.level != level:
+        difficulty, solution, _ = measure(position, solution)
+        if difficulty.level != level:
             continue
         if level >= 2 and not needs_table(position, solution):
             continue
@@ -124,6 +149,164 @@ def generate(
             continue
         return position, difficulty, solution
     raise RummikubError(f"no puzzle of difficulty {level} found from seed {seed} in {attempts} tries")
+
+
+def _full_pool(rules: RuleSet) -> Counter[Tile]:
+    pool = Counter(
+        {tile(c, n): rules.copies for c in range(rules.colours) for n in range(1, rules.numbers + 1)}
+    )
+    pool[JOKER] = rules.jokers
+    return pool
+
+
+def _random_sets(rnd: random.Random, rules: RuleSet, pool: Counter[Tile], count: int) -> list[list[Tile]]:
+    """Up to ``count`` random valid sets from the pool (jokers now and then)."""
+    cands = candidate_sets(rules).keys
+    sets: list[list[Tile]] = []
+    for _ in range(count):
+        tiles = [Tile.from_index(t, rules) for t in rnd.choice(cands)]
+        if any(t.is_joker for t in tiles) and rnd.random() < 0.7:
+            continue  # jokers now and then, not in every puzzle
+        if not (Counter(tiles) - pool):
+            pool -= Counter(tiles)
+            sets.append(tiles)
+    return sets
+
+
+def _scattered(rnd: random.Random, level: int, rules: RuleSet) -> Candidate | None:
+    """Random answer sets; some of their tiles become the rack; the rest is rearranged."""
+    pool = _full_pool(rules)
+    final = _random_sets(rnd, rules, pool, rnd.randint(2 + level, 3 + 2 * level))
+    if len(final) < 2:
+        return None
+    size = rnd.randint(max(1, level - 1), 2 + level)  # harder puzzles take more tiles out
+    flat = [(i, t) for i, s in enumerate(final) for t in s]
+    picks = rnd.sample(range(len(flat)), min(size, len(flat)))
+    rack = [flat[k][1] for k in picks]
+    remains: list[list[Tile]] = [list(s) for s in final]
+    for k in picks:
+        i, t = flat[k]
+        remains[i].remove(t)
+    remains = [s for s in remains if s]
+    if level >= 4 and rnd.random() < 0.5:  # rebuild the rest from scratch, far from the answer
+        remains = [[t for s in remains for t in s]]
+    try:
+        before = arrange(remains, rules, "bnb")
+    except RummikubError:
+        return None
+    if before.take_back or not before.table:
+        return None
+    return Position(tuple(rack), before.table, True, rules), len(rack)
+
+
+def _transposed(rnd: random.Random, level: int, rules: RuleSet) -> Candidate | None:
+    """Blocks that change layout, random sets around them, simple plays and (level 5) decoys."""
+    if rules.colours < 4 or rules.min_set_size != 3:
+        return None
+    pool = _full_pool(rules)
+    before: list[list[Tile]] = []
+    rack: list[Tile] = []
+    blocks = 1 if level == 4 else rnd.choice([1, 1, 2])
+    for _ in range(blocks):
+        shape = rnd.choice([_extract, _columns] if level == 4 else [_block, _block, _block, _columns])
+        made = shape(rnd, rules, pool)
+        if made is None:
+            return None
+        before += made[0]
+        rack += made[1]
+    others = _random_sets(rnd, rules, pool, rnd.randint(2, 4 + 2 * (level - 4)))
+    before += others
+    # Simple plays around it: a rack tile extending a run or completing a group.
+    for s in rnd.sample(others, min(len(others), rnd.randint(0, 2))):
+        extra = _extension(s, rules, pool)
+        if extra is not None:
+            pool[extra] -= 1
+            rack.append(extra)
+    planned = len(rack)
+    if level == 5:  # tiles that cannot be played: the person must see that too
+        spare = sorted(t for t in pool.elements() if not t.is_joker)
+        rack += rnd.sample(spare, rnd.randint(0, 2))
+    rnd.shuffle(before)
+    return Position(tuple(rack), tuple(tuple(s) for s in before), True, rules), planned
+
+
+def _block(
+    rnd: random.Random, rules: RuleSet, pool: Counter[Tile]
+) -> tuple[list[list[Tile]], list[Tile]] | None:
+    """Three colours by three or four numbers, as runs that must become groups or the reverse."""
+    width = rnd.choice([3, 3, 4])
+    first = rnd.randint(1, rules.numbers - width + 1)
+    numbers = list(range(first, first + width))
+    colours = sorted(rnd.sample(range(rules.colours), 3))
+    fourth = next(c for c in range(rules.colours) if c not in colours)
+    block = [tile(c, n) for c in colours for n in numbers]
+    if Counter(block) - pool:
+        return None
+    if rnd.random() < 0.5:
+        # Runs before; after, groups that take the fourth colour at one or two numbers.
+        before = [[tile(c, n) for n in numbers] for c in colours]
+        inner = numbers[1:-1] if width == 3 else numbers
+        rack = [tile(fourth, n) for n in rnd.sample(inner, min(len(inner), rnd.randint(1, 2)))]
+    else:
+        # Groups before; after, runs one longer at an end (or both) in one or two colours.
+        before = [[tile(c, n) for c in colours] for n in numbers]
+        ends = [n for n in (first - 1, first + width) if 1 <= n <= rules.numbers]
+        if not ends:
+            return None
+        rack = [tile(c, rnd.choice(ends)) for c in rnd.sample(colours, rnd.randint(1, 2))]
+    if Counter(rack) - (pool - Counter(block)):
+        return None
+    pool -= Counter(block) + Counter(rack)
+    return before, rack
+
+
+def _extract(
+    rnd: random.Random, rules: RuleSet, pool: Counter[Tile]
+) -> tuple[list[list[Tile]], list[Tile]] | None:
+    """Groups of four colours at three numbers; one colour must become a run reaching both ends."""
+    first = rnd.randint(2, rules.numbers - 3)
+    numbers = [first, first + 1, first + 2]
+    colour = rnd.randrange(rules.colours)
+    block = [tile(c, n) for c in range(rules.colours) for n in numbers]
+    rack = [tile(colour, first - 1), tile(colour, first + 3)]
+    if Counter(block) + Counter(rack) - pool:
+        return None
+    pool -= Counter(block) + Counter(rack)
+    return [[tile(c, n) for c in range(rules.colours)] for n in numbers], rack
+
+
+def _columns(
+    rnd: random.Random, rules: RuleSet, pool: Counter[Tile]
+) -> tuple[list[list[Tile]], list[Tile]] | None:
+    """Three long runs and a fourth-colour tile next to their end: the last two columns regroup."""
+    length = rnd.randint(5, 6)
+    first = rnd.randint(1, rules.numbers - length + 1)
+    numbers = list(range(first, first + length))
+    colours = sorted(rnd.sample(range(rules.colours), 3))
+    fourth = next(c for c in range(rules.colours) if c not in colours)
+    runs = [[tile(c, n) for n in numbers] for c in colours]
+    rack = [tile(fourth, numbers[-2] if rnd.random() < 0.5 else numbers[1])]
+    if Counter(t for r in runs for t in r) + Counter(rack) - pool:
+        return None
+    pool -= Counter(t for r in runs for t in r) + Counter(rack)
+    return runs, rack
+
+
+def _extension(tiles: Sequence[Tile], rules: RuleSet, pool: Counter[Tile]) -> Tile | None:
+    """A tile from the pool that extends this set: a run's next number, a group's missing colour."""
+    reading = best_reading(tiles, rules)
+    if reading is None:
+        return None
+    if reading.kind is Kind.RUN:
+        low, high = reading.stands_for[0], reading.stands_for[-1]
+        options = [tile(low.colour, low.number - 1), tile(high.colour, high.number + 1)]
+        options = [t for t in options if 1 <= t.number <= rules.numbers]
+    else:
+        number = reading.stands_for[0].number
+        present = {t.colour for t in reading.stands_for}
+        options = [tile(c, number) for c in range(rules.colours) if c not in present]
+    options = [t for t in options if pool[t] > 0]
+    return options[0] if options else None
 
 
 def generated_puzzle(level: int, seed: int) -> Puzzle:

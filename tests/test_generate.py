@@ -1,4 +1,4 @@
-"""The puzzle generator: measured difficulty, reproducible from the seed, unique answer."""
+"""The puzzle generator: measured difficulty, reproducible from the seed, unique answer, no giveaways."""
 
 from __future__ import annotations
 
@@ -9,24 +9,43 @@ import pytest
 from click.testing import CliRunner
 
 from cli.main import cli
-from solver.generate import generated_puzzle, needs_table, unique_played
+from solver.generate import generated_puzzle, gives_away, needs_table, obvious_pair, unique_played
+from solver.position import Position
 from solver.puzzles import measure
 from solver.solve import solve
 from solver.validator import best_meld_sets
 
 
-@pytest.mark.parametrize("level", [1, 2, 3])
+@pytest.mark.parametrize("level", [1, 2, 3, 4, 5])
 def test_generated_puzzle_has_the_difficulty_asked_for(level: int) -> None:
     puzzle = generated_puzzle(level, seed=11)
     assert puzzle.difficulty == level
     best = solve(puzzle.position)
-    assert best.tiles_played == puzzle.answer_played == len(puzzle.position.rack)
-    assert measure(puzzle.position)[0].level == level
+    assert best.tiles_played == puzzle.answer_played
+    difficulty = measure(puzzle.position)[0]
+    assert difficulty.level == level
     assert unique_played(puzzle.position, best)
+    if level < 5:
+        assert best.tiles_played == len(puzzle.position.rack)  # only level 5 holds unplayable tiles
     if level >= 2:
         assert needs_table(puzzle.position, best)
         rules = puzzle.position.rules.replace(joker_in_meld=True)
         assert best_meld_sets(Counter(puzzle.position.rack), rules) == 0  # no giveaway
+    if level >= 3:
+        assert not obvious_pair(puzzle.position)
+    if level == 5:
+        assert difficulty.tiles_moved >= 7 or difficulty.sets_broken >= 4
+
+
+def test_giveaways_are_recognised() -> None:
+    # K8 and R8 on the rack with B8 free at the end of a run of four: seen at once.
+    pair = Position.from_strings("K8 R8 B4", ["B5 B6 B7 B8"])
+    assert obvious_pair(pair) and gives_away(pair, 3)
+    assert not gives_away(pair, 2)
+    # Not free: taking B8 from a run of three leaves two tiles.
+    assert not obvious_pair(Position.from_strings("K8 R8", ["B6 B7 B8"]))
+    # A rack that makes a set on its own.
+    assert gives_away(Position.from_strings("K1 K2 K3 O9", ["B5 B6 B7"]), 2)
 
 
 def test_same_seed_same_puzzle() -> None:
@@ -38,3 +57,5 @@ def test_same_seed_same_puzzle() -> None:
     assert {"id", "title", "difficulty", "rack", "table", "initial_meld", "rules", "answer"} <= set(data)
     other = runner.invoke(cli, ["puzzles", "generate", "--difficulty", "2", "--seed", "6", "--json"])
     assert other.stdout != first.stdout
+    five = runner.invoke(cli, ["puzzles", "generate", "--difficulty", "5", "--seed", "3", "--json"])
+    assert five.exit_code == 0 and json.loads(five.stdout)["difficulty"] == 5
