@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from collections import Counter, defaultdict
 from collections.abc import Sequence
+from functools import lru_cache
 from itertools import combinations
 
 from solver.candidates import TileKey
@@ -130,17 +131,21 @@ def add_joker_rows(
         own = _own_declaration(written, readings[0].roles, rules)
         if own is not None:
             own_counts[(own[0], own[1])] += 1
+    near_tiles = {t.index(rules) for core in cores for t in core}
+    wanted_tiles = frozenset(wanted)
     for key, x in x_of.items():
         jokers = key.count(joker)
         if not jokers:
             continue
-        tiles = [Tile.from_index(i, rules) for i in key]
-        real = set(numbered(tiles))
-        near = any(real & set(core) for core in cores)
-        mine = sum(1 for t in real if rack[t.index(rules)]) + min(rack[joker], jokers - 1)
+        distinct = set(key)
+        mine = sum(1 for i in distinct if i != joker and rack[i]) + min(rack[joker], jokers - 1)
         host = official and can_retrieve and mine >= 2
-        options = assignments(tiles, rules)
-        if not (near and any(wanted & set(a) for a in options)):
+        if not (distinct & near_tiles):
+            if host:
+                hosts.append((key, None, x))
+            continue
+        options = _declarations(key, rules)
+        if not any(wanted_tiles.intersection(a) for a in options):
             if host:  # no table joker can stay in it: how its jokers are declared doesn't matter
                 hosts.append((key, None, x))
             continue
@@ -155,6 +160,8 @@ def add_joker_rows(
         classes[key] = split
         lp.row(f"declare_{set_name(key, rules)}", [(x, 1)] + [(v, -1) for _, v in split], 0, 0)
 
+    held_of = {key: numbered([Tile.from_index(j, rules) for j in key]) for key in classes}
+    declared_of = {v: a for split in classes.values() for a, v in split}
     capacity: dict[tuple[int, Tile], list[tuple[int, int]]] = defaultdict(list)
     replacing: dict[Tile, list[tuple[int, int]]] = defaultdict(list)
     retrieved: list[int] = []
@@ -176,7 +183,7 @@ def add_joker_rows(
                 terms: list[tuple[int, int]] = []
                 homes: dict[int, list[tuple[int, int]]] = defaultdict(list)
                 for key, split in classes.items():
-                    held = numbered([Tile.from_index(j, rules) for j in key])
+                    held = held_of[key]
                     if not (set(held) & set(core)):
                         continue  # it would leave its set: only retrieval takes it elsewhere
                     # Locked: the set may only grow, unless one of its jokers is retrieved.
@@ -218,7 +225,7 @@ def add_joker_rows(
     if official and retrieved:
         _host_rows(lp, hosts, retrieved, played, rack, rules, slots)
     for (v, t) in sorted(set(capacity) | set(slots)):
-        a_count = _count_in(v, t, classes)
+        a_count = declared_of[v].count(t)
         terms = capacity.get((v, t), []) + slots.get((v, t), [])
         lp.row(f"slots_{lp.names[v]}_{t}", [*terms, (v, -a_count)], -INF, 0)
     # A retrieved joker is replaced by a real tile it stood for: no more than are on the new table.
@@ -226,14 +233,6 @@ def add_joker_rows(
         ti = t.index(rules)
         extra = [(played[ti], -1)] if ti in played else []
         lp.row(f"replace_{tile_name(ti, rules)}", terms + extra, -INF, table[ti])
-
-
-def _count_in(v: int, t: Tile, classes: dict[TileKey, list[tuple[tuple[Tile, ...], int]]]) -> int:
-    for split in classes.values():
-        for a, var in split:
-            if var == v:
-                return a.count(t)
-    raise AssertionError("unknown split variable")  # pragma: no cover
 
 
 def _lock_rows(
@@ -305,6 +304,11 @@ def _host_rows(
     if rack_jokers:
         lp.row("rack_joker_marks", [*rack_jokers, (played[joker], -1)], -INF, 0)
     lp.row("retrieved_placed", placed + [(r, -1) for r in retrieved], 0, 0)
+
+
+@lru_cache(maxsize=65536)
+def _declarations(key: TileKey, rules: RuleSet) -> tuple[tuple[Tile, ...], ...]:
+    return assignments([Tile.from_index(i, rules) for i in key], rules)
 
 
 def _own_declaration(

@@ -14,6 +14,7 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
+from functools import lru_cache
 from typing import Any
 
 from solver.candidates import TileKey
@@ -249,11 +250,14 @@ def index_points(index: int, rules: RuleSet) -> int:
     return rules.joker_penalty if index == joker else index % rules.numbers + 1
 
 
+@lru_cache(maxsize=4096)
 def tile_name(index: int, rules: RuleSet) -> str:
     return str(Tile.from_index(index, rules))
 
 
+@lru_cache(maxsize=65536)
 def set_name(key: TileKey, rules: RuleSet) -> str:
+    """A readable column name (``x_R4_R5_R6``); cached, the same sets recur in every position."""
     return "_".join(tile_name(t, rules) for t in key)
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
+from functools import lru_cache
 
 from solver.candidates import CandidateSets, TileKey, candidate_sets
 from solver.joker_model import add_joker_rows, locked_homes, needs_joker_rows
@@ -33,8 +34,12 @@ from solver.tiles import Tile
 
 def fits(key: TileKey, available: Counter[int]) -> int:
     """How many copies of the set ``key`` the available tiles allow (0: none)."""
-    need = Counter(key)
-    return min(available[t] // n for t, n in need.items())
+    return min(available[t] // n for t, n in _needs(key))
+
+
+@lru_cache(maxsize=65536)
+def _needs(key: TileKey) -> tuple[tuple[int, int], ...]:
+    return tuple(Counter(key).items())
 
 
 def build_set_model(
@@ -66,7 +71,7 @@ def build_set_model(
             v = lp.var(f"x_{set_name(key, rules)}", fits(key, available), hint=table_keys.get(key, 0))
             x_of[key] = v
             set_vars.append((v, key))
-            for t, n in Counter(key).items():
+            for t, n in _needs(key):
                 cover[t].append((v, n))
 
     meld_vars: list[tuple[int, int]] = []  # (variable, meld value)
@@ -79,7 +84,7 @@ def build_set_model(
             meld_vars.append((v, cands.values[c]))
             if table_fixed:
                 set_vars.append((v, key))
-            for t, n in Counter(key).items():
+            for t, n in _needs(key):
                 (cover if table_fixed else meld_cover)[t].append((v, n))
 
     played = add_played_vars(lp, rack, rules)

@@ -123,10 +123,18 @@ def solve(
     if formulation == "auto" and backend not in ("highs", "bnb"):
         formulation = "sets"  # CBC and CP-SAT solve den Hertog & Hulshof's set model by default
     found = _shortcut(position, objective, backend, time_limit) if backend == "bnb" else None
+    fallback: _Found | None = None
     if found is None and backend == "bnb" and formulation == "auto" and needs_joker_rows(position):
-        found = _free_first(position, objective, backend, time_limit)
+        found, fallback = _free_first(position, objective, backend, time_limit)
+        if time_limit is not None:  # the limit covers the whole solve
+            time_limit = max(time_limit - (time.perf_counter() - started), 0.001)
+    if found is None and fallback is not None and time_limit is not None and time_limit < 0.2:
+        found = (*fallback[:2], False, *fallback[3:])  # no time left to build the joker model
     if found is None:
         found = _search(position, objective, backend, time_limit, formulation)
+        better = fallback is not None and _rank(position, objective, fallback) > _rank(position, objective, found)
+        if not found[2] and fallback is not None and better:  # stopped by the time limit
+            found = (*fallback[:2], False, *fallback[3:])
     sets, played, optimal, build_seconds, solve_seconds = found
     if not played:  # no move: the table stays exactly as it was (a turn never only rearranges)
         sets = [list(s) for s in position.table]
@@ -211,30 +219,44 @@ def _shortcut(
 
 def _free_first(
     position: Position, objective: Objective, backend: str, time_limit: float | None
-) -> _Found | None:
-    """Strict and locked joker rules only forbid moves, so the free optimum bounds theirs.
+) -> tuple[_Found | None, _Found | None]:
+    """Exact answers under strict and locked joker rules from smaller models, and a fallback.
 
-    When the best free move is also legal under the stricter rules, it is their optimum (the
-    kept-sets tie-break included). Else the joker model without retrievals, a smaller model of a
-    subset of the legal moves, is tried: if it reaches the free optimum (tiles, points and kept
-    sets), that is the optimum too. Most positions end here; the rest need the whole joker model.
+    These rules only forbid moves, so the free optimum bounds theirs: a legal answer that scores
+    as much as the free optimum (tiles, points and kept sets alike) is their optimum. Tried in
+    turn: the free optimum itself; the free optimum with the sets holding table jokers left
+    untouched (always legal, and the fallback move under a time limit); and, without a time
+    limit, the joker model without retrievals. Returns (exact answer or None, fallback or None).
     """
     free = dataclasses.replace(position, rules=position.rules.replace(joker_rules=JokerRules.FREE))
     sets, played, optimal, build_seconds, solve_seconds = _search(free, objective, backend, time_limit, "auto")
     if not optimal:
-        return None
+        return None, None
     if not played or not validate(position, sets):
-        return sets, played, True, build_seconds, solve_seconds
-    best = _score(position, sets, played)
+        return (sets, played, True, build_seconds, solve_seconds), None
+    best = _rank(position, objective, (sets, played, True, 0.0, 0.0))
+    still = [s for s in position.table if any(t.is_joker for t in s)]
+    rest = dataclasses.replace(free, table=tuple(s for s in position.table if s not in still))
+    untouched = _search(rest, objective, backend, time_limit, "auto")
+    fallback = None
+    if untouched[1]:
+        fallback = ([*untouched[0], *[list(s) for s in still]], untouched[1], True, *untouched[3:])
+        if untouched[2] and _rank(position, objective, fallback) == best and not validate(position, fallback[0]):
+            return fallback, None
+    if time_limit is not None:
+        return None, fallback  # under a time limit, go straight to the whole model
     stay = _search(position, objective, backend, time_limit, "sets", jokers_stay=True)
-    if stay[2] and stay[1] and _score(position, stay[0], stay[1]) == best and not validate(position, stay[0]):
-        return stay[0], stay[1], True, build_seconds + stay[3], solve_seconds + stay[4]
-    return None
+    if stay[2] and stay[1] and _rank(position, objective, stay) == best and not validate(position, stay[0]):
+        return stay, None
+    return None, fallback
 
 
-def _score(position: Position, sets: Sequence[Sequence[Tile]], played: Sequence[Tile]) -> tuple[int, int, int]:
-    """What the objective ranks: tiles, points, original sets kept."""
-    return len(played), points(played, position.rules), len(unchanged(position.table, sets))
+def _rank(position: Position, objective: Objective, found: _Found) -> tuple[int, int, int]:
+    """What the objective ranks, most important first: tiles or points, the other, sets kept."""
+    sets, played = found[0], found[1]
+    tiles, value = len(played), points(played, position.rules)
+    kept = len(unchanged(position.table, sets)) if played else len(position.table)
+    return (tiles, value, kept) if objective is Objective.TILES else (value, tiles, kept)
 
 
 def describe_table(
