@@ -350,7 +350,8 @@ def test_position_text_tiles_follow_the_file_rules() -> None:
          "position file p.txt line 1: invalid rule jokers=9: must be between 0 and 8"),
         ("rack: R4\nrules: speed=fast\n", RulesError,
          "position file p.txt line 2: unknown rule 'speed': known rules are numbers, colours, copies, jokers,"
-         " min-set-size, meld-threshold, joker-in-meld, continue-after-meld, wrap, joker-penalty"),
+         " min-set-size, meld-threshold, joker-in-meld, continue-after-meld, wrap, joker-penalty, joker-rules,"
+         " joker-retrieval"),
         ("rack: R4\n  R14\n", NotationError, "invalid tile 'R14' in rack in position file p.txt line 2: numbers run 1..13"),
         ("rack: R4\ntable: R1 R2 R3\n  K1 Q1 B1\n", NotationError,
          "invalid tile 'Q1' in table in position file p.txt line 3: unknown colour 'Q' (colours are K B R O)"),
@@ -466,7 +467,8 @@ def test_json_overrides() -> None:
          "position file p.json: invalid rule jokers=9: must be between 0 and 8"),
         ({"rack": "R1", "rules": {"colour": 3}}, RulesError,
          "position file p.json: unknown rule 'colour': known rules are numbers, colours, copies, jokers,"
-         " min-set-size, meld-threshold, joker-in-meld, continue-after-meld, wrap, joker-penalty"),
+         " min-set-size, meld-threshold, joker-in-meld, continue-after-meld, wrap, joker-penalty, joker-rules,"
+         " joker-retrieval"),
         ({"rack": "R1", "title": ["x"]}, InputError, "position file p.json: 'title' must be a string"),
         ({"rack": "R1", "id": True}, InputError, "position file p.json: 'id' must be a string"),
         (["R1"], InputError, "position file p.json: expected a JSON object with 'rack' and 'table'"),

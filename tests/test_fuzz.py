@@ -163,7 +163,8 @@ JSON_VALUES = st.recursive(
 )
 
 RULE_KEYS = ["numbers", "colours", "colors", "copies", "jokers", "min-set-size", "min_set_size",
-             "meld-threshold", "joker-in-meld", "continue-after-meld", "wrap", "joker-penalty"]
+             "meld-threshold", "joker-in-meld", "continue-after-meld", "wrap", "joker-penalty", "joker-rules",
+             "joker-retrieval"]
 
 
 @st.composite
