@@ -129,8 +129,8 @@ def match(before: Sets, after: Sets, rules: RuleSet) -> Rearrangement:
     started = time.perf_counter()
     old = [Counter(s) for s in before]
     new = [Counter(s) for s in after]
-    old_kind = [_kind(s, rules) for s in before]
-    new_kinds = [{r.kind for r in readings(s, rules)} for s in after]
+    old_kinds = [_kinds(s, rules) for s in before]
+    new_kinds = [_kinds(s, rules) for s in after]
     holders: dict[Tile, list[int]] = {}  # numbered tile -> old sets holding it
     for i, o in enumerate(old):
         for t in o:
@@ -140,16 +140,16 @@ def match(before: Sets, after: Sets, rules: RuleSet) -> Rearrangement:
     pairs: dict[tuple[int, int], Counter[Tile]] = {}
     for j, n in enumerate(new):
         for i in sorted({i for t in n if not t.is_joker for i in holders.get(t, [])}):
-            if old_kind[i] in new_kinds[j]:
+            if old_kinds[i] & new_kinds[j]:
                 pairs[i, j] = old[i] & n
     claims = Counter((i, t) for (i, _), common in pairs.items() for t in common)
     clash = (
         len({j for _, j in pairs}) < len(pairs)  # a new set with two candidate bases
         or any(claims[i, t] > old[i][t] for i, t in claims)  # a tile two new sets could keep
-        or any(old_kind[i] is Kind.GROUP and n > 1 for i, n in Counter(i for i, _ in pairs).items())
+        or any(Kind.RUN not in old_kinds[i] and n > 1 for i, n in Counter(i for i, _ in pairs).items())
     )
     chosen = (
-        _best_bases(old, pairs, old_kind) if clash else {j: (i, common) for (i, j), common in pairs.items()}
+        _best_bases(old, pairs, old_kinds) if clash else {j: (i, common) for (i, j), common in pairs.items()}
     )
     table = []
     for j, s in enumerate(after):
@@ -160,7 +160,7 @@ def match(before: Sets, after: Sets, rules: RuleSet) -> Rearrangement:
 
 
 def _best_bases(
-    old: list[Counter[Tile]], pairs: dict[tuple[int, int], Counter[Tile]], old_kind: list[Kind]
+    old: list[Counter[Tile]], pairs: dict[tuple[int, int], Counter[Tile]], old_kinds: list[set[Kind]]
 ) -> dict[int, tuple[int, Counter[Tile]]]:
     """When candidate bases compete: the choice keeping the most tiles, a small integer program."""
     lp = LinearModel()
@@ -185,7 +185,7 @@ def _best_bases(
     for j in {j for _, j in pairs}:
         lp.row(f"one_base_{j}", [(b, 1) for (_, jj), b in chosen.items() if jj == j], 0, 1)
     for i in {i for i, _ in pairs}:
-        if old_kind[i] is Kind.GROUP:  # a group is not split: the base of one new set at most
+        if Kind.RUN not in old_kinds[i]:  # a group is not split: the base of one new set at most
             lp.row(f"one_group_{i}", [(b, 1) for (ii, _), b in chosen.items() if ii == i], 0, 1)
         for t, c in old[i].items():
             terms = [(k, 1) for (ii, _, tt), k in kept.items() if ii == i and tt == t]
@@ -203,17 +203,9 @@ def _best_bases(
     return out
 
 
-def _kind(tiles: Sequence[Tile], rules: RuleSet) -> Kind:
-    reading = best_reading(tiles, rules)
-    return reading.kind if reading is not None else Kind.RUN
-
-
-def _can_be(tiles: Sequence[Tile], kind: Kind, rules: RuleSet) -> bool:
-    return any(r.kind is kind for r in readings(tiles, rules))
-
-
-def _same_colour(a: Sequence[Tile], b: Sequence[Tile]) -> bool:
-    return {t.colour for t in a if not t.is_joker} == {t.colour for t in b if not t.is_joker}
+def _kinds(tiles: Sequence[Tile], rules: RuleSet) -> set[Kind]:
+    """What a set may be declared as: a run, a group, or (one numbered tile and jokers) either."""
+    return {r.kind for r in readings(tiles, rules)}
 
 
 def _ordered(tiles: Sequence[Tile], rules: RuleSet) -> tuple[Tile, ...]:
@@ -360,12 +352,18 @@ class _Model:
         for t, c in Counter(old).items():
             self.use[t].append((same, c))
         self.kept.append((same, len(old)))
-        if _kind(old, self.rules) is Kind.RUN:
-            self._old_run(i, old, same)
-        else:
-            self._old_group(i, old, same)
+        kept: dict[Tile, Terms] = {}  # tile of the old set -> variables keeping it somewhere
+        kinds = _kinds(old, self.rules)
+        if Kind.RUN in kinds:
+            self._old_run(i, old, kept)
+        if Kind.GROUP in kinds:
+            self._old_group(i, old, kept)
+        # Each tile of the old set is kept once: set aside with it, or by one set built on it.
+        for t, terms in kept.items():
+            copies = old.count(t)
+            self.lp.row(f"once{i}_{t}", [*terms, (same, copies)], -INF, copies)
 
-    def _old_run(self, i: int, old: list[Tile], same: int) -> None:
+    def _old_run(self, i: int, old: list[Tile], kept: dict[Tile, Terms]) -> None:
         """Runs built on old run i: one flow, plus a single-run flow per joker it may keep."""
         lp, rules = self.lp, self.rules
         numbered = [t for t in old if not t.is_joker]
@@ -374,8 +372,6 @@ class _Model:
         flows = [self._runs(f"o{i}_", colour)]
         flows += [self._runs(f"o{i}j{h}_", colour, single=True) for h in range(old_jokers)]
         self.old_runs[i] = flows
-        kept_numbered: dict[int, Terms] = {}
-        kept_jokers: Terms = []
         # No run starting after the old run's last place can keep any of its tiles.
         last_place = max(
             self.last if t.number == 1 and self.last > rules.numbers else t.number for t in numbered
@@ -388,7 +384,7 @@ class _Model:
                 if flow.jokers:
                     terms.append((flow.jokers[t.number], 1))
                 lp.row(f"kept{i}_{h}_{t}", terms, -INF, 0)  # kept where a run holds the tile
-                kept_numbered.setdefault(t.number, []).append((k, 1))
+                kept.setdefault(t, []).append((k, 1))
                 mine.append((k, 1))
                 self.kept.append((k, 1))
             # A run here that keeps nothing might as well be free: only runs that keep (fewer choices).
@@ -402,24 +398,19 @@ class _Model:
                 lp.row(f"keptj{i}_{h}", [(kj, 1), *[(j, -1) for j in flow.jokers.values()]], -INF, 0)
                 lp.row(f"keptjn{i}_{h}", [(kj, 1), *[(k, -old_jokers) for k, _ in mine]], -INF, 0)
                 self.kept.append((kj, 1))
-                kept_jokers.append((kj, 1))
-        # Each tile of the old run is kept once: set aside with it, or by one run built on it.
-        for n, terms in kept_numbered.items():
-            lp.row(f"once{i}_{n}", [*terms, (same, 1)], -INF, 1)
-        if kept_jokers:
-            lp.row(f"oncej{i}", [*kept_jokers, (same, old_jokers)], -INF, old_jokers)
+                kept.setdefault(JOKER, []).append((kj, 1))
 
-    def _old_group(self, i: int, old: list[Tile], same: int) -> None:
+    def _old_group(self, i: int, old: list[Tile], kept: dict[Tile, Terms]) -> None:
         """The one group built on old group i: which colours, how many jokers, what it keeps."""
         lp, rules = self.lp, self.rules
         numbered = [t for t in old if not t.is_joker]
         old_jokers = len(old) - len(numbered)
         number = numbered[0].number
         exists = lp.var(f"og{i}", 1)
-        lp.row(f"ogaside{i}", [(exists, 1), (same, 1)], -INF, 1)
+        lp.row(f"ogaside{i}", [(exists, 1), (self.same[i], 1)], -INF, 1)
         use: dict[int, int] = {}
         members: Terms = []
-        kept: Terms = []
+        mine: Terms = []
         for c in range(rules.colours):
             t = tile(c, number)
             if t not in self.use:
@@ -431,7 +422,8 @@ class _Model:
             if t in numbered:
                 k = lp.var(f"k{i}_{t}", 1)
                 lp.row(f"kept{i}_{t}", [(k, 1), (w, -1)], -INF, 0)
-                kept.append((k, 1))
+                kept.setdefault(t, []).append((k, 1))
+                mine.append((k, 1))
                 self.kept.append((k, 1))
         jokers = lp.var(f"oj{i}", min(self.jokers, rules.colours - 1))
         if self.jokers:
@@ -442,7 +434,8 @@ class _Model:
         if old_jokers:
             kj = lp.var(f"kj{i}", old_jokers)
             lp.row(f"keptj{i}", [(kj, 1), (jokers, -1)], -INF, 0)
-            lp.row(f"keptjn{i}", [(kj, 1), *[(k, -old_jokers) for k, _ in kept]], -INF, 0)
+            lp.row(f"keptjn{i}", [(kj, 1), *[(k, -old_jokers) for k, _ in mine]], -INF, 0)
+            kept.setdefault(JOKER, []).append((kj, 1))
             self.kept.append((kj, 1))
         self.old_groups[i] = _OldGroup(number, exists, use, jokers)
 

@@ -4,15 +4,22 @@ A puzzle file is a position file with three more keys: ``difficulty: N`` (1–5,
 ``measure``), ``answer-played: N`` (tiles an optimal answer plays) and ``answer:`` followed by one
 optimal table after the move, one set per line.
 
-Difficulty measures the person's work in the recorded optimal answer, from its steps:
-1: nothing on the table moves (new sets and additions only); 2: one table tile moves, or runs are
-only split; 3: up to three table tiles move and at most two table sets are broken up; 4: up to six
-tiles move and at most three sets are broken up; 5: more than that.
+Difficulty measures the person's work, not the solver's: it is read from the steps of the optimal
+answer that moves the fewest table tiles (``solver.steps.best_steps``, ``solver.least_moves``):
+*tiles moved* (table tiles that end in another set) and *sets broken* (table sets that lose a
+tile or are split).
+
+1. nothing on the table changes but for additions: laying new sets and extending sets reaches
+   the optimum;
+2. one table set changes, and at most one tile moves (a split, a shift, a group swap, a joker
+   retrieved, a tile borrowed from an end);
+3. at most three tiles move and at most two sets are broken;
+4. at most six tiles move and at most three sets are broken;
+5. more: seven or more tiles move, or four or more sets are broken (several sets rebuilt at once).
 """
 
 from __future__ import annotations
 
-from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -20,7 +27,7 @@ from typing import Any
 from solver.errors import InputError
 from solver.files import PUZZLE_KEYS, parse_tokens, position_from_fields, read_fields, read_text, tiles_of
 from solver.position import Position
-from solver.solve import Solution, solve, unchanged
+from solver.solve import Solution, solve
 from solver.steps import Plan, best_steps
 from solver.tiles import Tile
 
@@ -74,20 +81,15 @@ class Puzzle:
 
 
 def measure(position: Position, solution: Solution | None = None) -> tuple[Difficulty, Solution, Plan]:
-    """How much work an optimal answer asks of a person (see the module docstring)."""
+    """How much work an optimal answer asks of a person (see the module docstring).
+
+    Returns the difficulty, the answer rearranged to move the fewest table tiles, and its steps.
+    """
     solution, plan = best_steps(solution or solve(position))
-    kept = set(unchanged(position.table, [s.tiles for s in solution.table]))
-    # Broken: not kept, and no new set contains it whole (so not a mere extension either).
-    broken = sum(
-        1
-        for i, s in enumerate(position.table)
-        if i not in kept and not any(not (Counter(s) - Counter(n.tiles)) for n in solution.table)
-    )
-    splits_only = all(step.action in ("split", "add", "lay") for step in plan.steps)
-    moved = plan.tiles_moved
-    if moved == 0 and not any(step.action == "split" for step in plan.steps):
+    moved, broken = plan.tiles_moved, plan.sets_broken
+    if moved == 0 and broken == 0:
         level = 1
-    elif moved <= 1 or splits_only:
+    elif moved <= 1 and broken <= 1:
         level = 2
     elif moved <= 3 and broken <= 2:
         level = 3

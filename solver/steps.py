@@ -99,6 +99,7 @@ def _then(tile: Tile, target: str) -> str:
 class Plan:
     steps: tuple[Step, ...]
     tiles_moved: int
+    sets_broken: int = 0  # old sets that lose a tile or are split
 
 
 def name(tiles: Sequence[Tile] | Counter[Tile], rules: RuleSet) -> str:
@@ -156,6 +157,8 @@ class _Planner:
                 leaving[p.base] -= Counter(p.kept)
             arriving.append(Counter(p.tiles) - Counter(p.kept))
         self.leaving = leaving
+        parts = Counter(p.base for p in self.after if p.base is not None)
+        self.broken = sum(1 for i, gone in enumerate(leaving) if gone or parts[i] > 1)
         self.flows = self._sources(leaving, arriving, Counter(played))
 
     # -- which tile comes from where --------------------------------------------------------
@@ -255,7 +258,7 @@ class _Planner:
         self._take()
         self._add()
         self._lay()
-        return Plan(tuple(self.steps), self.moved)
+        return Plan(tuple(self.steps), self.moved, self.broken)
 
     def _split(self) -> None:
         parts_of: dict[int, list[int]] = {}
