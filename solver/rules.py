@@ -57,8 +57,10 @@ class RuleSet:
     joker_penalty: int = 30  # a joker's value for the points objective (left on a rack it costs this)
     joker_rules: JokerRules = JokerRules.FREE
     joker_retrieval: Retrieval = Retrieval.OFFICIAL
-    # Rule objects key every cache (set readings, parsed tokens): hash them once.
+    # Rule objects key every cache (set readings, parsed tokens): hash them once, and keep the
+    # values to compare (equal rule objects from different files meet in every cache lookup).
     _hash: int = dataclasses.field(init=False, repr=False, compare=False, default=0)
+    _key: tuple[object, ...] = dataclasses.field(init=False, repr=False, compare=False, default=())
 
     def __hash__(self) -> int:
         return self._hash
@@ -68,7 +70,7 @@ class RuleSet:
             return True
         if not isinstance(other, RuleSet):
             return NotImplemented
-        return self._hash == other._hash and self._values() == other._values()
+        return self._hash == other._hash and self._key == other._key
 
     def _values(self) -> tuple[object, ...]:
         return tuple(getattr(self, f.name) for f in dataclasses.fields(self) if f.init)
@@ -114,7 +116,8 @@ class RuleSet:
                 self.min_set_size,
                 f"no run ({self.numbers} numbers) or group ({self.colours} colours) can be that long",
             )
-        object.__setattr__(self, "_hash", hash(self._values()))
+        object.__setattr__(self, "_key", self._values())
+        object.__setattr__(self, "_hash", hash(self._key))
 
     @property
     def max_run_length(self) -> int:
