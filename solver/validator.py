@@ -7,14 +7,14 @@ involved, and it shares nothing with the model or the backends: only the set rul
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from itertools import combinations
 from typing import Any
 
 from solver.melds import best_reading, why_invalid
 from solver.position import Position
-from solver.rules import RuleSet
+from solver.rules import RuleSet, Wrap
 from solver.table_jokers import joker_problems
 from solver.tiles import JOKER, Tile, format_tiles
 
@@ -173,16 +173,29 @@ def _sets_within(tiles: Counter[Tile], rules: RuleSet) -> list[tuple[Counter[Til
     for t in numbered:
         by_colour.setdefault(t.colour, set()).add(t)
         by_number.setdefault(t.number, set()).add(t)
-    for family in (*by_colour.values(), *by_number.values()):
+    def subsets(family: list[Tile], runs: bool) -> Iterator[tuple[Tile, ...]]:
+        if runs and rules.wrap is Wrap.NONE:
+            # A run's tiles lie within `longest` consecutive numbers: pick the lowest, then others.
+            for i, first in enumerate(family):
+                near = [t for t in family[i + 1 :] if t.number - first.number < longest]
+                for size in range(0, min(len(near), longest - 1) + 1):
+                    for rest in combinations(near, size):
+                        yield (first, *rest)
+            return
         for size in range(1, min(len(family), longest) + 1):
-            for chosen in combinations(sorted(family), size):
-                for j in range(0, jokers + 1):
-                    if not rules.min_set_size <= size + j <= longest:
-                        continue
-                    key = (*chosen, *([JOKER] * j))
-                    reading = best_reading(key, rules)
-                    if reading is not None:
-                        found[key] = reading.value
+            yield from combinations(family, size)
+
+    families = [(sorted(f), True) for f in by_colour.values()] + [(sorted(f), False) for f in by_number.values()]
+    for family, runs in families:
+        for chosen in subsets(family, runs):
+            size = len(chosen)
+            for j in range(0, jokers + 1):
+                if not rules.min_set_size <= size + j <= longest:
+                    continue
+                key = (*chosen, *([JOKER] * j))
+                reading = best_reading(key, rules)
+                if reading is not None:
+                    found[key] = reading.value
     return [(Counter(k), v) for k, v in found.items()]
 
 
