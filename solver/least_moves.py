@@ -16,9 +16,9 @@ choice of bases (``match``, a small integer program).
 
 **Least moves.** ``least_moves`` keeps the tiles an optimal answer plays and rearranges the old
 table plus those tiles into valid sets that move the fewest table tiles; then it keeps the most old
-sets exactly as they were; then it splits the fewest. It is an integer program in the style of the
-flow formulation (runs as flows over the numbers, groups as colour counts), solved by the
-solver's backends from the answer as a warm start:
+sets exactly as they were; runs built on one old run are joined where they touch (no needless
+split). It is an integer program in the style of the flow formulation (runs as flows over the
+numbers, groups as colour counts), solved by the solver's backends from the answer as a warm start:
 
 - a flow of *free* sets (built on no old set): every colour's runs, groups, jokers;
 - per old run, a flow of runs of its colour: the runs built on it. Each holds variables ``k`` for
@@ -28,7 +28,8 @@ solver's backends from the answer as a warm start:
 - per old set, ``same``: the set stays exactly as it was (set aside whole).
 
 Exact for the rules the solver's flow formulation handles (no full wrap, fewer jokers than the
-minimum set size); otherwise, and before the initial meld, the answer's own arrangement is kept.
+minimum set size) with table jokers free to move; otherwise (strict or locked jokers too), and
+before the initial meld, the answer's own arrangement is kept.
 """
 
 from __future__ import annotations
@@ -37,6 +38,7 @@ import time
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from itertools import combinations
 
 from solver.backends import get_backend
 from solver.errors import BackendError, ValidationFailure
@@ -206,6 +208,20 @@ def _best_bases(
 def _kinds(tiles: Sequence[Tile], rules: RuleSet) -> set[Kind]:
     """What a set may be declared as: a run, a group, or (one numbered tile and jokers) either."""
     return {r.kind for r in readings(tiles, rules)}
+
+
+def _joined(parts: list[list[Tile]], rules: RuleSet) -> list[list[Tile]]:
+    """Runs built on one old run, joined where they touch: a split nobody needs is no split."""
+    parts = [p for p in parts if p]
+    joined = True
+    while joined:
+        joined = False
+        for a, b in combinations(range(len(parts)), 2):
+            if best_reading(parts[a] + parts[b], rules) is not None:
+                parts[a] = parts[a] + parts.pop(b)
+                joined = True
+                break
+    return parts
 
 
 def _ordered(tiles: Sequence[Tile], rules: RuleSet) -> tuple[Tile, ...]:
@@ -491,10 +507,12 @@ class _Model:
         sets += self._decode_groups(values, group_slots)
         self._place_jokers(group_slots, values, [], self.free_groups)
         for flows in self.old_runs.values():
+            parts: list[list[Tile]] = []
             for flow in flows:
                 own: _Slots = {}
-                sets += self._decode_runs([flow], values, own)
+                parts += self._decode_runs([flow], values, own)
                 self._place_jokers(own, values, [flow], None)
+            sets += _joined(parts, self.rules)
         for group in self.old_groups.values():
             if values[group.exists]:
                 members = [tile(c, group.number) for c, w in group.use.items() if values[w]]
