@@ -12,6 +12,7 @@ Examples::
     python bench/bench.py --backends bnb,highs,cbc,cpsat --sets hard
     python bench/bench.py --peer                   # side by side with rummikub-solver
     python bench/bench.py --cli --batch            # end-to-end command times
+    python bench/bench.py --joker-rules strict,locked --backends ""   # their cost against free
 """
 
 from __future__ import annotations
@@ -84,6 +85,17 @@ def bench_backend(rows: list[dict[str, Any]], backend: str, options: dict[str, o
     print(f"  {backend:6} solve()  {summary(total)}   ({len(positions)} positions, {unproven} unproven)")
     print(f"  {backend:6} model    {summary(build)}")
     print(f"  {backend:6} search   {summary(search)}")
+
+
+def bench_joker_rules(rows: list[dict[str, Any]], modes: list[str], backend: str) -> None:
+    """Free against strict/locked joker rules on the positions with jokers on an opened table."""
+    tabled = [
+        row for row in rows if not row.get("initial_meld") and any("J" in s for s in row.get("table", []))
+    ]
+    print(f"  joker rules, {len(tabled)} opened positions with jokers on the table:")
+    for mode in ["free", *modes]:
+        print(f"  --joker-rules {mode}")
+        bench_backend(tabled, backend, {"joker-rules": mode})
 
 
 def bench_cli(rows: list[dict[str, Any]], count: int) -> None:
@@ -181,6 +193,9 @@ def main() -> None:
     parser.add_argument("--batch", action="store_true", help="`rummikub batch` throughput")
     parser.add_argument("--jobs", type=int, default=2, help="processes for --batch")
     parser.add_argument("--repeat", type=int, default=3, help="copies of the set in the --batch input")
+    parser.add_argument(
+        "--joker-rules", default="", help="comma-separated strict, locked: their cost against free mode"
+    )
     args = parser.parse_args()
     for name in args.sets.split(","):
         rows = load(name)
@@ -188,6 +203,8 @@ def main() -> None:
         for backend in args.backends.split(","):
             if backend:
                 bench_backend(rows, backend, {})
+        if args.joker_rules:
+            bench_joker_rules(rows, args.joker_rules.split(","), args.backends.split(",")[0] or "bnb")
         if args.peer:
             bench_peer(rows, name)
         if args.cli:
