@@ -11,12 +11,13 @@ the others still pay their whole rack.
 
 Club scoring (the club sheet): one *big point* for the round's winner; *small points* as above,
 except that a blocked round costs the others only the difference between their rack and the
-winner's; a joker left on a rack costs 100. A player who never opened pays 100 more, or 200 if
-they could have opened on an earlier turn and drew instead. Simplifications, documented here
-and in the README: the surcharges are added to the player's rack penalty and go to the winner
-like any penalty (small points stay zero-sum); a player whose final rack holds an opening is
-taken to have declared it (the sheet's exception for a player who drew it on the last turn),
-so pays no never-opened surcharge unless an earlier turn already allowed an opening.
+winner's; a joker left on a rack costs 100. A player who never opened loses a flat 100 in place
+of their rack, or a flat 200 if they could have opened on an earlier turn and drew instead (as
+the score sheet, solver/scoresheet.py, reads the club sheet). Simplifications, documented here
+and in the README: these penalties go to the winner like any other (small points stay
+zero-sum); a player whose final rack holds an opening is taken to have declared it (the sheet's
+exception for a player who drew it on the last turn), so pays their rack as if opened, unless an
+earlier turn already allowed an opening.
 
 Ties (a blocked round where several players share the lowest value, and as many tiles): the
 tied players share the win: no big point, the pot split evenly (the remainder to the first tied
@@ -88,10 +89,8 @@ class ClubRound:
     small: tuple[int, ...]
 
 
-def never_opened_surcharge(opened: bool, could_have_opened: bool) -> int:
-    """The club sheet's extra cost for a player who never opened (0 for one who did)."""
-    if opened:
-        return 0
+def never_opened_penalty(could_have_opened: bool) -> int:
+    """The club sheet's flat cost for a player who never opened (in place of their rack)."""
     return COULD_HAVE_OPENED_PENALTY if could_have_opened else NEVER_OPENED_PENALTY
 
 
@@ -111,7 +110,7 @@ def club_scores(
     the winner's value. ``opened``: whether each seat opened during the round (default: all did);
     ``could_have_opened``: whether a seat that never opened could have on some turn and drew
     instead; ``declared``: whether a seat that never opened holds an opening on its final rack
-    (declared for the next turn: no surcharge unless it could have opened before).
+    (declared for the next turn: it pays its rack, unless it could have opened before).
     """
     _check(values, winners)
     players = len(values)
@@ -126,10 +125,10 @@ def club_scores(
         if seat in winners:
             penalties.append(0)
             continue
-        surcharge = (
-            0 if declared[seat] and not could[seat] else never_opened_surcharge(opened[seat], could[seat])
-        )
-        penalties.append(value - low + surcharge)
+        if not opened[seat] and (could[seat] or not declared[seat]):
+            penalties.append(never_opened_penalty(could[seat]))
+        else:
+            penalties.append(value - low)
     shares = _share(sum(penalties), winners, players)
     big = tuple(1 if len(winners) == 1 and seat == winners[0] else 0 for seat in range(players))
     return ClubRound(big, tuple(shares[seat] - penalties[seat] for seat in range(players)))

@@ -342,14 +342,14 @@ def test_club_scores_by_hand() -> None:
     assert club_scores([0, 105, 7], [0]) == ClubRound((1, 0, 0), (112, -105, -7))
     # Blocked: only the difference to the winner's rack is paid.
     assert club_scores([10, 14, 30], [0], blocked=True) == ClubRound((1, 0, 0), (24, -4, -20))
-    # Never opened: 100 more; could have opened earlier and drew: 200 more.
+    # Never opened: a flat 100 in place of the rack; could have opened earlier and drew: 200.
     result = club_scores(
         [0, 20, 20, 20],
         [0],
         opened=[True, False, False, True],
         could_have_opened=[False, False, True, False],
     )
-    assert result.small == (360, -120, -220, -20)
+    assert result.small == (320, -100, -200, -20)
     # A never-opened player whose final rack holds an opening declared it: no surcharge.
     declared = club_scores([0, 40], [0], opened=[True, False], declared=[False, True])
     assert declared.small == (40, -40)
@@ -367,9 +367,9 @@ def test_club_scoring_in_a_game_uses_the_solver_for_could_have_opened() -> None:
     game.play(sets("R4 R5 R6"))
     assert can_open(tiles("K10 K11 K12"), rules)
     result = game.result()
-    # Seat 1: 10+11+12+1+1(drawn O1) = 35 + 200; seat 2: 2+5 = 7 + 100.
+    # Seat 1 could have opened (flat 200); seat 2 never could (flat 100).
     assert result.scoring == "club" and result.big == (1, 0, 0)
-    assert result.scores == (342, -235, -107)
+    assert result.scores == (300, -200, -100)
 
 
 # --------------------------------------------------------------------------- matches
