@@ -6,6 +6,7 @@ import dataclasses
 from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import StrEnum
+from functools import lru_cache
 from typing import Any
 
 from solver.errors import RulesError
@@ -170,8 +171,17 @@ class RuleSet:
     def from_options(cls, options: Mapping[str, object], base: RuleSet | None = None) -> RuleSet:
         """Build from ``{"min-set-size": 3, ...}`` (hyphens or underscores, values as text or typed).
 
-        Unknown keys and unreadable values raise RulesError naming the key.
+        Unknown keys and unreadable values raise RulesError naming the key. Equal requests give
+        the same object (batch lines and game turns rebuild the same rules again and again; one
+        object makes every cache lookup keyed by rules an identity check).
         """
+        try:
+            return _built(tuple(options.items()), base)
+        except TypeError:  # an unhashable value (a list from JSON): refused below with its name
+            return cls._build(options, base)
+
+    @classmethod
+    def _build(cls, options: Mapping[str, object], base: RuleSet | None) -> RuleSet:
         fields = {f.name: f for f in dataclasses.fields(cls) if f.init}
         changes: dict[str, Any] = {}
         for raw_key, raw_value in options.items():
@@ -184,6 +194,11 @@ class RuleSet:
             kind = fields[key].type
             changes[key] = _coerce(key.replace("_", "-"), raw_value, str(kind))
         return dataclasses.replace(base or cls(), **changes)
+
+
+@lru_cache(maxsize=1024)
+def _built(items: tuple[tuple[str, object], ...], base: RuleSet | None) -> RuleSet:
+    return RuleSet._build(dict(items), base)
 
 
 _TRUE = {"yes", "true", "on", "1", "y"}
