@@ -313,7 +313,7 @@ def generated_puzzle(level: int, seed: int) -> Puzzle:
     """A generated puzzle in the library's form (same seed, same puzzle)."""
     position, difficulty, solution = generate(level, seed)
     named = dataclasses.replace(
-        position, id=f"gen-{level}-{seed}", title=f"Generated puzzle (difficulty {level}, seed {seed})"
+        position, id=f"gen-{level}-{seed}", title=f"Generated puzzle, seed {seed}"
     )
     answer = tuple(s.tiles for s in solution.table)
     return Puzzle(named, difficulty.level, solution.tiles_played, answer, "")
