@@ -87,6 +87,7 @@ def answer_lines(
     from solver.backends import preload
 
     preload(settings.backend)
+    _warm_models(settings)
     context = multiprocessing.get_context(
         "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
     )
@@ -94,6 +95,21 @@ def answer_lines(
         work = ((number, raw, settings) for number, raw in lines)
         # Small chunks: answers stream out steadily, and little is lost to an interrupt.
         yield from pool.imap(_answer_packed, work, chunksize=8)
+
+
+def _warm_models(settings: BatchSettings) -> None:
+    """Build the model templates of the batch's rules once, before forking, so that every worker
+    starts with them (models only: no solver runs before the fork)."""
+    from solver.model import Objective, build_model
+    from solver.position import Position
+    from solver.rules import RuleSet
+
+    try:
+        rules = RuleSet.from_options(dict(settings.rule_overrides))
+        for opened in (True, False):
+            build_model(Position((), (), opened, rules), Objective(settings.objective), settings.formulation)
+    except (RummikubError, ValueError):
+        pass  # the lines will report what is wrong with these settings
 
 
 def read_lines(stream: Any, limit: int = MAX_INPUT_BYTES) -> Iterator[tuple[int, bytes | None]]:
