@@ -347,3 +347,52 @@ def test_cli_bad_joker_rules_value_is_a_usage_error(tmp_path: Path) -> None:
     result = CliRunner().invoke(cli, ["solve", *_files(tmp_path, "R7", ["R4 J R6"]), "--joker-rules", "loose"])
     assert result.exit_code == 2
     assert "'loose' is not one of 'free', 'strict', 'locked'" in result.stderr
+
+
+def bigger_position(rng: random.Random, mode: str, retrieval: str) -> Position:
+    """Two to five table sets, up to two of them with a joker, and a rack of 3 to 9 tiles."""
+    rules = RuleSet(joker_rules=JokerRules(mode), joker_retrieval=Retrieval(retrieval))
+    while True:
+        sets: list[list[Tile]] = []
+        for _ in range(rng.randint(2, 5)):
+            if rng.random() < 0.5:
+                colour, start = rng.randrange(4), rng.randint(1, 9)
+                sets.append([tile(colour, n) for n in range(start, min(start + rng.choice([3, 4, 5]), 14))])
+            else:
+                number = rng.randint(1, 13)
+                sets.append([tile(c, number) for c in rng.sample(range(4), rng.choice([3, 4]))])
+        jokers = 0
+        for s in sets:
+            if jokers < 2 and rng.random() < 0.6:
+                s[rng.randrange(len(s))] = JOKER
+                jokers += 1
+        used = Counter(t for s in sets for t in s if not t.is_joker)
+        if not jokers or max(used.values()) > 2:
+            continue
+        near = [t for s in sets for t in s if not t.is_joker]
+        rack: list[Tile] = []
+        for _ in range(60):
+            if len(rack) >= rng.randint(3, 9):
+                break
+            base = rng.choice(near)
+            if rng.random() < 0.5:
+                candidate = tile(base.colour, min(13, max(1, base.number + rng.choice([-2, -1, 1, 2]))))
+            else:
+                candidate = tile(rng.randrange(4), base.number)
+            if used[candidate] + rack.count(candidate) < 2:
+                rack.append(candidate)
+        return Position(tuple(rack), tuple(tuple(s) for s in sets), True, rules)
+
+
+@pytest.mark.parametrize("seed", range(25))
+def test_shortcuts_match_the_whole_joker_model(seed: int) -> None:
+    """bnb's shortcuts (free optimum, joker sets untouched, no retrievals) give what the whole
+    joker model gives: tiles, points and kept sets alike."""
+    rng = random.Random(1000 + seed)
+    pos = bigger_position(rng, ["strict", "locked"][seed % 2], "club" if seed % 7 == 0 else "official")
+    quick, whole = solve(pos), solve(pos, formulation="sets")
+    assert (quick.tiles_played, quick.points_played, quick.kept_sets) == (
+        whole.tiles_played,
+        whole.points_played,
+        whole.kept_sets,
+    ), pos.to_dict()
