@@ -19,7 +19,7 @@ from solver.position import Position
 from solver.rules import JokerRules, RuleSet
 from solver.table_jokers import Retrieved, account
 from solver.tiles import Tile, format_tiles, points
-from solver.validator import meld_value_bound, validate
+from solver.validator import best_meld_value, meld_value_bound, validate
 
 
 class Status(StrEnum):
@@ -196,7 +196,8 @@ def _shortcut(
 ) -> _Found | None:
     """Exact answers that avoid the initial meld's larger model, or None to solve it in full.
 
-    - A rack whose tiles cannot make sets worth the threshold cannot open: no move.
+    - A rack whose tiles cannot make sets worth the threshold cannot open: no move (a quick
+      bound first, then the exact best meld, a small search over the rack's sets).
     - Continuing after the meld: the best move with the table free is a relaxation of the
       opening turn; when that move is also a legal opening (its played tiles hold a meld), no
       opening can beat it, so it is the answer.
@@ -204,7 +205,11 @@ def _shortcut(
     rules = position.rules
     if position.opened:
         return None
-    if meld_value_bound(Counter(position.rack), rules) < rules.meld_threshold:
+    rack = Counter(position.rack)
+    threshold = rules.meld_threshold
+    if meld_value_bound(rack, rules) < threshold or (
+        threshold > 0 and best_meld_value(rack, rules, threshold) < threshold
+    ):
         return [list(s) for s in position.table], [], True, 0.0, 0.0
     if not rules.continue_after_meld:
         return None
