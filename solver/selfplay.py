@@ -2,7 +2,7 @@
 
 Games come in groups of P (the number of players) that share one deal: game ``i`` is dealt from
 ``derived_seed(seed, i // P)``, and the AIs are seated so that the one listed ``i mod P``-th makes
-the first move, each AI taking every seat of the deal once. Every AI thus starts equally often
+the first move, each AI taking every seat of the deal once (:func:`seat_orders`). Every AI thus starts equally often
 and gets the same tiles as the others over a group, which cancels much of the luck of the deal
 (the win-rate intervals, which treat games as independent, are then on the safe side). A game
 depends on nothing but its index, so a series gives the same results in one process or several
@@ -24,6 +24,8 @@ import time
 from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
+from itertools import permutations
 from pathlib import Path
 from typing import Any
 
@@ -85,6 +87,49 @@ def parse_ais(text: str, players: int) -> list[str]:
     return names
 
 
+@lru_cache(maxsize=64)
+def _seat_orders(levels: tuple[str, ...]) -> tuple[tuple[int, ...], ...]:
+    players = len(levels)
+    cyclic = tuple(tuple((r + k) % players for k in range(players)) for r in range(players))
+
+    def patterns(square: Sequence[tuple[int, ...]]) -> int:
+        return len({tuple(levels[i] for i in row) for row in square})
+
+    most = min(players, len(set(permutations(levels))))
+    if patterns(cyclic) == most:
+        return cyclic
+    # A repeating line-up (hard, medium, hard, medium) turned round by two is the same game
+    # again: look for a Latin square whose rows seat the levels in as many different ways.
+    rows = list(permutations(range(players)))
+    best: list[tuple[int, ...]] = list(cyclic)
+
+    def extend(square: list[tuple[int, ...]]) -> bool:
+        nonlocal best
+        if len(square) == players:
+            if patterns(square) > patterns(best):
+                best = list(square)
+            return patterns(best) == most
+        for row in rows:
+            fits = all(row[k] != other[k] for other in square for k in range(players))
+            if fits and extend([*square, row]):
+                return True
+        return False
+
+    extend([])
+    return tuple(sorted(best))
+
+
+def seat_orders(levels: Sequence[str]) -> tuple[tuple[int, ...], ...]:
+    """For each game of a group, the AIs (indices into ``levels``) from the first player on.
+
+    A Latin square: every AI moves first once per group and sits at every distance from the
+    first player once. The rotation (AI r first, then r+1, ...) when every game it gives seats
+    the levels differently; otherwise a square that does (deterministic AIs would replay the same
+    game). Row r starts with AI r.
+    """
+    return _seat_orders(tuple(levels))
+
+
 @dataclass(frozen=True)
 class Settings:
     """A self-play series (picklable, for worker processes)."""
@@ -139,8 +184,9 @@ def play_game(index: int, settings: Settings) -> Outcome:
     game = Game.new(config)
     names = labels(settings.ais)
     players = settings.players
-    # Seat the AIs so that AI number (index mod P) moves first.
-    seating = [names[(seat - game.first_player + index) % players] for seat in range(players)]
+    # AI number (index mod P) moves first; the others follow in this game's order of the group.
+    order = seat_orders(settings.ais)[index % players]
+    seating = [names[order[(seat - game.first_player) % players]] for seat in range(players)]
     ais = [make_player(settings.ais[names.index(label)]) for label in seating]
     dealt = {label: sum(t.is_joker for t in game.racks[seat]) for seat, label in enumerate(seating)}
     own_turns = [0] * players

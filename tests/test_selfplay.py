@@ -23,6 +23,7 @@ from solver.selfplay import (
     opening_odds,
     parse_ais,
     run_games,
+    seat_orders,
     summarize,
     wilson,
 )
@@ -87,6 +88,27 @@ def test_games_share_deals_in_groups_and_every_ai_takes_every_seat() -> None:
     for group in (outcomes[:3], outcomes[3:]):
         for seat in range(3):
             assert {o.seating[seat] for o in group} == set(names)
+
+
+@pytest.mark.parametrize(
+    "levels",
+    [
+        ("hard", "medium"),
+        ("easy", "medium", "hard"),
+        ("hard", "medium", "hard", "medium"),
+        ("hard", "hard", "medium", "medium"),
+    ],
+)
+def test_seat_orders_are_latin_squares_seating_the_levels_differently(levels: tuple[str, ...]) -> None:
+    square = seat_orders(levels)
+    n = len(levels)
+    assert [row[0] for row in square] == list(range(n))  # game r of a group: AI r moves first
+    for k in range(n):
+        assert sorted(row[k] for row in square) == list(range(n))
+    for row in square:
+        assert sorted(row) == list(range(n))
+    # hard, medium, hard, medium turned round by two would replay the same game.
+    assert len({tuple(levels[i] for i in row) for row in square}) == n
 
 
 def test_results_do_not_depend_on_jobs(tmp_path: Path) -> None:
