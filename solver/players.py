@@ -7,11 +7,15 @@ to draw``. Every answer is a table the engine checks with the validator like any
 - ``medium`` plays the one-turn optimum: the most rack tiles the solver can place, ties broken
   by the most points (the solver's own lexicographic objective).
 - ``hard`` plays to win the round, using the solver to compare alternatives; see :class:`Hard`.
+
+AIs are deterministic: ``hard`` samples with its own seeded generator, so a game between AIs is
+the same every time it is played from the same seed.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import random
 from collections import Counter
 from collections.abc import Sequence
 from typing import Protocol
@@ -94,47 +98,94 @@ def _extend(table: Table, rest: Counter[Tile], rules: RuleSet) -> None:
 class Hard:
     """Plays to win the round rather than the turn.
 
-    - It goes out whenever it can, and otherwise plays as medium when the round is close to its
-      end (an opponent with few tiles, or a small pool): then what matters is the rack's value.
-    - Otherwise it keeps its jokers: it solves the turn with the jokers held back and plays that
-      move if it places nearly as many tiles as the full optimum (a joker on the table is also
-      a joker for the opponents; on the rack it is kept for a big move later).
+    - It goes out whenever it can.
+    - Otherwise it sheds value first: the move with the most points (then the most tiles), so
+      that what stays on its rack is low tiles, which are the easier to place in later turns and
+      cost little if an opponent goes out first. (Self-play measured this as the better default.)
+    - It minds the opponents' rack sizes: when one holds at most ``watch`` tiles, it estimates
+      for each candidate move the chance that this opponent can go out on the table it would
+      leave, by dealing ``samples`` plausible racks from the tiles it cannot see (in a
+      two-player game only racks consistent with the opponent's last turn: after a play, a rack
+      that could not go out on the table as it is now; after a draw, one whose older tiles could
+      not be played at all). Candidates: the points move, the tiles move, only new sets from its
+      own rack (the table left untouched), and drawing. It picks the most tiles laid minus
+      ``weight`` times that chance (a draw counts as one tile gained): it would rather draw than
+      hand an opponent the tiles to go out.
     """
 
     name = "hard"
 
-    def __init__(self, close_rack: int = 4, small_pool: int = 8, joker_slack: int = 1) -> None:
-        self.close_rack = close_rack
-        self.small_pool = small_pool
-        self.joker_slack = joker_slack
+    def __init__(self, watch: int = 3, samples: int = 16, weight: float = 20.0, seed: int = 0) -> None:
+        self.watch = watch
+        self.samples = samples
+        self.weight = weight
+        self.rng = random.Random(seed)
 
     def choose(self, view: GameView) -> Table | None:
         position = view.position
-        full = solve(position)
-        if not full.tiles_played or not full.rack_left:
-            return _table(full)  # nothing to play, or going out
-        danger = (
-            min(view.rack_sizes[s] for s in view.opponents()) <= self.close_rack
-            or view.pool_size <= self.small_pool
-        )
-        if danger:
-            return _table(full)
-        jokers = [t for t in position.rack if t.is_joker]
-        if jokers and position.opened:
-            held = _without(position, jokers)
-            if held is not None:
-                alt = solve(held)
-                if alt.tiles_played and alt.tiles_played >= full.tiles_played - self.joker_slack:
-                    return _table(alt)
-        return _table(full)
+        most = solve(position)
+        if not most.tiles_played or not most.rack_left:
+            return _table(most)  # nothing to play, or going out
+        shed = solve(position, "points")
+        danger = [seat for seat in view.opponents() if view.rack_sizes[seat] <= self.watch]
+        if not danger:
+            return _table(shed)
+        racks = {seat: self._racks(view, seat) for seat in danger}
+        options: list[tuple[int, Table | None]] = [(shed.tiles_played, _table(shed))]
+        if most.tiles_played > shed.tiles_played:
+            options.append((most.tiles_played, _table(most)))
+        if position.opened:
+            own = solve(Position(position.rack, (), True, position.rules))
+            if own.tiles_played:
+                options.append(
+                    (own.tiles_played, [*map(list, position.table), *(list(s.tiles) for s in own.table)])
+                )
+        options.append((-1, None))  # draw: the table stays as it is
+        best: tuple[float, Table | None] | None = None
+        for laid, table in options:
+            after = table if table is not None else [list(s) for s in position.table]
+            value = laid - self.weight * _risk(view, racks, after)
+            if best is None or value > best[0]:
+                best = (value, table)
+        assert best is not None
+        return best[1]
+
+    def _racks(self, view: GameView, seat: int) -> list[list[Tile]]:
+        """Racks the opponent at ``seat`` may hold, dealt from the tiles this player cannot see."""
+        size = view.rack_sizes[seat]
+        unseen = list(view.unseen().elements())
+        table = view.position.table
+        rules = view.rules
+        # With two players the table is as the opponent left it: its last turn tells something.
+        knows = view.players == 2 and view.opened[seat] and view.last_drew[seat] is not None
+        racks: list[list[Tile]] = []
+        for _ in range(self.samples * 3):
+            if len(racks) == self.samples or size > len(unseen):
+                break
+            rack = self.rng.sample(unseen, size)
+            if knows and view.last_drew[seat]:
+                if size > 1 and _placeable(rack[:-1], table, True, rules) > 0:
+                    continue  # it drew, so its tiles before the draw could not be played
+            elif knows and _placeable(rack, table, True, rules) == size:
+                continue  # it did not go out on this table, so it cannot hold such a rack
+            racks.append(rack)
+        return racks
 
 
-def _without(position: Position, tiles: Sequence[Tile]) -> Position | None:
-    """The same position with these rack tiles set aside (None if nothing would be left)."""
-    rack = Counter(position.rack) - Counter(tiles)
-    if not rack:
-        return None
-    return dataclasses.replace(position, rack=tuple(sorted(rack.elements())))
+def _placeable(rack: Sequence[Tile], table: Sequence[Sequence[Tile]], opened: bool, rules: RuleSet) -> int:
+    """How many of these rack tiles the solver can lay on this table."""
+    position = Position(tuple(rack), tuple(tuple(s) for s in table), opened, rules)
+    return solve(position).tiles_played
+
+
+def _risk(view: GameView, racks: dict[int, list[list[Tile]]], table: Sequence[Sequence[Tile]]) -> float:
+    """The largest share, over the watched opponents, of sampled racks that go out on ``table``."""
+    worst = 0.0
+    for seat, sampled in racks.items():
+        if sampled:
+            out = sum(1 for r in sampled if _placeable(r, table, view.opened[seat], view.rules) == len(r))
+            worst = max(worst, out / len(sampled))
+    return worst
 
 
 LEVELS: dict[str, type[Easy] | type[Medium] | type[Hard]] = {"easy": Easy, "medium": Medium, "hard": Hard}

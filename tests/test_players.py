@@ -1,0 +1,154 @@
+"""AI players: every move legal, easy never rearranges, medium plays the optimum, hard's choices."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import pytest
+
+from solver.errors import RulesError
+from solver.game import Game, GameConfig, GameView
+from solver.players import Easy, Hard, Medium, make_player
+from solver.position import Position
+from solver.rules import RuleSet
+from solver.solve import solve
+from solver.tiles import Tile, parse_token
+from solver.validator import validate
+
+SMALL = RuleSet(numbers=7)
+
+
+def tiles(text: str) -> list[Tile]:
+    return [t for token in text.split() for t in parse_token(token)]
+
+
+def view(
+    rack: str,
+    table: list[str] = (),  # type: ignore[assignment]
+    opened: bool = True,
+    rack_sizes: tuple[int, ...] = (0, 14),
+    pool: int = 40,
+    rules: RuleSet | None = None,
+) -> GameView:
+    """Seat 0's view of a two-player game whose opponent opened and played its last turn."""
+    position = Position(tuple(tiles(rack)), tuple(tuple(tiles(s)) for s in table), opened, rules or RuleSet())
+    sizes = (len(position.rack), *rack_sizes[1:])
+    return GameView(0, position, sizes, (opened, True), pool, 5, len(sizes), last_drew=(None, False))
+
+
+def positions_from_games(seeds: range, players: int = 3) -> list[GameView]:
+    """Views of every turn of a few medium-vs-medium rounds: realistic positions."""
+    views = []
+    for seed in seeds:
+        game = Game.new(GameConfig(SMALL, players, seed))
+        while not game.over:
+            views.append(game.view())
+            answer = solve(game.position())
+            if answer.tiles_played:
+                game.play([list(s.tiles) for s in answer.table])
+            else:
+                game.draw()
+    return views
+
+
+VIEWS = positions_from_games(range(3))
+
+
+@pytest.mark.parametrize("level", ["easy", "medium", "hard"])
+def test_every_move_is_legal(level: str) -> None:
+    player = make_player(level)
+    for v in VIEWS:
+        table = player.choose(v)
+        if table is not None:
+            assert validate(v.position, table) == []
+            assert Counter(t for s in table for t in s) != v.position.table_tiles  # it lays something
+
+
+def test_easy_never_rearranges() -> None:
+    easy = Easy()
+    for v in VIEWS:
+        table = easy.choose(v)
+        if table is None:
+            continue
+        rack = Counter(v.position.rack)
+        # Every original set is still there, grown at most by rack tiles; other sets are rack tiles only.
+        unmatched = [Counter(s) for s in table]
+        for original in v.position.table:
+            need = Counter(original)
+            match = next(i for i, s in enumerate(unmatched) if not (need - s) and not ((s - need) - rack))
+            unmatched.pop(match)
+        for s in unmatched:
+            assert not (s - rack)
+
+
+def test_easy_extends_runs_and_groups() -> None:
+    choice = Easy().choose(view("R7 O5 K1", ["R4 R5 R6", "K5 B5 R5"]))
+    assert choice is not None
+    assert sorted(map(sorted, choice)) == sorted(map(sorted, [tiles("R4 R5 R6 R7"), tiles("K5 B5 R5 O5")]))
+
+
+def test_easy_misses_what_only_rearranging_finds() -> None:
+    # R5 fits only by splitting R3-R7 into R3 R4 R5 and R5 R6 R7: a beginner draws.
+    v = view("R5 K9", ["R3 R4 R5 R6 R7"])
+    assert Easy().choose(v) is None
+    assert Medium().choose(v) is not None
+
+
+def test_medium_plays_the_optimum() -> None:
+    medium = Medium()
+    for v in VIEWS[:40]:
+        table = medium.choose(v)
+        best = solve(v.position)
+        played = 0 if table is None else sum(map(len, table)) - sum(map(len, v.position.table))
+        assert played == best.tiles_played
+
+
+def test_opening_is_new_sets_only_for_every_level() -> None:
+    v = view("R10 R11 R12 K13 B13 O13 K1", ["O7 O8 O9"], opened=False)
+    for level in ("easy", "medium", "hard"):
+        table = make_player(level).choose(v)
+        assert table is not None and validate(v.position, table) == []
+        assert [tiles("O7 O8 O9")] == [s for s in table if s == tiles("O7 O8 O9")]
+
+
+def test_hard_goes_out_when_it_can() -> None:
+    v = view("J R8 K2 K3 K4", ["R5 R6 R7"], rack_sizes=(0, 14), pool=40)
+    table = Hard().choose(v)
+    assert table is not None
+    assert sum(map(len, table)) == 3 + 5
+
+
+def test_hard_sheds_points_when_nobody_is_close_to_going_out() -> None:
+    hard = Hard()
+    differ = 0
+    for v in VIEWS:
+        if min(v.rack_sizes[s] for s in v.opponents()) <= hard.watch:
+            continue
+        most, shed = solve(v.position), solve(v.position, "points")
+        if not most.tiles_played or not most.rack_left:
+            continue
+        table = hard.choose(v)
+        assert table is not None
+        laid = Counter(t for s in table for t in s) - v.position.table_tiles
+        assert sum(t.number if not t.is_joker else 30 for t in laid.elements()) == shed.points_played
+        differ += (shed.tiles_played, shed.points_played) != (most.tiles_played, most.points_played)
+    assert differ > 0  # the positions did test the choice
+
+
+# Runs only (two colours: no groups), one copy of each tile: the opponent's last tile is one of
+# K5 K6 B2 B4, none of which it could lay on K1 K2 K3; after K4 is laid, K5 goes out.
+ONLY_RUNS = RuleSet(numbers=6, colours=2, copies=1, jokers=0)
+
+
+def test_hard_will_not_hand_the_opponent_its_last_tile() -> None:
+    v = view("K4 B1 B3 B5 B6", ["K1 K2 K3"], rack_sizes=(0, 1), pool=3, rules=ONLY_RUNS)
+    assert Medium().choose(v) is not None
+    assert Hard().choose(v) is None  # a one-in-four chance to lose on the spot: it draws instead
+    relaxed = view("K4 B1 B3 B5 B6", ["K1 K2 K3"], rack_sizes=(0, 9), pool=3, rules=ONLY_RUNS)
+    assert Hard().choose(relaxed) == [tiles("K1 K2 K3 K4")]
+
+
+def test_unknown_ai_is_refused() -> None:
+    with pytest.raises(RulesError, match="unknown AI 'expert'"):
+        make_player("expert")
+    assert make_player(" Hard ").name == "hard"
