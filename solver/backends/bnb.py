@@ -24,7 +24,8 @@ from solver.errors import BackendError
 from solver.model import LinearModel
 
 NODE_LIMIT = 400  # then HiGHS's MIP solver takes over (cuts and heuristics pay off there)
-QUICK_NODES = 4  # nodes for the one-shot weighted search before solving part by part
+QUICK_NODES = 7  # nodes for the one-shot weighted search before solving part by part (4..25 tried:
+# 7 needed the fewest LP solves over the bench sets, 14% fewer than 4)
 TOLERANCE = 1e-6
 
 
