@@ -22,11 +22,11 @@ from typing import Protocol
 
 from solver.errors import RulesError
 from solver.game import GameView
-from solver.melds import best_reading
+from solver.melds import best_reading, is_valid, run_numbers, run_starts
 from solver.position import Position
-from solver.rules import RuleSet
+from solver.rules import JokerRules, RuleSet
 from solver.solve import Solution, solve
-from solver.tiles import Tile
+from solver.tiles import JOKER, Tile, tile
 from solver.validator import validate
 
 Table = list[list[Tile]]
@@ -164,18 +164,73 @@ class Hard:
                 break
             rack = self.rng.sample(unseen, size)
             if knows and view.last_drew[seat]:
-                if size > 1 and _placeable(rack[:-1], table, True, rules) > 0:
+                if size > 1 and _any_placeable(rack[:-1], table, rules):
                     continue  # it drew, so its tiles before the draw could not be played
-            elif knows and _placeable(rack, table, True, rules) == size:
+            elif knows and goes_out(rack, table, True, rules):
                 continue  # it did not go out on this table, so it cannot hold such a rack
             racks.append(rack)
         return racks
 
 
-def _placeable(rack: Sequence[Tile], table: Sequence[Sequence[Tile]], opened: bool, rules: RuleSet) -> int:
-    """How many of these rack tiles the solver can lay on this table."""
+def goes_out(rack: Sequence[Tile], table: Sequence[Sequence[Tile]], opened: bool, rules: RuleSet) -> bool:
+    """Can a player lay every tile of this (small) rack on this table in one turn?
+
+    The same answer as the solver, found quickly where it is plain: no when some tile cannot be
+    part of any set made of the tiles there are; yes when every tile simply joins a table set or
+    the rest form a set by themselves; otherwise the solver decides.
+    """
+    if not rack:
+        return True
+    if opened:
+        counts = Counter(t for s in table for t in s) + Counter(rack)
+        if any(not t.is_joker and not _could_join(t, counts, rules) for t in rack):
+            return False
+        # Under strict or locked joker rules a table joker's role limits additions: ask the solver.
+        if rules.joker_rules is JokerRules.FREE and _joins_simply(rack, table, rules):
+            return True
     position = Position(tuple(rack), tuple(tuple(s) for s in table), opened, rules)
-    return solve(position).tiles_played
+    return solve(position).tiles_played == len(rack)
+
+
+def _any_placeable(rack: Sequence[Tile], table: Sequence[Sequence[Tile]], rules: RuleSet) -> bool:
+    """Can an opened player lay at least one of these tiles on this table?"""
+    counts = Counter(t for s in table for t in s) + Counter(rack)
+    if all(not t.is_joker and not _could_join(t, counts, rules) for t in rack):
+        return False
+    position = Position(tuple(rack), tuple(tuple(s) for s in table), True, rules)
+    return solve(position).tiles_played > 0
+
+
+def _could_join(t: Tile, counts: Counter[Tile], rules: RuleSet) -> bool:
+    """Is there any valid set holding ``t`` among these tiles (a necessary condition to lay it)?"""
+    jokers = counts[JOKER]
+    need = rules.min_set_size
+    if rules.groups_possible:
+        others = sum(1 for c in range(rules.colours) if c != t.colour and counts[tile(c, t.number)])
+        if others + jokers >= need - 1:
+            return True
+    for start in run_starts(need, rules):
+        numbers = run_numbers(start, need, rules)
+        if numbers is None or t.number not in numbers:
+            continue
+        missing = sum(1 for n in numbers if n != t.number and not counts[tile(t.colour, n)])
+        if missing <= jokers:
+            return True
+    return False
+
+
+def _joins_simply(rack: Sequence[Tile], table: Sequence[Sequence[Tile]], rules: RuleSet) -> bool:
+    """Do the rack's tiles go out without rearranging: each added to a table set, the rest a set?"""
+    sets = [list(s) for s in table]
+    left = []
+    for t in sorted(rack, key=lambda t: t.is_joker):
+        for s in sets:
+            if is_valid([*s, t], rules):
+                s.append(t)
+                break
+        else:
+            left.append(t)
+    return not left or is_valid(left, rules)
 
 
 def _risk(view: GameView, racks: dict[int, list[list[Tile]]], table: Sequence[Sequence[Tile]]) -> float:
@@ -183,7 +238,7 @@ def _risk(view: GameView, racks: dict[int, list[list[Tile]]], table: Sequence[Se
     worst = 0.0
     for seat, sampled in racks.items():
         if sampled:
-            out = sum(1 for r in sampled if _placeable(r, table, view.opened[seat], view.rules) == len(r))
+            out = sum(1 for r in sampled if goes_out(r, table, view.opened[seat], view.rules))
             worst = max(worst, out / len(sampled))
     return worst
 

@@ -8,7 +8,7 @@ import pytest
 
 from solver.errors import RulesError
 from solver.game import Game, GameConfig, GameView
-from solver.players import Easy, Hard, Medium, make_player
+from solver.players import Easy, Hard, Medium, goes_out, make_player
 from solver.position import Position
 from solver.rules import RuleSet
 from solver.solve import solve
@@ -152,3 +152,28 @@ def test_unknown_ai_is_refused() -> None:
     with pytest.raises(RulesError, match="unknown AI 'expert'"):
         make_player("expert")
     assert make_player(" Hard ").name == "hard"
+
+
+def test_goes_out_agrees_with_the_solver() -> None:
+    import random
+
+    rng = random.Random(4)
+    cases: list[tuple[list[Tile], list[list[Tile]]]] = []
+    for v in VIEWS[::2]:
+        table = [list(s) for s in v.position.table]
+        unseen = list(v.unseen().elements())
+        for size in (1, 2, 3):
+            if len(unseen) >= size:
+                cases.append((rng.sample(unseen, size), table))
+        # A tile taken off the end of a long set fits back: cases that do go out.
+        for i, s in enumerate(table):
+            if len(s) > SMALL.min_set_size:
+                cases.append(([s[-1]], [*table[:i], s[:-1], *table[i + 1 :]]))
+    outs = 0
+    for rack, table in cases:
+        for opened in (True, False):
+            position = Position(tuple(rack), tuple(map(tuple, table)), opened, SMALL)
+            expected = solve(position).tiles_played == len(rack)
+            assert goes_out(rack, table, opened, SMALL) == expected, (rack, table, opened)
+            outs += expected
+    assert len(cases) > 80 and outs > 10
