@@ -293,8 +293,13 @@ def _decode_flow(flow: _Flow, values: Sequence[int], rules: RuleSet) -> list[lis
             new_set(members)
 
     for c in range(rules.colours):
+        begun = [values[flow.starts[c, p]] if (c, p) in flow.starts else 0 for p in range(1, last + 1)]
+        if not any(begun):
+            continue  # no run of this colour
         active: list[list[int]] = []  # positions of each run still open
         for p in range(1, last + 1):
+            if not active and not begun[p - 1]:
+                continue
             young = [run for run in active if len(run) < m]
             old = [run for run in active if len(run) >= m]
             reaching = values[flow.starts[c, p - m + 1]] if (c, p - m + 1) in flow.starts else 0
@@ -304,7 +309,7 @@ def _decode_flow(flow: _Flow, values: Sequence[int], rules: RuleSet) -> list[lis
             for run in old[going_on:]:
                 end_run(run, c)
             active = young + old[:going_on]
-            active += [[] for _ in range(values[flow.starts[c, p]] if (c, p) in flow.starts else 0)]
+            active += [[] for _ in range(begun[p - 1])]
             for run in active:
                 run.append(p)
         for run in active:
