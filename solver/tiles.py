@@ -31,6 +31,9 @@ class TileSyntaxError(NotationError):
         return f"invalid {self.what} {self.token!r} in {where}: {self.reason}"
 
 
+_NAMES: dict[int, str] = {}
+
+
 class Tile(int):
     """One tile: a colour index (0 = K, 1 = B, …) and a number, or the joker.
 
@@ -66,7 +69,10 @@ class Tile(int):
         return "J" if self.is_joker else COLOUR_LETTERS[self.colour]
 
     def __str__(self) -> str:
-        return "J" if self.is_joker else f"{COLOUR_LETTERS[self.colour]}{self.number}"
+        name = _NAMES.get(self)
+        if name is None:  # first time: every answer prints the same few dozen tiles again and again
+            name = _NAMES[int(self)] = "J" if self.is_joker else f"{COLOUR_LETTERS[self.colour]}{self.number}"
+        return name
 
     def __repr__(self) -> str:
         return f"Tile.parse({str(self)!r})"
