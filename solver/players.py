@@ -130,7 +130,8 @@ class Hard:
         danger = [seat for seat in view.opponents() if view.rack_sizes[seat] <= self.watch]
         if not danger:
             return _table(shed)
-        racks = {seat: self._racks(view, seat) for seat in danger}
+        memo = _GoOut(view.rules)
+        racks = {seat: self._racks(view, seat, memo) for seat in danger}
         options: list[tuple[int, Table | None]] = [(shed.tiles_played, _table(shed))]
         if most.tiles_played > shed.tiles_played:
             options.append((most.tiles_played, _table(most)))
@@ -144,18 +145,17 @@ class Hard:
         best: tuple[float, Table | None] | None = None
         for laid, table in options:
             after = table if table is not None else [list(s) for s in position.table]
-            value = laid - self.weight * _risk(view, racks, after)
+            value = laid - self.weight * memo.risk(view, racks, after)
             if best is None or value > best[0]:
                 best = (value, table)
         assert best is not None
         return best[1]
 
-    def _racks(self, view: GameView, seat: int) -> list[list[Tile]]:
+    def _racks(self, view: GameView, seat: int, memo: _GoOut) -> list[list[Tile]]:
         """Racks the opponent at ``seat`` may hold, dealt from the tiles this player cannot see."""
         size = view.rack_sizes[seat]
         unseen = list(view.unseen().elements())
         table = view.position.table
-        rules = view.rules
         # With two players the table is as the opponent left it: its last turn tells something.
         knows = view.players == 2 and view.opened[seat] and view.last_drew[seat] is not None
         racks: list[list[Tile]] = []
@@ -164,12 +164,58 @@ class Hard:
                 break
             rack = self.rng.sample(unseen, size)
             if knows and view.last_drew[seat]:
-                if size > 1 and _any_placeable(rack[:-1], table, rules):
+                if size > 1 and memo.any_placeable(rack[:-1], table):
                     continue  # it drew, so its tiles before the draw could not be played
-            elif knows and goes_out(rack, table, True, rules):
+            elif knows and memo.goes_out(rack, table, True):
                 continue  # it did not go out on this table, so it cannot hold such a rack
             racks.append(rack)
         return racks
+
+
+class _GoOut:
+    """Answers (and remembers, for one decision) whether sampled racks can be laid on tables.
+
+    Under the free joker rules only the tiles on the table matter, not how they are set out, so
+    tables holding the same tiles share their answers.
+    """
+
+    def __init__(self, rules: RuleSet) -> None:
+        self.rules = rules
+        self.free = rules.joker_rules is JokerRules.FREE
+        self.cache: dict[tuple[object, ...], bool] = {}
+
+    def _key(
+        self, kind: str, rack: Sequence[Tile], table: Sequence[Sequence[Tile]], opened: bool
+    ) -> tuple[object, ...]:
+        laid: object = (
+            tuple(sorted(t for s in table for t in s))
+            if self.free
+            else tuple(sorted(tuple(sorted(s)) for s in table))
+        )
+        return (kind, tuple(sorted(rack)), laid, opened)
+
+    def goes_out(self, rack: Sequence[Tile], table: Sequence[Sequence[Tile]], opened: bool) -> bool:
+        key = self._key("out", rack, table, opened)
+        if key not in self.cache:
+            self.cache[key] = goes_out(rack, table, opened, self.rules)
+        return self.cache[key]
+
+    def any_placeable(self, rack: Sequence[Tile], table: Sequence[Sequence[Tile]]) -> bool:
+        key = self._key("any", rack, table, True)
+        if key not in self.cache:
+            self.cache[key] = _any_placeable(rack, table, self.rules)
+        return self.cache[key]
+
+    def risk(
+        self, view: GameView, racks: dict[int, list[list[Tile]]], table: Sequence[Sequence[Tile]]
+    ) -> float:
+        """The largest share, over the watched opponents, of sampled racks that go out on ``table``."""
+        worst = 0.0
+        for seat, sampled in racks.items():
+            if sampled:
+                out = sum(1 for r in sampled if self.goes_out(r, table, view.opened[seat]))
+                worst = max(worst, out / len(sampled))
+        return worst
 
 
 def goes_out(rack: Sequence[Tile], table: Sequence[Sequence[Tile]], opened: bool, rules: RuleSet) -> bool:
@@ -231,16 +277,6 @@ def _joins_simply(rack: Sequence[Tile], table: Sequence[Sequence[Tile]], rules: 
         else:
             left.append(t)
     return not left or is_valid(left, rules)
-
-
-def _risk(view: GameView, racks: dict[int, list[list[Tile]]], table: Sequence[Sequence[Tile]]) -> float:
-    """The largest share, over the watched opponents, of sampled racks that go out on ``table``."""
-    worst = 0.0
-    for seat, sampled in racks.items():
-        if sampled:
-            out = sum(1 for r in sampled if goes_out(r, table, view.opened[seat], view.rules))
-            worst = max(worst, out / len(sampled))
-    return worst
 
 
 LEVELS: dict[str, type[Easy] | type[Medium] | type[Hard]] = {"easy": Easy, "medium": Medium, "hard": Hard}
