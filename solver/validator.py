@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from itertools import combinations
 from typing import Any
 
@@ -163,6 +164,13 @@ def _value(s: Sequence[Tile], position: Position) -> int:
 
 def _sets_within(tiles: Counter[Tile], rules: RuleSet) -> list[tuple[Counter[Tile], int]]:
     """Every valid set that can be formed from ``tiles`` (jokers only if the meld may hold them)."""
+    return [(Counter(k), v) for k, v in _sets_in(tuple(sorted(tiles.elements())), rules)]
+
+
+@lru_cache(maxsize=1024)
+def _sets_in(multiset: tuple[Tile, ...], rules: RuleSet) -> tuple[tuple[tuple[Tile, ...], int], ...]:
+    """Cached by multiset: the opening shortcut and the validator ask about the same rack."""
+    tiles = Counter(multiset)
     jokers = tiles[JOKER] if rules.joker_in_meld else 0
     numbered = sorted(t for t in tiles if not t.is_joker)
     found: dict[tuple[Tile, ...], int] = {}
@@ -196,7 +204,7 @@ def _sets_within(tiles: Counter[Tile], rules: RuleSet) -> list[tuple[Counter[Til
                 reading = best_reading(key, rules)
                 if reading is not None:
                     found[key] = reading.value
-    return [(Counter(k), v) for k, v in found.items()]
+    return tuple(found.items())
 
 
 def meld_value_bound(rack: Counter[Tile], rules: RuleSet) -> int:
