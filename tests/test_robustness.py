@@ -106,3 +106,25 @@ def test_a_tight_time_limit_gives_a_valid_move_and_an_honest_status(backend: str
         assert validate(position, [list(s.tiles) for s in answer.table]) == []
         if answer.status != "time_limit":
             assert answer.tiles_played == solve(position, "tiles", "bnb").tiles_played
+
+
+def test_another_highs_user_in_the_same_process() -> None:
+    """HiGHS has one global thread scheduler: another library's model started with other
+    threads made every bnb solve fail ("HiGHS failed: status Not Set"). Now it is reset."""
+    import highspy
+
+    from solver.position import Position
+    from solver.solve import solve
+
+    highspy.Highs.resetGlobalScheduler(True)
+    other = highspy.Highs()
+    other.setOptionValue("output_flag", False)
+    other.setOptionValue("threads", 2)
+    other.addVar(0.0, 1.0)
+    other.changeColCost(0, -1.0)
+    other.run()
+    for backend in ("bnb", "highs"):
+        answer = solve(Position.from_strings("R7 B7 O7 K2", ["R4 R5 R6", "K3 K4 K5"]), backend=backend)
+        assert answer.tiles_played == 4
+        highspy.Highs.resetGlobalScheduler(True)
+        other.run()  # the other user carries on too

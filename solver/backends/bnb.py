@@ -19,7 +19,7 @@ import time
 from typing import Any
 
 from solver.backends import BackendResult
-from solver.backends.highs import _new_highs, expand, highs_lp, solve_highs
+from solver.backends.highs import _new_highs, expand, highs_lp, run, solve_highs
 from solver.errors import BackendError
 from solver.model import LinearModel
 
@@ -84,7 +84,7 @@ def solve_bnb(lp: LinearModel, time_limit: float | None) -> BackendResult:
 
     def lp_solution(lower: Any, upper: Any) -> Any | None:
         """The LP optimum within these bounds, or None if infeasible."""
-        solver.run()
+        run(highspy, solver)
         status = solver.getModelStatus()
         if status == status_of.kInfeasible:
             return None
@@ -94,7 +94,7 @@ def solve_bnb(lp: LinearModel, time_limit: float | None) -> BackendResult:
         if (x < lower - TOLERANCE).any() or (x > upper + TOLERANCE).any():
             # A stale solution vector from the previous solve: solve this LP afresh once.
             solver.clearSolver()
-            solver.run()
+            run(highspy, solver)
             if solver.getModelStatus() == status_of.kInfeasible:
                 return None
             x = np.asarray(solver.getSolution().col_value)

@@ -66,6 +66,19 @@ def expand(values: Any, keep: Any, n: int) -> list[int]:
     return [int(v) for v in full.tolist()]
 
 
+def run(highspy: Any, solver: Any) -> None:
+    """``solver.run()``, robust to another HiGHS user in the same process.
+
+    HiGHS keeps one global thread scheduler; when other code (another library's HiGHS model)
+    started it with a different thread count, run() refuses our ``threads=1`` without solving
+    (status "Not Set"). Then the scheduler is reset and the solve tried once more.
+    """
+    solver.run()
+    if solver.getModelStatus() == highspy.HighsModelStatus.kNotset:
+        highspy.Highs.resetGlobalScheduler(True)
+        solver.run()
+
+
 def solve_highs(lp: LinearModel, time_limit: float | None) -> BackendResult:
     try:
         import highspy
@@ -93,7 +106,7 @@ def solve_highs(lp: LinearModel, time_limit: float | None) -> BackendResult:
         solver.setOptionValue("time_limit", float(time_limit))
     solver.passModel(model)
     built = time.perf_counter()
-    solver.run()
+    run(highspy, solver)
     done = time.perf_counter()
     status = solver.getModelStatus()
     info = solver.getInfo()
