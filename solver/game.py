@@ -215,6 +215,8 @@ class GameView:
     # Public knowledge of each seat's latest turn: True if it laid no tile (drew or passed),
     # None if it has not moved yet.
     last_drew: tuple[bool | None, ...] = ()
+    # The table as each seat left it after its latest turn (None before its first turn).
+    last_tables: tuple[Table | None, ...] = ()
 
     @property
     def rules(self) -> RuleSet:
@@ -308,14 +310,16 @@ class Game:
             pool_size=self.pool_size,
             turn=self.turn,
             players=self.players,
-            last_drew=self._last_drew(),
+            last_drew=tuple(None if r is None else not r.played for r in self._latest()),
+            last_tables=tuple(None if r is None else r.table_after for r in self._latest()),
         )
 
-    def _last_drew(self) -> tuple[bool | None, ...]:
-        latest: list[bool | None] = [None] * self.players
+    def _latest(self) -> list[TurnRecord | None]:
+        """Each seat's latest turn."""
+        latest: list[TurnRecord | None] = [None] * self.players
         for record in self.history[-self.players :]:
-            latest[record.seat] = not record.played
-        return tuple(latest)
+            latest[record.seat] = record
+        return latest
 
     def tile_count(self) -> int:
         """Tiles in racks, on the table and in the pool: always the whole game."""

@@ -96,26 +96,39 @@ def _extend(table: Table, rest: Counter[Tile], rules: RuleSet) -> None:
 
 
 class Hard:
-    """Plays to win the round rather than the turn.
+    """Plays to win the round rather than the turn (each rule below was kept because self-play
+    against ``medium`` measured it as a gain; see bench/results/selfplay.md).
 
     - It goes out whenever it can.
-    - Otherwise it sheds value first: the move with the most points (then the most tiles), so
-      that what stays on its rack is low tiles, which are the easier to place in later turns and
-      cost little if an opponent goes out first. (Self-play measured this as the better default.)
+    - Otherwise it sheds value: the move with the most points (then the most tiles), so that
+      what stays on its rack are low tiles, cheap if an opponent goes out first.
+    - With two or more opponents (``hold``: None decides by the number of players) every tile
+      laid feeds several players: it keeps the sets its rack makes by itself (they can be laid
+      any time, and it lays them all when it goes out), lays now only what needs the table, and
+      lays one kept set rather than draw.
     - It minds the opponents' rack sizes: when one holds at most ``watch`` tiles, it estimates
       for each candidate move the chance that this opponent can go out on the table it would
-      leave, by dealing ``samples`` plausible racks from the tiles it cannot see (in a
-      two-player game only racks consistent with the opponent's last turn: after a play, a rack
-      that could not go out on the table as it is now; after a draw, one whose older tiles could
-      not be played at all). Candidates: the points move, the tiles move, only new sets from its
-      own rack (the table left untouched), and drawing. It picks the most tiles laid minus
-      ``weight`` times that chance (a draw counts as one tile gained): it would rather draw than
-      hand an opponent the tiles to go out.
+      leave, from ``samples`` racks dealt from the tiles it cannot see and consistent with that
+      opponent's latest turn (after a draw its older tiles could not be laid on the table it
+      left; after a play it could not go out on it), each checked with the solver. Candidates:
+      the points move, the most-tiles move, only new sets from its rack, and drawing; it takes
+      the most tiles laid minus ``weight`` times the largest such chance (a draw counts as a
+      tile gained): it would rather draw than hand an opponent the tiles to go out.
     """
 
     name = "hard"
 
-    def __init__(self, watch: int = 3, samples: int = 16, weight: float = 20.0, seed: int = 0) -> None:
+    def __init__(
+        self,
+        watch: int = 3,
+        samples: int = 16,
+        weight: float = 20.0,
+        seed: int = 0,
+        objective: str = "points",
+        hold: bool | None = None,
+    ) -> None:
+        self.hold = hold
+        self.objective = objective
         self.watch = watch
         self.samples = samples
         self.weight = weight
@@ -126,9 +139,12 @@ class Hard:
         most = solve(position)
         if not most.tiles_played or not most.rack_left:
             return _table(most)  # nothing to play, or going out
-        shed = solve(position, "points")
+        shed = solve(position, self.objective) if self.objective != "tiles" else most
         danger = [seat for seat in view.opponents() if view.rack_sizes[seat] <= self.watch]
         if not danger:
+            hold = self.hold if self.hold is not None else view.players > 2
+            if hold and position.opened:
+                return self._holding(position, shed)
             return _table(shed)
         memo = _GoOut(view.rules)
         racks = {seat: self._racks(view, seat, memo) for seat in danger}
@@ -151,23 +167,40 @@ class Hard:
         assert best is not None
         return best[1]
 
+    def _holding(self, position: Position, shed: Solution) -> Table | None:
+        """Keep the sets the rack makes by itself (they can be laid any time); lay what needs the
+        table now; lay one kept set rather than draw."""
+        own = solve(Position(position.rack, (), True, position.rules))
+        if not own.tiles_played:
+            return _table(shed)
+        rest = Counter(position.rack) - Counter(own.played)
+        if rest:
+            play = solve(dataclasses.replace(position, rack=tuple(sorted(rest.elements()))), self.objective)
+            if play.tiles_played:
+                return _table(play)
+        kept = max(own.table, key=lambda s: (sum(t.number for t in s.tiles), len(s.tiles)))
+        return [*map(list, position.table), list(kept.tiles)]
+
     def _racks(self, view: GameView, seat: int, memo: _GoOut) -> list[list[Tile]]:
-        """Racks the opponent at ``seat`` may hold, dealt from the tiles this player cannot see."""
+        """Racks the opponent at ``seat`` may hold, dealt from the tiles this player cannot see,
+        keeping only those consistent with its latest turn on the table it left then: after a
+        draw, its older tiles could not be laid at all; after a play, it could not go out."""
         size = view.rack_sizes[seat]
         unseen = list(view.unseen().elements())
-        table = view.position.table
-        # With two players the table is as the opponent left it: its last turn tells something.
-        knows = view.players == 2 and view.opened[seat] and view.last_drew[seat] is not None
+        left = view.last_tables[seat] if view.last_tables else None
+        drew = view.last_drew[seat] if view.last_drew else None
+        knows = view.opened[seat] and left is not None and drew is not None
         racks: list[list[Tile]] = []
-        for _ in range(self.samples * 3):
+        for _ in range(self.samples * 4):
             if len(racks) == self.samples or size > len(unseen):
                 break
             rack = self.rng.sample(unseen, size)
-            if knows and view.last_drew[seat]:
-                if size > 1 and memo.any_placeable(rack[:-1], table):
-                    continue  # it drew, so its tiles before the draw could not be played
-            elif knows and memo.goes_out(rack, table, True):
-                continue  # it did not go out on this table, so it cannot hold such a rack
+            if knows and left is not None:
+                if drew:
+                    if size > 1 and memo.any_placeable(rack[:-1], left):
+                        continue
+                elif memo.goes_out(rack, left, True):
+                    continue
             racks.append(rack)
         return racks
 
@@ -203,7 +236,9 @@ class _GoOut:
     def any_placeable(self, rack: Sequence[Tile], table: Sequence[Sequence[Tile]]) -> bool:
         key = self._key("any", rack, table, True)
         if key not in self.cache:
-            self.cache[key] = _any_placeable(rack, table, self.rules)
+            # A tile that fits by itself settles it; single tiles recur from sample to sample.
+            alone = len(rack) > 1 and any(self.any_placeable([t], table) for t in rack)
+            self.cache[key] = alone or _any_placeable(rack, table, self.rules)
         return self.cache[key]
 
     def risk(

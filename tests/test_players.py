@@ -30,10 +30,21 @@ def view(
     pool: int = 40,
     rules: RuleSet | None = None,
 ) -> GameView:
-    """Seat 0's view of a two-player game whose opponent opened and played its last turn."""
+    """Seat 0's view of a game whose opponents opened and played their last turns, leaving this table."""
     position = Position(tuple(tiles(rack)), tuple(tuple(tiles(s)) for s in table), opened, rules or RuleSet())
     sizes = (len(position.rack), *rack_sizes[1:])
-    return GameView(0, position, sizes, (opened, True), pool, 5, len(sizes), last_drew=(None, False))
+    n = len(sizes)
+    return GameView(
+        0,
+        position,
+        sizes,
+        (opened, *[True] * (n - 1)),
+        pool,
+        5,
+        n,
+        last_drew=(None, *[False] * (n - 1)),
+        last_tables=(None, *[position.table] * (n - 1)),
+    )
 
 
 def positions_from_games(seeds: range, players: int = 3) -> list[GameView]:
@@ -119,7 +130,7 @@ def test_hard_goes_out_when_it_can() -> None:
 
 
 def test_hard_sheds_points_when_nobody_is_close_to_going_out() -> None:
-    hard = Hard()
+    hard = Hard(hold=False)  # the shedding rule on its own (VIEWS come from three-player games)
     differ = 0
     for v in VIEWS:
         if min(v.rack_sizes[s] for s in v.opponents()) <= hard.watch:
@@ -146,6 +157,18 @@ def test_hard_will_not_hand_the_opponent_its_last_tile() -> None:
     assert Hard().choose(v) is None  # a one-in-four chance to lose on the spot: it draws instead
     relaxed = view("K4 B1 B3 B5 B6", ["K1 K2 K3"], rack_sizes=(0, 9), pool=3, rules=ONLY_RUNS)
     assert Hard().choose(relaxed) == [tiles("K1 K2 K3 K4")]
+
+
+def test_hard_keeps_the_sets_its_rack_makes_when_several_opponents_would_use_them() -> None:
+    three = view("K1 K2 K3 R7 O9", ["R4 R5 R6"], rack_sizes=(0, 14, 14))
+    assert Hard().choose(three) == [tiles("R4 R5 R6 R7")]
+    assert Medium().choose(three) is not None and len(Medium().choose(three) or []) == 2
+    # Nothing needs the table: it lays the kept set worth the most rather than draw.
+    only_sets = view("K1 K2 K3 B10 B11 B12 O9", ["R4 R5 R6"], rack_sizes=(0, 14, 14))
+    assert Hard().choose(only_sets) == [tiles("R4 R5 R6"), tiles("B10 B11 B12")]
+    # With one opponent it lays everything it can (holding back measured no gain there).
+    two = view("K1 K2 K3 R7 O9", ["R4 R5 R6"], rack_sizes=(0, 14))
+    assert Hard().choose(two) is not None and len(Hard().choose(two) or []) == 2
 
 
 def test_unknown_ai_is_refused() -> None:
