@@ -164,8 +164,9 @@ def test_opening_odds_are_monotone_and_jokers_in_the_meld_only_help() -> None:
         assert entry["with_joker"]["deals"] + entry["without_joker"]["deals"] == 30
     for a, b in zip(strict["all"]["by_turn"], loose["all"]["by_turn"]):
         assert b["odds"] >= a["odds"]
-    # Without a joker dealt, the two variants are the same question.
-    assert strict["without_joker"] == loose["without_joker"]
+    # Without a joker dealt, the two variants ask the same question of the dealt rack (a joker
+    # drawn later may tell them apart).
+    assert strict["without_joker"]["by_turn"][0] == loose["without_joker"]["by_turn"][0]
     assert opening_odds(OddsSettings(RuleSet(), deals=30, turns=4, seed=1)) == data
 
 
