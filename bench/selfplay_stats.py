@@ -98,7 +98,37 @@ def report() -> str:
         "| players (seats rotate) | P | games | games won (share, 95% interval) | significant? | turns/game | average points | games/s |",
         "|---|---|---|---|---|---|---|---|",
     ]
-    return "\n".join([*head, *rows]) + "\n"
+    extra = [
+        "",
+        "## Game length and the value of holding a joker (same games)",
+        "",
+        "Turns per game (all players' turns) with a 95% interval; the win rate of players dealt at least"
+        " one joker against players dealt none (all AIs pooled) and the difference with its 95% interval.",
+        "",
+        "| players | P | turns/game (95%) | dealt a joker: win rate | dealt none: win rate | difference (95%) |",
+        "|---|---|---|---|---|---|",
+    ]
+    for name in MATCHUPS:
+        path = RESULTS / f"selfplay-{name}.json"
+        if not path.exists():
+            continue
+        data = json.loads(path.read_text())
+        joker = data["joker_value"]
+        low, high = data["turns_per_game_95"]
+        if "difference" not in joker:
+            continue
+        with_j, without = joker["with_joker"], joker["without_joker"]
+        d_low, d_high = joker["difference_95"]
+        extra.append(
+            f"| {' vs '.join(data['ais'])} | {data['players']} | {data['turns_per_game']:.1f} ({low:.1f}–{high:.1f})"
+            f" | {100 * with_j['win_rate']:.1f}% of {with_j['players']} | {100 * without['win_rate']:.1f}% of"
+            f" {without['players']} | {100 * joker['difference']:+.1f} ({100 * d_low:+.1f} to {100 * d_high:+.1f}) points |"
+        )
+    extra += [
+        "",
+        "How `hard` was tuned, and the variants that measured no gain: `hard-tuning.md`.",
+    ]
+    return "\n".join([*head, *rows, *extra]) + "\n"
 
 
 def main() -> None:
