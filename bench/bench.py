@@ -18,6 +18,7 @@ Examples::
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import os
 import shutil
@@ -73,7 +74,8 @@ def bench_backend(rows: list[dict[str, Any]], backend: str, options: dict[str, o
     from solver.solve import solve
 
     positions = [position_from_record(row, row.get("id", "?"), options) for row in rows]
-    solve(positions[0], "tiles", backend)  # warm up: imports and caches
+    for opened in (True, False):  # warm up: imports and the model templates of both kinds of turn
+        solve(dataclasses.replace(positions[0], opened=opened), "tiles", backend)
     build, search, total, unproven = [], [], [], 0
     for position in positions:
         started = time.perf_counter()
@@ -154,6 +156,16 @@ def bench_peer(rows: list[dict[str, Any]], name: str) -> None:
     # the table: our continue-after-meld variant, solved exactly in one model.
     ours_rules = {"joker-in-meld": True, "continue-after-meld": True}
     ours_t, peer_t, worse, better = [], [], [], []
+    # Warm up both sides untimed: imports and first-use caches (our model templates for both
+    # kinds of turn, the peer's set tables).
+    for row in rows[:1]:
+        for opened in (True, False):
+            warm = position_from_record(row, "warm-up", ours_rules)
+            solve(dataclasses.replace(warm, opened=opened), "tiles", "bnb")
+        state = peer.new_game()
+        state.add_rack(*[peer_tile(t) for t in row["rack"]])
+        state.initial = True
+        peer.solve(state, SolverMode.INITIAL)
     for row in rows:
         position = position_from_record(row, row.get("id", "?"), ours_rules)
         started = time.perf_counter()

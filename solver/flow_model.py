@@ -203,7 +203,7 @@ def build_flow_model(
     if tpl.table_fixed and not rules.joker_in_meld and tpl.joker in tpl.played:
         lp.upper[tpl.played[tpl.joker]] = 0  # the meld is the whole move and may hold no joker
     for t, row in tpl.tile_rows.items():
-        lp.set_row_bounds(row, table[t], table[t])
+        lp.set_row_bounds(row, table[t], table[t])  # every table tile lies in a set after the move
     if tpl.main is not None:
         _fix_unusable(lp, tpl.main, rack + table, rules, rules.jokers > 0)
     if tpl.meld is not None:
@@ -220,8 +220,7 @@ def build_flow_model(
             kept.append(k)
             kept_sets.append((k, written[key]))
             # A kept set is set aside whole: its tiles count as placed.
-            for t, n in Counter(key).items():
-                lp.add_to_row(tpl.tile_rows[t], [(k, n)])
+            lp.add_entries([(tpl.tile_rows[t], k, n) for t, n in Counter(key).items()])
     add_objective(lp, position, objective, {t: tpl.played[t] for t in sorted(rack)}, kept, len(keep_sets))
     arranged, played = tpl.arranged, tpl.played
 
@@ -242,34 +241,65 @@ def _fix_unusable(
     """Fix at zero what these tiles can never use, so that backends can drop it (exactly).
 
     A run needs a numbered tile or a joker on every place and a numbered tile somewhere; a
-    group needs min_set_size places of its number; jokers need jokers.
+    group needs min_set_size places of its number; jokers need jokers. What is unusable depends
+    only on which tiles of a colour (or of a number) are present, so it is looked up by that.
     """
-    m, last, numbers = rules.min_set_size, _positions(rules), rules.numbers
-    jokers = tiles[rules.colours * numbers] if jokers_allowed else 0
-    for c in range(rules.colours):
-        real = [False] + [tiles[c * numbers + _number_at(p, rules) - 1] > 0 for p in range(1, last + 1)]
-        startable = {}
-        for p in range(1, last - m + 2):
-            window = real[p : p + m]
-            startable[p] = any(window) and window.count(False) <= jokers
-            if not startable[p]:
-                lp.upper[flow.starts[c, p]] = 0
-        # A mature run covers p only if it could start m-1 places back and reach p unbroken.
-        reach = False
-        for p in range(m, last + 1):
-            reach = (real[p] or jokers > 0) and (startable[p - m + 1] or reach)
-            if not reach:
-                lp.upper[flow.mature[c, p]] = 0
+    numbers, colours = rules.numbers, rules.colours
+    jokers = min(tiles[colours * numbers], rules.min_set_size) if jokers_allowed else 0
+    upper = lp.upper
+    by_colour, by_number = [0] * colours, [0] * (numbers + 1)
+    for t, count in tiles.items():
+        if count > 0 and t < colours * numbers:
+            c, n = divmod(t, numbers)
+            by_colour[c] |= 1 << n
+            by_number[n + 1] |= 1 << c
+    for c in range(colours):
+        starts, mature = _unusable_run_places(by_colour[c], jokers, rules)
+        for p in starts:
+            upper[flow.starts[c, p]] = 0
+        for p in mature:
+            upper[flow.mature[c, p]] = 0
     for n, g in flow.groups.items():
-        present = sum(tiles[c * numbers + n - 1] > 0 for c in range(rules.colours))
-        if present == 0 or present + jokers < m:
-            lp.upper[g] = 0
-        for c in range(rules.colours):
-            if lp.upper[g] == 0 or (tiles[c * numbers + n - 1] == 0 and jokers == 0):
-                lp.upper[flow.group_use[c, n]] = 0
+        group_usable, colour_usable = _usable_group(by_number[n], jokers, rules)
+        if not group_usable:
+            upper[g] = 0
+        for c in range(colours):
+            if not colour_usable[c]:
+                upper[flow.group_use[c, n]] = 0
     if jokers == 0:
         for j in flow.jokers.values():
-            lp.upper[j] = 0
+            upper[j] = 0
+
+
+@cache
+def _unusable_run_places(present: int, jokers: int, rules: RuleSet) -> tuple[list[int], list[int]]:
+    """Where no run of one colour can start, and where no mature run can reach, given which of
+    its numbers are present (bit n-1 for number n) and how many jokers may help."""
+    m, last = rules.min_set_size, _positions(rules)
+    real = [False] + [bool(present >> (_number_at(p, rules) - 1) & 1) for p in range(1, last + 1)]
+    startable = {}
+    starts, mature = [], []
+    for p in range(1, last - m + 2):
+        window = real[p : p + m]
+        startable[p] = any(window) and window.count(False) <= jokers
+        if not startable[p]:
+            starts.append(p)
+    # A mature run covers p only if it could start m-1 places back and reach p unbroken.
+    reach = False
+    for p in range(m, last + 1):
+        reach = (real[p] or jokers > 0) and (startable[p - m + 1] or reach)
+        if not reach:
+            mature.append(p)
+    return starts, mature
+
+
+@cache
+def _usable_group(present: int, jokers: int, rules: RuleSet) -> tuple[bool, tuple[bool, ...]]:
+    """Whether a group of one number can be made, and which colours can join one, given which
+    colours are present (bit c) and how many jokers may help."""
+    count = bin(present).count("1")
+    usable = count > 0 and count + jokers >= rules.min_set_size
+    return usable, tuple(usable and (bool(present >> c & 1) or jokers > 0) for c in range(rules.colours))
 
 
 def _decode_flow(flow: _Flow, values: Sequence[int], rules: RuleSet) -> list[list[Tile]]:

@@ -50,18 +50,23 @@ class LinearModel:
     _extra: list[tuple[int, int, int]] = field(default_factory=list, repr=False)  # (row, col, coef)
     _bound_changes: dict[int, tuple[float, float]] = field(default_factory=dict, repr=False)
     _arrays: LpArrays | None = field(default=None, repr=False)
+    _final_rows: list[tuple[str, list[tuple[int, int]], float, float]] | None = field(
+        default=None, repr=False
+    )
 
     def derive(self) -> LinearModel:
-        """A copy to specialise for one position: its own lists, the template's rows and arrays.
+        """A copy to specialise for one position: its own column lists, the template's rows.
 
         Only bounds, the objective and new columns may change in the copy (set_row_bounds,
-        add_to_row with new variables), which keeps arrays() cheap.
+        add_to_row with new variables). Those changes are recorded rather than applied to the
+        shared rows: arrays() builds on the template's arrays, and final_rows() applies them
+        only for the backends that read rows one by one.
         """
         child = LinearModel(
             list(self.names),
             list(self.lower),
             list(self.upper),
-            list(self.rows),
+            self.rows,  # shared with the template: never changed through the child
             list(self.objective),
             list(self.hint),
             self.objective_bound,
@@ -72,16 +77,38 @@ class LinearModel:
         return child
 
     def set_row_bounds(self, i: int, lo: float, hi: float) -> None:
-        name, terms, _, _ = self.rows[i]
-        self.rows[i] = (name, terms, lo, hi)
+        if self._base is None:
+            name, terms, _, _ = self.rows[i]
+            self.rows[i] = (name, terms, lo, hi)
         self._bound_changes[i] = (lo, hi)
+        self._final_rows = None
 
     def add_to_row(self, i: int, terms: list[tuple[int, int]]) -> None:
         """Add terms of variables created after derive() to an existing row."""
-        name, old, lo, hi = self.rows[i]
-        assert all(v >= self._base_cols for v, _ in terms), "only new columns may join a row"
-        self.rows[i] = (name, old + terms, lo, hi)
-        self._extra += [(i, v, c) for v, c in terms]
+        self.add_entries([(i, v, c) for v, c in terms])
+
+    def add_entries(self, entries: list[tuple[int, int, int]]) -> None:
+        """Add (row, column, coefficient) entries for columns created after derive()."""
+        assert self._base is not None and all(v >= self._base_cols for _, v, _ in entries), (
+            "only columns created after derive() may join a row"
+        )
+        self._extra += entries
+        self._final_rows = None
+
+    def final_rows(self) -> list[tuple[str, list[tuple[int, int]], float, float]]:
+        """Every row with its terms and bounds, changes made after derive() included."""
+        if self._base is None:
+            return self.rows
+        if self._final_rows is None:
+            rows = list(self.rows)
+            for i, (lo, hi) in self._bound_changes.items():
+                name, terms, _, _ = rows[i]
+                rows[i] = (name, terms, lo, hi)
+            for i, v, c in self._extra:
+                name, terms, lo, hi = rows[i]
+                rows[i] = (name, [*terms, (v, c)], lo, hi)
+            self._final_rows = rows
+        return self._final_rows
 
     def arrays(self) -> LpArrays:
         """The model as numpy arrays (column-wise matrix), computed once."""
@@ -97,6 +124,7 @@ class LinearModel:
         return len(self.names) - 1
 
     def row(self, name: str, terms: list[tuple[int, int]], lo: float, hi: float) -> None:
+        assert self._base is None, "a derived model shares its template's rows: add none"
         merged: dict[int, int] = {}
         for v, c in terms:  # one entry per variable (some solvers reject repeats)
             merged[v] = merged.get(v, 0) + c
@@ -109,7 +137,7 @@ class LinearModel:
             return " ".join(f"{'+' if c >= 0 else '-'} {abs(c)} {self.names[v]}" for v, c in terms)
 
         lines = ["Maximize", f" obj: {expr(self.objective)}", "Subject To"]
-        for name, terms, lo, hi in self.rows:
+        for name, terms, lo, hi in self.final_rows():
             if lo == hi:
                 lines.append(f" {name}: {expr(terms)} = {lo:g}")
             else:
@@ -172,12 +200,15 @@ class LpArrays:
 
         n = len(lp.names)
         cost = np.zeros(n)
-        for v, c in lp.objective:
-            cost[v] += c
-        if lp._base is not None and len(lp._base.row_lower) == len(lp.rows):
+        if lp.objective:
+            scored, weights = zip(*lp.objective)
+            np.add.at(cost, list(scored), weights)
+        if lp._base is not None:
             row_lower, row_upper = lp._base.row_lower.copy(), lp._base.row_upper.copy()
-            for i, (lo, hi) in lp._bound_changes.items():
-                row_lower[i], row_upper[i] = lo, hi
+            if lp._bound_changes:
+                changed = list(lp._bound_changes)
+                bounds = np.array(list(lp._bound_changes.values()), dtype=np.float64)
+                row_lower[changed], row_upper[changed] = bounds[:, 0], bounds[:, 1]
         else:
             row_lower = np.array([lo for _, _, lo, _ in lp.rows], dtype=np.float64)
             row_upper = np.array([hi for _, _, _, hi in lp.rows], dtype=np.float64)

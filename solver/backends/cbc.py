@@ -23,7 +23,7 @@ def solve_cbc(lp: LinearModel, time_limit: float | None) -> BackendResult:
         for name, lo, hi in zip(lp.names, lp.lower, lp.upper)
     ]
     prob += pulp.LpAffineExpression([(xs[v], c) for v, c in lp.objective]), "objective"
-    for name, terms, lo, hi in lp.rows:
+    for name, terms, lo, hi in lp.final_rows():
         expr = pulp.LpAffineExpression([(xs[v], c) for v, c in terms])
         if lo == hi:
             prob += pulp.LpConstraint(expr, pulp.LpConstraintEQ, name, lo)

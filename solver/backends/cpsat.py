@@ -18,7 +18,7 @@ def solve_cpsat(lp: LinearModel, time_limit: float | None) -> BackendResult:
     started = time.perf_counter()
     model = cp_model.CpModel()
     xs = [model.new_int_var(lo, hi, name) for name, lo, hi in zip(lp.names, lp.lower, lp.upper)]
-    for name, terms, lo, hi in lp.rows:
+    for name, terms, lo, hi in lp.final_rows():
         expr = cp_model.LinearExpr.weighted_sum([xs[v] for v, _ in terms], [c for _, c in terms])
         if lo == hi:
             model.add(expr == int(lo)).with_name(name)

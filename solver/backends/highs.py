@@ -36,25 +36,35 @@ def _new_highs(highspy: Any) -> Any:
     return solver
 
 
-def highs_lp(highspy: Any, arrays: LpArrays) -> Any:
-    """A model in array form as a HighsLp (maximise; continuous until integrality is set)."""
+def pass_model(highspy: Any, solver: Any, arrays: LpArrays, integer: bool = False) -> None:
+    """Load a model in array form (maximise), every column integer or every one continuous.
+
+    The array overload of passModel is several times faster than filling a HighsLp attribute by
+    attribute, which costs a fifth of a millisecond on our models.
+    """
     import numpy as np
 
     inf = highspy.kHighsInf
-    model = highspy.HighsLp()
-    model.num_col_ = len(arrays.cost)
-    model.num_row_ = len(arrays.row_lower)
-    model.sense_ = highspy.ObjSense.kMaximize
-    model.col_cost_ = arrays.cost
-    model.col_lower_ = arrays.lower
-    model.col_upper_ = arrays.upper
-    model.row_lower_ = np.maximum(arrays.row_lower, -inf)
-    model.row_upper_ = np.minimum(arrays.row_upper, inf)
-    model.a_matrix_.format_ = highspy.MatrixFormat.kColwise
-    model.a_matrix_.start_ = arrays.start
-    model.a_matrix_.index_ = arrays.index
-    model.a_matrix_.value_ = arrays.value
-    return model
+    n = len(arrays.cost)
+    status = solver.passModel(
+        n,
+        len(arrays.row_lower),
+        len(arrays.value),
+        int(highspy.MatrixFormat.kColwise),
+        int(highspy.ObjSense.kMaximize),
+        0.0,
+        arrays.cost,
+        arrays.lower,
+        arrays.upper,
+        np.maximum(arrays.row_lower, -inf),
+        np.minimum(arrays.row_upper, inf),
+        arrays.start,
+        arrays.index,
+        arrays.value,
+        np.full(n, 1 if integer else 0, dtype=np.int32),  # HighsVarType: 1 integer, 0 continuous
+    )
+    if status != highspy.HighsStatus.kOk:
+        raise BackendError(f"HiGHS refused the model: {status}")
 
 
 def expand(values: Any, keep: Any, n: int) -> list[int]:
@@ -63,7 +73,8 @@ def expand(values: Any, keep: Any, n: int) -> list[int]:
 
     full = np.zeros(n, dtype=np.int64)
     full[keep] = np.rint(np.asarray(values, dtype=np.float64))
-    return [int(v) for v in full.tolist()]
+    result: list[int] = full.tolist()
+    return result
 
 
 def run(highspy: Any, solver: Any) -> None:
@@ -89,9 +100,6 @@ def solve_highs(lp: LinearModel, time_limit: float | None) -> BackendResult:
     arrays, keep = lp.arrays().reduced()
     if not len(keep):  # nothing can change: the starting move is the only one
         return BackendResult(list(lp.hint), True, 0.0, time.perf_counter() - started)
-    model = highs_lp(highspy, arrays)
-    model.integrality_ = [highspy.HighsVarType.kInteger] * len(keep)
-
     solver = _new_highs(highspy)
     solver.setOptionValue("output_flag", False)
     solver.setOptionValue("threads", 1)
@@ -104,7 +112,7 @@ def solve_highs(lp: LinearModel, time_limit: float | None) -> BackendResult:
     solver.setOptionValue("mip_abs_gap", 0.5)
     if time_limit is not None:
         solver.setOptionValue("time_limit", float(time_limit))
-    solver.passModel(model)
+    pass_model(highspy, solver, arrays, integer=True)
     built = time.perf_counter()
     run(highspy, solver)
     done = time.perf_counter()

@@ -1,0 +1,136 @@
+"""Gomory mixed-integer cuts from an optimal simplex tableau: a tighter LP for branch and bound.
+
+Every variable of the turn model is integer with integer bounds, and every row has integer
+coefficients and bounds, so a row's activity is an integer too. From the tableau row of a basic
+variable with a fractional value, ``x_b + sum(a_j * z_j) = beta`` (the ``z_j`` are the nonbasic
+variables and row activities shifted to be zero at their current bound), the Gomory mixed-integer
+cut ``sum(g_j * z_j) >= 1`` holds for every integer solution and cuts the LP optimum off. Written
+back in the model's columns it becomes a row ``pi @ x >= pi0``. Rows added by cuts have fractional
+coefficients: their activities count as continuous in later rounds.
+
+The cuts are valid for the model's integer points whatever the objective, so they stay for the
+whole search. A cut only prunes; accepted solutions are still checked against the original rows.
+Numerical safety: each cut is relaxed by a small margin, and cuts whose coefficients span too
+many orders of magnitude are dropped.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from solver.model import LpArrays
+
+FRACTION = 0.01  # a basic value this close to an integer makes no cut (numerically weak)
+MIN_EFFICACY = 1e-3  # distance the LP optimum is cut off, relative to the cut's norm
+MAX_RANGE = 1e4  # largest ratio of a cut's coefficients kept
+MARGIN = 1e-7  # each cut is relaxed by this (times its size) against rounding errors
+ZERO = 1e-9
+
+
+@dataclass
+class RowStore:
+    """The rows of the LP as loaded in the solver: the model's, then rows added afterwards."""
+
+    matrix: Any  # dense, one row per LP row
+    lower: Any
+    upper: Any
+    integral: Any  # the row's activity is integer in every integer solution
+    cuts: int = field(default=0)
+
+    @staticmethod
+    def of(arrays: LpArrays) -> RowStore:
+        rows, columns = len(arrays.row_lower), len(arrays.cost)
+        matrix = np.zeros((rows, columns))
+        matrix[arrays.index, np.repeat(np.arange(columns), np.diff(arrays.start))] = arrays.value
+        return RowStore(
+            matrix, arrays.row_lower.copy(), arrays.row_upper.copy(), np.ones(rows, dtype=bool)
+        )
+
+    def add(self, row: Any, lower: float, upper: float, integral: bool) -> None:
+        self.matrix = np.vstack([self.matrix, row])
+        self.lower = np.append(self.lower, lower)
+        self.upper = np.append(self.upper, upper)
+        self.integral = np.append(self.integral, integral)
+
+
+def gomory_cuts(
+    solver: Any, rows: RowStore, x: Any, lower: Any, upper: Any, limit: int
+) -> list[tuple[Any, float]]:
+    """Up to ``limit`` violated Gomory mixed-integer cuts ``(pi, pi0)`` meaning ``pi @ x >= pi0``,
+    most efficacious first, from the solver's current optimal basis (``x``: its solution;
+    ``lower``/``upper``: the column bounds it was solved with, all integer)."""
+    basic = np.asarray(solver.getBasicVariables()[1])
+    activity = rows.matrix @ x
+    n, m = len(x), len(rows.lower)
+    basic_column = np.zeros(n, dtype=bool)
+    basic_column[basic[basic >= 0]] = True
+    basic_row = np.zeros(m, dtype=bool)
+    basic_row[-basic[basic < 0] - 1] = True
+    # Nonbasic columns sit at a bound; fixed ones (and equality rows) never move: no term.
+    free_column = ~basic_column & (lower < upper)
+    column_at_upper = x >= upper - 1e-9
+    free_row = ~basic_row & (rows.lower < rows.upper)
+    row_at_upper = np.isfinite(rows.upper) & (activity >= rows.upper - 1e-9)
+    column_sign = np.where(column_at_upper, -1.0, 1.0)
+    column_offset = np.where(column_at_upper, upper, lower)
+    row_sign = np.where(row_at_upper, -1.0, 1.0)
+    row_offset = np.where(row_at_upper, rows.upper, rows.lower)
+    row_offset = np.where(free_row, row_offset, 0.0)  # keep infinities out of the sums
+
+    fraction = x - np.floor(x)
+    closeness = np.where(basic >= 0, np.minimum(fraction, 1 - fraction)[np.maximum(basic, 0)], 0.0)
+    candidates = [int(i) for i in np.argsort(-closeness, kind="stable")[: 2 * limit] if closeness[i] >= FRACTION]
+    if not candidates:
+        return []
+    # Tableau rows over columns and row activities: x_b + reduced @ x - inverse @ activity = 0.
+    reduced = np.array([solver.getReducedRow(i)[1] for i in candidates])
+    inverse = np.array([solver.getBasisInverseRow(i)[1] for i in candidates])
+    f0 = fraction[basic[candidates]][:, None]
+    a_col = np.where(free_column, reduced * column_sign, 0.0)
+    a_row = np.where(free_row, -inverse * row_sign, 0.0)
+    g_col = _integer_weights(a_col, f0)
+    g_row = np.where(rows.integral, _integer_weights(a_row, f0), _continuous_weights(a_row, f0))
+    # sum(g * z) >= 1 with z = sign * (value - offset), then activities written as columns.
+    pis = g_col * column_sign + (g_row * row_sign) @ rows.matrix
+    pi0s = 1.0 + g_col @ (column_sign * column_offset) + g_row @ (row_sign * row_offset)
+    found: list[tuple[float, Any, float]] = []
+    for pi, pi0 in zip(pis, pi0s.tolist()):
+        cut = _clean(pi, pi0, lower, upper)
+        if cut is None:
+            continue
+        pi, pi0 = cut
+        norm = float(np.linalg.norm(pi))
+        efficacy = (pi0 - float(pi @ x)) / norm if norm > 0 else 0.0
+        if efficacy >= MIN_EFFICACY:
+            found.append((efficacy, pi, pi0))
+    found.sort(key=lambda cut: -cut[0])
+    return [(pi, pi0) for _, pi, pi0 in found[:limit]]
+
+
+def _integer_weights(a: Any, f0: float) -> Any:
+    f = a - np.floor(a)
+    f = np.where((f < ZERO) | (f > 1 - ZERO), 0.0, f)
+    return np.where(f <= f0, f / f0, (1 - f) / (1 - f0))
+
+
+def _continuous_weights(a: Any, f0: float) -> Any:
+    return np.where(a > 0, a / f0, -a / (1 - f0))
+
+
+def _clean(pi: Any, pi0: float, lower: Any, upper: Any) -> tuple[Any, float] | None:
+    """The cut with negligible coefficients dropped safely and a margin, or None if unusable."""
+    size = float(np.abs(pi).max(initial=0.0))
+    if size < ZERO or not math.isfinite(pi0):
+        return None
+    tiny = (np.abs(pi) < size / MAX_RANGE) & (pi != 0)
+    if tiny.any():
+        # Dropping a term weakens the cut by at most its largest value over the bounds.
+        worst = np.maximum(pi[tiny] * lower[tiny], pi[tiny] * upper[tiny])
+        pi0 -= float(worst.sum())
+        pi = np.where(tiny, 0.0, pi)
+    pi0 -= MARGIN * (1.0 + abs(pi0))
+    return pi, pi0
