@@ -162,13 +162,14 @@ def _value(s: Sequence[Tile], position: Position) -> int:
     return reading.value if reading else 0
 
 
-def _sets_within(tiles: Counter[Tile], rules: RuleSet) -> list[tuple[Counter[Tile], int]]:
-    """Every valid set that can be formed from ``tiles`` (jokers only if the meld may hold them)."""
-    return [(Counter(k), v) for k, v in _sets_in(tuple(sorted(tiles.elements())), rules)]
+def _sets_within(tiles: Counter[Tile], rules: RuleSet) -> tuple[tuple[Counter[Tile], int], ...]:
+    """Every valid set that can be formed from ``tiles`` (jokers only if the meld may hold them),
+    as tile counts (shared from a cache: read them, never change them) and values."""
+    return _sets_in(tuple(sorted(tiles.elements())), rules)
 
 
 @lru_cache(maxsize=1024)
-def _sets_in(multiset: tuple[Tile, ...], rules: RuleSet) -> tuple[tuple[tuple[Tile, ...], int], ...]:
+def _sets_in(multiset: tuple[Tile, ...], rules: RuleSet) -> tuple[tuple[Counter[Tile], int], ...]:
     """Cached by multiset: the opening shortcut and the validator ask about the same rack."""
     tiles = Counter(multiset)
     jokers = tiles[JOKER] if rules.joker_in_meld else 0
@@ -204,7 +205,7 @@ def _sets_in(multiset: tuple[Tile, ...], rules: RuleSet) -> tuple[tuple[tuple[Ti
                 reading = best_reading(key, rules)
                 if reading is not None:
                     found[key] = reading.value
-    return tuple(found.items())
+    return tuple((Counter(key), value) for key, value in found.items())
 
 
 def meld_value_bound(rack: Counter[Tile], rules: RuleSet) -> int:
