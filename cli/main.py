@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import importlib
 import json
 import sys
 from collections.abc import Callable
@@ -79,7 +80,22 @@ def guarded(action: Callable[[], T]) -> T:
         raise fail(str(err), EXIT_BAD_INPUT) from None
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
+class _LazyGroup(click.Group):
+    """A command group that imports some of its commands' modules on first use."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted({*super().list_commands(ctx), *_LAZY_COMMANDS})
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        if cmd_name in _LAZY_COMMANDS and cmd_name not in self.commands:
+            module, name = _LAZY_COMMANDS[cmd_name].split(":")
+            self.add_command(getattr(importlib.import_module(module), name), cmd_name)
+        return super().get_command(ctx, cmd_name)
+
+
+@click.group(
+    cls=_LazyGroup, context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100}
+)
 @click.version_option(package_name="rummikub-analysis", prog_name="rummikub")
 def cli() -> None:
     """Exact Rummikub move solver and analysis tool (an unofficial fan tool).
@@ -493,20 +509,12 @@ def main() -> None:
         sys.exit(EXIT_INTERNAL)
 
 
-# Commands in their own modules (they import this module's helpers when they run).
-from cli.analyze_commands import analyze as _analyze  # noqa: E402
-
-cli.add_command(_analyze)
-from cli.score_commands import score as _score  # noqa: E402
-
-cli.add_command(_score)
-
-from cli.play_commands import play as _play  # noqa: E402
-
-cli.add_command(_play)
-
-from cli.game_commands import odds as _odds  # noqa: E402
-from cli.game_commands import selfplay as _selfplay  # noqa: E402
-
-cli.add_command(_selfplay)
-cli.add_command(_odds)
+# Commands in their own modules, imported only when run (or listed by --help): `rummikub solve`
+# need not load the game engine, the score sheet or the analysis.
+_LAZY_COMMANDS = {
+    "analyze": "cli.analyze_commands:analyze",
+    "score": "cli.score_commands:score",
+    "play": "cli.play_commands:play",
+    "selfplay": "cli.game_commands:selfplay",
+    "odds": "cli.game_commands:odds",
+}

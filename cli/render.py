@@ -3,15 +3,18 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import TYPE_CHECKING
 
 import click
 
-from solver.arrange import Arrangement
-from solver.check import CheckReport
-from solver.hint import Hint
-from solver.puzzles import Puzzle
 from solver.solve import PlacedSet, SetChange, Solution, Status
-from solver.steps import Plan
+
+if TYPE_CHECKING:  # annotations only: these modules load when their commands run
+    from solver.arrange import Arrangement
+    from solver.check import CheckReport
+    from solver.hint import Hint
+    from solver.puzzles import Puzzle
+    from solver.steps import Plan
 from solver.tiles import Tile, format_tiles
 
 # 256-colour codes: tiles look like tiles (light face, coloured number).
