@@ -55,7 +55,7 @@ def test_cuts_keep_the_optimum(position: Position) -> None:
     for option, value in (("output_flag", False), ("presolve", "off"), ("threads", 1)):
         solver.setOptionValue(option, value)
     pass_model(highspy, solver, arrays)
-    rows = RowStore.of(arrays)
+    rows = RowStore(arrays)
     for _ in range(4):
         solver.run()
         x = np.asarray(solver.getSolution().col_value)
@@ -85,7 +85,7 @@ def test_some_position_gets_cuts() -> None:
         pass_model(highspy, solver, arrays)
         solver.run()
         x = np.asarray(solver.getSolution().col_value)
-        made += len(gomory_cuts(solver, RowStore.of(arrays), x, arrays.lower, arrays.upper, 5))
+        made += len(gomory_cuts(solver, RowStore(arrays), x, arrays.lower, arrays.upper, 5))
     assert made > 0
 
 

@@ -188,7 +188,7 @@ def solve_bnb(lp: LinearModel, time_limit: float | None) -> BackendResult:
             if (np.abs(x - np.round(x)) <= TOLERANCE).all():
                 return
             if rows is None:
-                rows = RowStore.of(arrays)
+                rows = RowStore(arrays)
                 for stage_cost, value in fixed:
                     rows.add(stage_cost, value, math.inf, integral=True)
             limit = min(CUTS_PER_ROUND, MAX_CUTS - rows.cuts)

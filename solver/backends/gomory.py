@@ -17,7 +17,6 @@ many orders of magnitude are dropped.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -31,30 +30,49 @@ MARGIN = 1e-7  # each cut is relaxed by this (times its size) against rounding e
 ZERO = 1e-9
 
 
-@dataclass
 class RowStore:
-    """The rows of the LP as loaded in the solver: the model's, then rows added afterwards."""
+    """The rows of the LP as loaded in the solver: the model's, then rows added afterwards.
 
-    matrix: Any  # dense, one row per LP row
-    lower: Any
-    upper: Any
-    integral: Any  # the row's activity is integer in every integer solution
-    cuts: int = field(default=0)
+    Dense, with room reserved for the rows to come (copying the matrix per row costs more than
+    the cut it adds).
+    """
 
-    @staticmethod
-    def of(arrays: LpArrays) -> RowStore:
+    def __init__(self, arrays: LpArrays, room: int = 32) -> None:
         rows, columns = len(arrays.row_lower), len(arrays.cost)
-        matrix = np.zeros((rows, columns))
-        matrix[arrays.index, np.repeat(np.arange(columns), np.diff(arrays.start))] = arrays.value
-        return RowStore(
-            matrix, arrays.row_lower.copy(), arrays.row_upper.copy(), np.ones(rows, dtype=bool)
-        )
+        self._matrix = np.zeros((rows + room, columns))
+        self._matrix[arrays.index, np.repeat(np.arange(columns), np.diff(arrays.start))] = arrays.value
+        self._lower = np.concatenate([arrays.row_lower, np.zeros(room)])
+        self._upper = np.concatenate([arrays.row_upper, np.zeros(room)])
+        self._integral = np.ones(rows + room, dtype=bool)  # the activity is integer in integer points
+        self.count = rows
+        self.cuts = 0
+
+    @property
+    def matrix(self) -> Any:
+        return self._matrix[: self.count]
+
+    @property
+    def lower(self) -> Any:
+        return self._lower[: self.count]
+
+    @property
+    def upper(self) -> Any:
+        return self._upper[: self.count]
+
+    @property
+    def integral(self) -> Any:
+        return self._integral[: self.count]
 
     def add(self, row: Any, lower: float, upper: float, integral: bool) -> None:
-        self.matrix = np.vstack([self.matrix, row])
-        self.lower = np.append(self.lower, lower)
-        self.upper = np.append(self.upper, upper)
-        self.integral = np.append(self.integral, integral)
+        if self.count == len(self._lower):  # out of room: grow by half
+            more = max(len(self._lower) // 2, 8)
+            self._matrix = np.vstack([self._matrix, np.zeros((more, self._matrix.shape[1]))])
+            self._lower = np.concatenate([self._lower, np.zeros(more)])
+            self._upper = np.concatenate([self._upper, np.zeros(more)])
+            self._integral = np.concatenate([self._integral, np.ones(more, dtype=bool)])
+        i = self.count
+        self._matrix[i], self._lower[i], self._upper[i], self._integral[i] = row, lower, upper, integral
+        self.count += 1
 
 
 def gomory_cuts(
@@ -83,7 +101,7 @@ def gomory_cuts(
 
     fraction = x - np.floor(x)
     closeness = np.where(basic >= 0, np.minimum(fraction, 1 - fraction)[np.maximum(basic, 0)], 0.0)
-    candidates = [int(i) for i in np.argsort(-closeness, kind="stable")[: 2 * limit] if closeness[i] >= FRACTION]
+    candidates = [int(i) for i in np.argsort(-closeness, kind="stable")[: limit + 3] if closeness[i] >= FRACTION]
     if not candidates:
         return []
     # Tableau rows over columns and row activities: x_b + reduced @ x - inverse @ activity = 0.
