@@ -180,6 +180,8 @@ def solve_bnb(lp: LinearModel, time_limit: float | None) -> BackendResult:
         """Add Gomory cuts while the root LP is fractional and could still beat the best found."""
         nonlocal rows
         for _ in range(CUT_ROUNDS):
+            if deadline is not None and time.perf_counter() > deadline:
+                raise _OutOfTime
             if rows is not None and rows.cuts >= MAX_CUTS:
                 return
             x = lp_solution(arrays.lower, arrays.upper)
