@@ -60,6 +60,9 @@ class _Flow:
     joker_terms: Terms = field(default_factory=list)  # jokers used
     value: Terms = field(default_factory=list)  # meld value of the sets
     any_set: Terms = field(default_factory=list)  # >= 1 when the flow holds a set
+    # Columns no set can use, by (colour or -1, number or -1, tiles present, jokers): see
+    # _fix_unusable. Filled as positions meet new patterns.
+    unusable: dict[tuple[int, int, int, int], list[int]] = field(default_factory=dict)
 
 
 def _positions(rules: RuleSet) -> int:
@@ -203,7 +206,8 @@ def build_flow_model(
     if tpl.table_fixed and not rules.joker_in_meld and tpl.joker in tpl.played:
         lp.upper[tpl.played[tpl.joker]] = 0  # the meld is the whole move and may hold no joker
     for t, row in tpl.tile_rows.items():
-        lp.set_row_bounds(row, table[t], table[t])  # every table tile lies in a set after the move
+        count = table.get(t, 0)
+        lp.set_row_bounds(row, count, count)  # every table tile lies in a set after the move
     if tpl.main is not None:
         _fix_unusable(lp, tpl.main, rack + table, rules, rules.jokers > 0)
     if tpl.meld is not None:
@@ -221,7 +225,8 @@ def build_flow_model(
             kept_sets.append((k, written[key]))
             # A kept set is set aside whole: its tiles count as placed.
             lp.add_entries([(tpl.tile_rows[t], k, n) for t, n in Counter(key).items()])
-    add_objective(lp, position, objective, {t: tpl.played[t] for t in sorted(rack)}, kept, len(keep_sets))
+    played_vars = {t: tpl.played[t] for t in sorted(rack)}
+    add_objective(lp, position, objective, played_vars, kept, len(keep_sets), rack)
     arranged, played = tpl.arranged, tpl.played
 
     def decode(values: Sequence[int]) -> tuple[list[list[Tile]], list[Tile]]:
@@ -253,19 +258,22 @@ def _fix_unusable(
             c, n = divmod(t, numbers)
             by_colour[c] |= 1 << n
             by_number[n + 1] |= 1 << c
+    unusable = flow.unusable
     for c in range(colours):
-        starts, mature = _unusable_run_places(by_colour[c], jokers, rules)
-        for p in starts:
-            upper[flow.starts[c, p]] = 0
-        for p in mature:
-            upper[flow.mature[c, p]] = 0
+        key = (c, -1, by_colour[c], jokers)
+        if key not in unusable:
+            starts, mature = _unusable_run_places(by_colour[c], jokers, rules)
+            unusable[key] = [flow.starts[c, p] for p in starts] + [flow.mature[c, p] for p in mature]
+        for column in unusable[key]:
+            upper[column] = 0
     for n, g in flow.groups.items():
-        group_usable, colour_usable = _usable_group(by_number[n], jokers, rules)
-        if not group_usable:
-            upper[g] = 0
-        for c in range(colours):
-            if not colour_usable[c]:
-                upper[flow.group_use[c, n]] = 0
+        key = (-1, n, by_number[n], jokers)
+        if key not in unusable:
+            group_usable, colour_usable = _usable_group(by_number[n], jokers, rules)
+            columns = [] if group_usable else [g]
+            unusable[key] = columns + [flow.group_use[c, n] for c in range(colours) if not colour_usable[c]]
+        for column in unusable[key]:
+            upper[column] = 0
     if jokers == 0:
         for j in flow.jokers.values():
             upper[j] = 0

@@ -318,13 +318,16 @@ def add_objective(
     played: dict[int, int],
     kept: list[int],
     max_kept: int | None = None,
+    rack: Counter[int] | None = None,
 ) -> None:
     """One integer weighted sum, exactly lexicographic: objective, other objective, kept sets.
 
-    Each weight exceeds the largest possible total of everything below it.
+    Each weight exceeds the largest possible total of everything below it. ``rack``: the rack's
+    tile counts, if the caller has them already.
     """
     rules = position.rules
-    rack, _ = tile_counts(position)
+    if rack is None:
+        rack, _ = tile_counts(position)
     max_points = sum(index_points(t, rules) * n for t, n in rack.items())
     max_tiles = sum(rack.values())
     max_kept = len(position.table) if max_kept is None else max_kept
