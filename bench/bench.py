@@ -109,7 +109,11 @@ def bench_cli(rows: list[dict[str, Any]], count: int) -> None:
             started = time.perf_counter()
             subprocess.run([rummikub(), "solve", str(path)], check=True, capture_output=True)
             times.append(time.perf_counter() - started)
-    print(f"  rummikub solve (end to end, {len(times)} runs)  {summary(times)}")
+    cached = any((ROOT / "solver").glob("__pycache__/*.pyc"))
+    print(
+        f"  rummikub solve (end to end, {len(times)} runs)  {summary(times)}"
+        f"  (the package's bytecode {'cached' if cached else 'not cached: compiled on every run'})"
+    )
 
 
 def bench_batch(rows: list[dict[str, Any]], jobs: int, repeat: int) -> None:
