@@ -43,7 +43,15 @@ class RowStore:
         self._matrix[arrays.index, np.repeat(np.arange(columns), np.diff(arrays.start))] = arrays.value
         self._lower = np.concatenate([arrays.row_lower, np.zeros(room)])
         self._upper = np.concatenate([arrays.row_upper, np.zeros(room)])
-        self._integral = np.ones(rows + room, dtype=bool)  # the activity is integer in integer points
+        # A row's activity is integer at every integer point, and shifts by an integer from its
+        # bound, when its coefficients and bounds are integers (all of our models' rows; checked,
+        # so that a future row with fractions still gets exact cuts).
+        fractional = np.abs(arrays.value - np.round(arrays.value)) > ZERO
+        self._integral = np.ones(rows + room, dtype=bool)
+        self._integral[arrays.index[fractional]] = False
+        for bound in (arrays.row_lower, arrays.row_upper):  # and its bounds are integers
+            finite = np.isfinite(bound)
+            self._integral[: rows][finite] &= np.abs(bound[finite] - np.round(bound[finite])) <= ZERO
         self.count = rows
         self.cuts = 0
 
