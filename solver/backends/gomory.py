@@ -112,9 +112,10 @@ def gomory_cuts(
     candidates = [int(i) for i in np.argsort(-closeness, kind="stable")[: limit + 3] if closeness[i] >= FRACTION]
     if not candidates:
         return []
-    # Tableau rows over columns and row activities: x_b + reduced @ x - inverse @ activity = 0.
-    reduced = np.array([solver.getReducedRow(i)[1] for i in candidates])
+    # Tableau rows over columns and row activities: x_b + reduced @ x - inverse @ activity = 0,
+    # where reduced = inverse @ A (HiGHS's logical columns are +I for minus the activities).
     inverse = np.array([solver.getBasisInverseRow(i)[1] for i in candidates])
+    reduced = inverse @ rows.matrix
     f0 = fraction[basic[candidates]][:, None]
     a_col = np.where(free_column, reduced * column_sign, 0.0)
     a_row = np.where(free_row, -inverse * row_sign, 0.0)
