@@ -171,11 +171,13 @@ def solver_options(func: F) -> F:
         ),
         click.option(
             "--formulation",
-            type=click.Choice(["auto", "sets", "flow"]),
+            type=click.Choice(["auto", "sets", "flow", "patterns"]),
             default="auto",
             show_default=True,
-            help="The integer program: sets (a variable per possible set) or flow (runs as flows "
-            "over the numbers); auto: flow for bnb and highs, sets for cbc and cpsat.",
+            help="The integer program: sets (a variable per possible set), flow (runs as flows "
+            "over the numbers) or patterns (a variable per short run and group; after the initial "
+            "meld); auto: patterns, or flow for an initial meld, for bnb and highs; sets for cbc "
+            "and cpsat.",
         ),
         click.option(
             "--time-limit",

@@ -259,7 +259,7 @@ class TurnModel:
     position: Position
     objective: Objective
     lp: LinearModel
-    formulation: str  # "sets" (den Hertog & Hulshof) or "flow" (runs as flows over the numbers)
+    formulation: str  # "sets" (den Hertog & Hulshof), "flow" (runs as flows) or "patterns" (short runs)
     decoder: Decoder
 
     def decode(self, values: Sequence[int]) -> tuple[list[list[Tile]], list[Tile]]:
@@ -349,27 +349,40 @@ def add_objective(
 def build_model(
     position: Position, objective: Objective = Objective.TILES, formulation: str = "auto", jokers_stay: bool = False
 ) -> TurnModel:
-    """The turn's integer program: ``sets``, ``flow``, or ``auto`` (flow where the rules allow it).
+    """The turn's integer program: ``sets``, ``flow``, ``patterns``, or ``auto`` (patterns after
+    the initial meld and flow for it, where the rules allow them; sets otherwise).
 
     ``jokers_stay``: under strict or locked joker rules, no table joker may be retrieved.
     """
     from solver.flow_model import build_flow_model, flow_supported
     from solver.joker_model import needs_joker_rows
+    from solver.pattern_model import build_pattern_model, pattern_supported
     from solver.set_model import build_set_model
 
     objective = Objective(objective)
     strict = needs_joker_rows(position)
     if formulation == "auto":
-        formulation = "flow" if flow_supported(position.rules) and not strict else "sets"
-    if formulation == "flow" and strict:
-        raise RulesError("the flow formulation has no strict or locked joker rules; use --formulation sets")
+        if strict or not flow_supported(position.rules):
+            formulation = "sets"
+        else:
+            formulation = "patterns" if pattern_supported(position) else "flow"
+    if formulation in ("flow", "patterns") and strict:
+        raise RulesError(
+            f"the {formulation} formulation has no strict or locked joker rules; use --formulation sets"
+        )
+    if formulation in ("flow", "patterns") and not flow_supported(position.rules):
+        raise RulesError(
+            f"the {formulation} formulation needs wrap none or american and fewer jokers than"
+            " min-set-size; use --formulation sets"
+        )
     if formulation == "flow":
-        if not flow_supported(position.rules):
-            raise RulesError(
-                "the flow formulation needs wrap none or american and fewer jokers than min-set-size;"
-                " use --formulation sets"
-            )
         return build_flow_model(position, objective)
+    if formulation == "patterns":
+        if not position.opened:
+            raise RulesError(
+                "the patterns formulation is for turns after the initial meld; use --formulation flow or sets"
+            )
+        return build_pattern_model(position, objective)
     if formulation == "sets":
         return build_set_model(position, objective, jokers_stay)
-    raise RulesError(f"unknown formulation {formulation!r} (formulations: auto, sets, flow)")
+    raise RulesError(f"unknown formulation {formulation!r} (formulations: auto, sets, flow, patterns)")

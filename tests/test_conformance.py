@@ -51,9 +51,10 @@ def test_all_positions_present() -> None:
     assert len(RECORDS) == 126
 
 
-# Both formulations on CP-SAT cross-check each other; CBC runs the set model, HiGHS and the
-# branch and bound (bnb) the flow model.
-FORMULATIONS = {"bnb": ["flow"], "cbc": ["sets"], "cpsat": ["sets", "flow"], "highs": ["flow"]}
+# Both formulations on CP-SAT cross-check each other; CBC runs the set model; HiGHS and the
+# branch and bound (bnb) run the pattern model after the initial meld and the flow model for it
+# (auto), and bnb the flow model throughout as well.
+FORMULATIONS = {"bnb": ["auto", "flow"], "cbc": ["sets"], "cpsat": ["sets", "flow"], "highs": ["auto"]}
 
 
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
