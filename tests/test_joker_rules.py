@@ -396,3 +396,14 @@ def test_shortcuts_match_the_whole_joker_model(seed: int) -> None:
         whole.points_played,
         whole.kept_sets,
     ), pos.to_dict()
+
+
+@pytest.mark.parametrize("engine", ["bnb-sets", "cbc", "cpsat"])
+def test_a_long_run_can_host_the_retrieved_joker(engine: str) -> None:
+    """Official retrieval: the joker may land in a run longer than the candidate list, beside two
+    rack tiles (K7 and K12 here) that no shorter piece of that run holds together."""
+    pos = position("K7 K12 K12 B5 R5 R8", ["R7 B7 K7 O7", "R6 J R8", "R11 K11 B11", "R4 R5 R6", "K8 K9 K10"], "locked")
+    backend, formulation = ("bnb", "sets") if engine == "bnb-sets" else (engine, "auto")
+    answer = solve(pos, backend=backend, formulation=formulation)
+    assert (answer.tiles_played, answer.points_played, answer.kept_sets) == (3, 24, 2)
+    assert validate(pos, [list(s.tiles) for s in answer.table]) == []
