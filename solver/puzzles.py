@@ -80,12 +80,25 @@ class Puzzle:
         }
 
 
+def _measured_with(position: Position) -> str:
+    """The formulation whose optimum the library's difficulties were measured on.
+
+    The fewest tiles moved are found among arrangements of the solver's played tiles, so another
+    optimum (the pattern model's, say) can measure a level lower; the flow model keeps the library
+    and the generator as measured.
+    """
+    from solver.flow_model import flow_supported
+    from solver.joker_model import needs_joker_rows
+
+    return "flow" if flow_supported(position.rules) and not needs_joker_rows(position) else "auto"
+
+
 def measure(position: Position, solution: Solution | None = None) -> tuple[Difficulty, Solution, Plan]:
     """How much work an optimal answer asks of a person (see the module docstring).
 
     Returns the difficulty, the answer rearranged to move the fewest table tiles, and its steps.
     """
-    solution, plan = best_steps(solution or solve(position))
+    solution, plan = best_steps(solution or solve(position, formulation=_measured_with(position)))
     moved, broken = plan.tiles_moved, plan.sets_broken
     if moved == 0 and broken == 0:
         level = 1

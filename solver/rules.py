@@ -176,7 +176,8 @@ class RuleSet:
         object makes every cache lookup keyed by rules an identity check).
         """
         try:
-            return _built(tuple(options.items()), base)
+            # Keyed with each value's type too: True == 1 and 1.0 == 1, but only 1 is a count.
+            return _built(tuple((k, type(v), v) for k, v in options.items()), base)
         except TypeError:  # an unhashable value (a list from JSON): refused below with its name
             return cls._build(options, base)
 
@@ -197,8 +198,8 @@ class RuleSet:
 
 
 @lru_cache(maxsize=1024)
-def _built(items: tuple[tuple[str, object], ...], base: RuleSet | None) -> RuleSet:
-    return RuleSet._build(dict(items), base)
+def _built(items: tuple[tuple[str, type, object], ...], base: RuleSet | None) -> RuleSet:
+    return RuleSet._build({key: value for key, _, value in items}, base)
 
 
 _TRUE = {"yes", "true", "on", "1", "y"}

@@ -320,3 +320,10 @@ def test_joker_rules_from_text() -> None:
     rules = RuleSet.from_options({"joker_rules": " Strict ", "joker-retrieval": "CLUB"})
     assert rules.joker_rules is JokerRules.STRICT and rules.joker_retrieval is Retrieval.CLUB
     assert rules.describe() == "joker-rules=strict joker-retrieval=club"
+
+
+def test_a_cached_count_does_not_let_true_through() -> None:
+    """Equal requests share one rule object, but True is not the count 1 (True == 1 in Python)."""
+    assert RuleSet.from_options({"jokers": 1}).jokers == 1
+    with pytest.raises(RulesError, match="must be a whole number"):
+        RuleSet.from_options({"jokers": True})

@@ -135,9 +135,9 @@ def test_a_tile_from_the_middle_moves() -> None:
 
 
 def test_steps_follow_the_least_moves_table() -> None:
-    # The solver's own table moves R8 and a joker; the least-moves table moves only the joker.
+    # The flow model's own table moves R8 and a joker; the least-moves table moves only the joker.
     position = Position.from_strings("K8 R1 R5 R6", ["B8 R8 O8", "O4 O5 J J", "R1 R2 R3 R4 R5"])
-    answer = solve(position)
+    answer = solve(position, formulation="flow")
     own = plan_steps(position.table, [s.tiles for s in answer.table], answer.played, position.rules)
     after, plan = steps_for(position)
     assert own.tiles_moved == 2 and plan.tiles_moved == 1
