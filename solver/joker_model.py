@@ -81,39 +81,6 @@ def locked_homes(position: Position, available: Counter[int]) -> list[TileKey]:
     return sorted(found)
 
 
-def long_hosts(position: Position, available: Counter[int], rack: Counter[int]) -> list[TileKey]:
-    """Runs longer than the candidate list that could host a retrieved joker (official retrieval).
-
-    The candidate list stops at the longest run that splits without loss, but a retrieved joker
-    must lie in a set with two rack tiles, and splitting a long run can leave the joker's piece
-    with fewer (``K7 K8 K9 K10 J K12`` holds K7 and K12 from the rack; neither ``K10 J K12`` nor
-    ``K7 K8 K9 K10`` hosts the joker beside both). So the longer runs with a joker and two rack
-    tiles (the tiles allow) are candidates too.
-    """
-    rules = position.rules
-    joker = JOKER.index(rules)
-    spare = min(rules.jokers, available[joker])
-    found: set[TileKey] = set()
-    for colour in range(rules.colours):
-        for length in range(rules.max_run_length + 1, rules.numbers + 1):
-            for start in run_starts(length, rules):
-                seq = run_numbers(start, length, rules)
-                assert seq is not None
-                indices = [colour * rules.numbers + n - 1 for n in seq]
-                missing = [i for i, t in enumerate(indices) if not available[t]]
-                if len(missing) > spare:
-                    continue
-                present = [i for i in range(length) if i not in missing]
-                for jokers in range(max(len(missing), 1), min(spare, length - 1) + 1):
-                    for extra in combinations(present, jokers - len(missing)):
-                        holes = set(missing) | set(extra)
-                        kept = [indices[i] for i in range(length) if i not in holes]
-                        mine = sum(1 for t in set(kept) if rack[t]) + min(rack[joker], jokers - 1)
-                        if mine >= 2:
-                            found.add((*sorted(kept), *(joker,) * jokers))
-    return sorted(found)
-
-
 def _fill(core: list[Tile], free: list[Tile], jokers: int, rules: RuleSet) -> list[TileKey]:
     """Keys of a run: the core tiles, ``jokers`` jokers on free places, real tiles on the rest."""
     joker = JOKER.index(rules)

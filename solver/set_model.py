@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from functools import lru_cache
 
 from solver.candidates import CandidateSets, TileKey, candidate_sets
-from solver.joker_model import add_joker_rows, locked_homes, long_hosts, needs_joker_rows
+from solver.joker_model import add_joker_rows, locked_homes, needs_joker_rows
 from solver.model import (
     INF,
     LinearModel,
@@ -28,7 +28,7 @@ from solver.model import (
     tile_name,
 )
 from solver.position import Position
-from solver.rules import JokerRules, Retrieval, RuleSet
+from solver.rules import JokerRules, RuleSet
 from solver.tiles import Tile
 
 
@@ -67,9 +67,6 @@ def build_set_model(
         keys += [k for k in table_keys if k not in cands.index]
         if strict and rules.joker_rules is JokerRules.LOCKED:
             keys += [k for k in locked_homes(position, available) if k not in cands.index and k not in table_keys]
-        if strict and rules.joker_retrieval is Retrieval.OFFICIAL and not jokers_stay:
-            listed = set(keys)
-            keys += [k for k in long_hosts(position, available, rack) if k not in listed]
         for key in keys:
             v = lp.var(f"x_{set_name(key, rules)}", fits(key, available), hint=table_keys.get(key, 0))
             x_of[key] = v
