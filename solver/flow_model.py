@@ -31,8 +31,9 @@ from solver.model import (
     LinearModel,
     Objective,
     TurnModel,
+    add_kept_sets,
     add_objective,
-    set_name,
+    kept_copies,
     tile_counts,
 )
 from solver.position import Position
@@ -65,17 +66,19 @@ class _Flow:
     unusable: dict[tuple[int, int, int, int], list[int]] = field(default_factory=dict)
 
 
-def _positions(rules: RuleSet) -> int:
+def places(rules: RuleSet) -> int:
+    """Places a run can occupy: the numbers, and under wrap=american one more holding a 1."""
     return rules.numbers + 1 if rules.wrap is Wrap.AMERICAN else rules.numbers
 
 
-def _number_at(p: int, rules: RuleSet) -> int:
+def number_at(p: int, rules: RuleSet) -> int:
+    """The number on place ``p`` (see ``places``)."""
     return 1 if p > rules.numbers else p
 
 
 def _add_flow(lp: LinearModel, prefix: str, rules: RuleSet, with_jokers: bool) -> _Flow:
     flow = _Flow()
-    m, last = rules.min_set_size, _positions(rules)
+    m, last = rules.min_set_size, places(rules)
     most = rules.copies + rules.jokers  # no slot can be covered more often than this
     letters = rules.colour_letters
     for c in range(rules.colours):
@@ -99,7 +102,7 @@ def _add_flow(lp: LinearModel, prefix: str, rules: RuleSet, with_jokers: bool) -
             covering = [flow.starts[c, q] for q in range(p - m + 2, p + 1) if (c, q) in flow.starts]
             if (c, p) in flow.mature:
                 covering.append(flow.mature[c, p])
-            n = _number_at(p, rules)
+            n = number_at(p, rules)
             flow.use[c, n] += [(v, 1) for v in covering]
             flow.value += [(v, n) for v in covering]
     if rules.groups_possible:
@@ -212,28 +215,16 @@ def build_flow_model(
         _fix_unusable(lp, tpl.main, rack + table, rules, rules.jokers > 0)
     if tpl.meld is not None:
         _fix_unusable(lp, tpl.meld, rack, rules, rules.joker_in_meld)
-    kept: list[int] = []
-    kept_sets: list[tuple[int, tuple[Tile, ...]]] = []
     keep_sets = position.table if keep is None else tuple(tuple(s) for s in keep)
-    if not tpl.table_fixed:
-        written = {tuple(sorted(t.index(rules) for t in s)): s for s in keep_sets}
-        counts = Counter(tuple(sorted(t.index(rules) for t in s)) for s in keep_sets)
-        for key, count in sorted(counts.items()):
-            # The zero move keeps the table's sets; sets only wished for start unkept.
-            k = lp.var(f"k_{set_name(key, rules)}", count, hint=count if keep is None else 0)
-            kept.append(k)
-            kept_sets.append((k, written[key]))
-            # A kept set is set aside whole: its tiles count as placed.
-            lp.add_entries([(tpl.tile_rows[t], k, n) for t, n in Counter(key).items()])
+    kept_sets = [] if tpl.table_fixed else add_kept_sets(lp, keep_sets, tpl.tile_rows, rules, keep is not None)
     played_vars = {t: tpl.played[t] for t in sorted(rack)}
-    add_objective(lp, position, objective, played_vars, kept, len(keep_sets), rack)
+    add_objective(lp, position, objective, played_vars, [k for k, _ in kept_sets], len(keep_sets), rack)
     arranged, played = tpl.arranged, tpl.played
 
     def decode(values: Sequence[int]) -> tuple[list[list[Tile]], list[Tile]]:
         tiles = [Tile.from_index(t, rules) for t, var in played.items() for _ in range(values[var])]
         sets: list[list[Tile]] = [list(s) for s in position.table] if tpl.table_fixed else []
-        for k, original in kept_sets:
-            sets += [list(original) for _ in range(values[k])]
+        sets += kept_copies(kept_sets, values)
         sets += _decode_flow(arranged, values, rules)
         return sets, tiles
 
@@ -283,8 +274,8 @@ def _fix_unusable(
 def _unusable_run_places(present: int, jokers: int, rules: RuleSet) -> tuple[list[int], list[int]]:
     """Where no run of one colour can start, and where no mature run can reach, given which of
     its numbers are present (bit n-1 for number n) and how many jokers may help."""
-    m, last = rules.min_set_size, _positions(rules)
-    real = [False] + [bool(present >> (_number_at(p, rules) - 1) & 1) for p in range(1, last + 1)]
+    m, last = rules.min_set_size, places(rules)
+    real = [False] + [bool(present >> (number_at(p, rules) - 1) & 1) for p in range(1, last + 1)]
     startable = {}
     starts, mature = [], []
     for p in range(1, last - m + 2):
@@ -312,7 +303,7 @@ def _usable_group(present: int, jokers: int, rules: RuleSet) -> tuple[bool, tupl
 
 def _decode_flow(flow: _Flow, values: Sequence[int], rules: RuleSet) -> list[list[Tile]]:
     """Sets from a flow's values: trace the runs, deal the groups, then place the jokers."""
-    m, last = rules.min_set_size, _positions(rules)
+    m, last = rules.min_set_size, places(rules)
     slots: dict[tuple[int, int], list[tuple[list[Tile], int]]] = {}  # slot -> places of sets there
     sets: list[list[Tile]] = []
 
@@ -323,7 +314,7 @@ def _decode_flow(flow: _Flow, values: Sequence[int], rules: RuleSet) -> list[lis
         sets.append(owner)
 
     def end_run(run: list[int], c: int) -> None:
-        members = [(c, _number_at(p, rules)) for p in run]
+        members = [(c, number_at(p, rules)) for p in run]
         if len(members) > rules.numbers:  # 1..13 then 1 again (american): two runs
             new_set(members[:m])
             new_set(members[m:])
@@ -363,8 +354,8 @@ def _decode_flow(flow: _Flow, values: Sequence[int], rules: RuleSet) -> list[lis
         for group in members:
             new_set(group)
     # Each slot is filled by as many jokers as the flow says; the rest are the numbered tile.
-    for (c, n), places in slots.items():
+    for (c, n), spots in slots.items():
         jokers = values[flow.jokers[c, n]] if (c, n) in flow.jokers else 0
-        for owner, i in places[:jokers]:
+        for owner, i in spots[:jokers]:
             owner[i] = JOKER
     return sets

@@ -298,6 +298,32 @@ def table_set_keys(position: Position) -> Counter[TileKey]:
     return Counter(tuple(sorted(t.index(rules) for t in s)) for s in position.table)
 
 
+KeptSets = list[tuple[int, tuple[Tile, ...]]]  # (column, the set as written), per distinct set
+
+
+def add_kept_sets(
+    lp: LinearModel, keep_sets: Sequence[Sequence[Tile]], tile_rows: dict[int, int], rules: RuleSet, wished: bool
+) -> KeptSets:
+    """A column per distinct set that may stay exactly as it was: its copies are set aside whole,
+    their tiles counted as placed in ``tile_rows`` (a template's row per kind of tile).
+
+    The zero move keeps the table's sets; sets only ``wished`` for (``arrange``) start unkept.
+    """
+    written = {tuple(sorted(t.index(rules) for t in s)): tuple(s) for s in keep_sets}
+    counts = Counter(tuple(sorted(t.index(rules) for t in s)) for s in keep_sets)
+    kept: KeptSets = []
+    for key, count in sorted(counts.items()):
+        k = lp.var(f"k_{set_name(key, rules)}", count, hint=0 if wished else count)
+        kept.append((k, written[key]))
+        lp.add_entries([(tile_rows[t], k, n) for t, n in Counter(key).items()])
+    return kept
+
+
+def kept_copies(kept: KeptSets, values: Sequence[int]) -> list[list[Tile]]:
+    """The kept sets of an answer, as written, each as often as kept."""
+    return [list(original) for k, original in kept for _ in range(values[k])]
+
+
 def add_played_vars(lp: LinearModel, rack: Counter[int], rules: RuleSet) -> dict[int, int]:
     """One variable per kind of rack tile: how many of it are played."""
     return {t: lp.var(f"r_{tile_name(t, rules)}", rack[t]) for t in sorted(rack)}

@@ -23,10 +23,18 @@ from dataclasses import dataclass
 from functools import cache
 from itertools import combinations
 
-from solver.flow_model import flow_supported
-from solver.model import LinearModel, Objective, TurnModel, add_objective, set_name, tile_counts
+from solver.flow_model import flow_supported, number_at, places
+from solver.model import (
+    LinearModel,
+    Objective,
+    TurnModel,
+    add_kept_sets,
+    add_objective,
+    kept_copies,
+    tile_counts,
+)
 from solver.position import Position
-from solver.rules import RuleSet, Wrap
+from solver.rules import RuleSet
 from solver.tiles import JOKER, Tile, tile
 
 
@@ -50,14 +58,6 @@ class _Template:
     joker: int  # the joker's dense index
 
 
-def _places(rules: RuleSet) -> int:
-    return rules.numbers + 1 if rules.wrap is Wrap.AMERICAN else rules.numbers
-
-
-def _number_at(place: int, rules: RuleSet) -> int:
-    return 1 if place > rules.numbers else place
-
-
 @cache
 def _template(rules: RuleSet) -> _Template:
     m, numbers, joker = rules.min_set_size, rules.numbers, rules.colours * rules.numbers
@@ -69,8 +69,8 @@ def _template(rules: RuleSet) -> _Template:
     letters = rules.colour_letters
     for c in range(rules.colours):
         for length in range(m, 2 * m):
-            for start in range(1, _places(rules) - length + 2):
-                tiles = tuple(c * numbers + _number_at(p, rules) - 1 for p in range(start, start + length))
+            for start in range(1, places(rules) - length + 2):
+                tiles = tuple(c * numbers + number_at(p, rules) - 1 for p in range(start, start + length))
                 column = lp.var(f"run_{letters[c]}{start}_{length}", most)
                 patterns.append(_Pattern(column, tiles, c, start))
     if rules.groups_possible:
@@ -122,27 +122,15 @@ def build_pattern_model(
         count = table.get(t, 0)
         lp.set_row_bounds(row, count, count)
     _fix_unusable(lp, tpl, rack + table)
-    kept: list[int] = []
-    kept_sets: list[tuple[int, tuple[Tile, ...]]] = []
     keep_sets = position.table if keep is None else tuple(tuple(s) for s in keep)
-    written = {tuple(sorted(t.index(rules) for t in s)): s for s in keep_sets}
-    counts = Counter(tuple(sorted(t.index(rules) for t in s)) for s in keep_sets)
-    for key, count in sorted(counts.items()):
-        # The zero move keeps the table's sets; sets only wished for start unkept.
-        k = lp.var(f"k_{set_name(key, rules)}", count, hint=count if keep is None else 0)
-        kept.append(k)
-        kept_sets.append((k, written[key]))
-        lp.add_entries([(tpl.tile_rows[t], k, n) for t, n in Counter(key).items()])
+    kept_sets = add_kept_sets(lp, keep_sets, tpl.tile_rows, rules, keep is not None)
     played = tpl.played
-    add_objective(lp, position, objective, {t: played[t] for t in sorted(rack)}, kept, len(keep_sets), rack)
+    played_vars = {t: played[t] for t in sorted(rack)}
+    add_objective(lp, position, objective, played_vars, [k for k, _ in kept_sets], len(keep_sets), rack)
 
     def decode(values: Sequence[int]) -> tuple[list[list[Tile]], list[Tile]]:
         tiles = [Tile.from_index(t, rules) for t, var in played.items() for _ in range(values[var])]
-        sets: list[list[Tile]] = []
-        for k, original in kept_sets:
-            sets += [list(original) for _ in range(values[k])]
-        sets += _decode(tpl, values, rules)
-        return sets, tiles
+        return kept_copies(kept_sets, values) + _decode(tpl, values, rules), tiles
 
     return TurnModel(position, objective, lp, "patterns", decode)
 
@@ -183,7 +171,7 @@ def _decode(tpl: _Template, values: Sequence[int], rules: RuleSet) -> list[list[
                 follow.extend(run)
             else:
                 joined.append(run)
-        sets += [[tile(colour, _number_at(p, rules)) for p in run] for run in joined]
+        sets += [[tile(colour, number_at(p, rules)) for p in run] for run in joined]
     slots: dict[int, list[tuple[list[Tile], int]]] = {}
     for owner in sets:
         for i, placed in enumerate(owner):
