@@ -205,9 +205,10 @@ def solve_bnb(lp: LinearModel, time_limit: float | None) -> BackendResult:
 
     try:
         # Usually the weighted objective's relaxation is integral or nearly: one short search.
-        solver.changeColsCost(n, np.arange(n, dtype=np.int32), cost_of(lp.objective))
+        weighted = cost_of(lp.objective)
+        solver.changeColsCost(n, np.arange(n, dtype=np.int32), weighted)
         try:
-            best_x = branch_and_bound(cost_of(lp.objective), best_x, QUICK_NODES)
+            best_x = branch_and_bound(weighted, best_x, QUICK_NODES)
             return _result(expand(best_x, keep, len(lp.names)), True, started, built)
         except _TooBig as partial:
             best_x = partial.best_x
