@@ -114,15 +114,32 @@ def solve_bnb(lp: LinearModel, time_limit: float | None) -> BackendResult:
         return x
 
     def branch_and_bound(
-        cost: Any, best_x: Any, node_limit: int = NODE_LIMIT, priority: Any = priority
+        cost: Any, best_x: Any, node_limit: int = NODE_LIMIT, priority: Any = priority, by_level: bool = False
     ) -> Any:
-        """The integral x maximising cost (depth first, pruning by the rounded-down LP bound)."""
+        """The integral x maximising cost (depth first, pruning by the rounded-down LP bound).
+
+        ``by_level``: search depth first only among nodes whose bound reaches a level, at first
+        the root's bound; nodes below it wait. When none is left at the level, no move scores it,
+        and the search goes on with the waiting nodes at the highest bound among them. A move at
+        the root's bound, found early, prunes every waiting node at once; a plain dive would
+        first settle for lesser moves and explore beneath them (hard7-63's kept sets: 84 LP
+        solves depth first, 26 by level).
+        """
         best = round(float(cost @ best_x))
         stack = [(arrays.lower.copy(), arrays.upper.copy())]
+        waiting: list[tuple[int, Any, Any]] = []  # (rounded-down bound, lower, upper)
+        level = -math.inf  # nodes bounded below it wait; by level, the root sets it
         current_lower, current_upper = arrays.lower, arrays.upper
         nodes = 0
         try:
-            while stack:
+            while True:
+                if not stack:
+                    waiting = [node for node in waiting if node[0] > best]
+                    if not waiting:
+                        break
+                    level = max(node[0] for node in waiting)
+                    stack = [(lower, upper) for bound, lower, upper in waiting if bound == level]
+                    waiting = [node for node in waiting if node[0] < level]
                 if deadline is not None and time.perf_counter() > deadline:
                     raise _OutOfTime
                 nodes += 1
@@ -135,8 +152,13 @@ def solve_bnb(lp: LinearModel, time_limit: float | None) -> BackendResult:
                     solver.changeColsBounds(len(changed), changed, lower[changed], upper[changed])
                 current_lower, current_upper = lower, upper
                 x = lp_solution(lower, upper)
-                if x is None or math.floor(float(cost @ x) + TOLERANCE) <= best:
-                    continue  # infeasible, or even the relaxation cannot beat the best found
+                if x is None:
+                    continue  # infeasible
+                bound = math.floor(float(cost @ x) + TOLERANCE)
+                if bound <= best:
+                    continue  # even the relaxation cannot beat the best found
+                if by_level and nodes == 1:
+                    level = bound
                 rounded = np.round(x)
                 gaps = np.abs(x - rounded)
                 j = int(np.argmax(gaps + priority * (gaps > TOLERANCE)))
@@ -144,6 +166,9 @@ def solve_bnb(lp: LinearModel, time_limit: float | None) -> BackendResult:
                     value = round(float(cost @ rounded))
                     if value > best and feasible(rounded):
                         best, best_x = value, rounded
+                    continue
+                if bound < level:
+                    waiting.append((bound, lower, upper))
                     continue
                 # Branch on the most fractional variable; explore the nearer side first.
                 floor_j = math.floor(x[j])
@@ -218,7 +243,7 @@ def solve_bnb(lp: LinearModel, time_limit: float | None) -> BackendResult:
             solver.changeColsCost(n, np.arange(n, dtype=np.int32), cost)
             strengthen(cost, best_x)
             # Branch first on the variables this stage scores (which sets to keep, say).
-            best_x = branch_and_bound(cost, best_x, NODE_LIMIT, priority + 4.0 * (cost != 0))
+            best_x = branch_and_bound(cost, best_x, NODE_LIMIT, priority + 4.0 * (cost != 0), by_level=True)
             value = round(float(cost @ best_x))
             # Later stages may not lose what this one won.
             nonzero = np.flatnonzero(cost).astype(np.int32)
