@@ -22,6 +22,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
 from itertools import combinations
+from typing import Any
 
 from solver.flow_model import flow_supported, number_at, places
 from solver.model import (
@@ -56,6 +57,11 @@ class _Template:
     patterns: list[_Pattern]
     jokers: dict[int, int]  # tile index -> how many jokers stand for it
     joker: int  # the joker's dense index
+    # The patterns as arrays, to find the unusable ones in one product: which numbered tiles
+    # each holds (a 0/1 matrix), how many, and its column.
+    membership: Any
+    sizes: Any
+    columns: Any
 
 
 @cache
@@ -95,7 +101,14 @@ def _template(rules: RuleSet) -> _Template:
         tile_rows[t] = len(lp.rows)
         lp.row(f"tile_{Tile.from_index(t, rules)}", [*terms, (played[t], -1)], 0, 0)
     lp.arrays()  # computed once, shared by every position's model
-    return _Template(lp, played, tile_rows, patterns, jokers, joker)
+    import numpy as np
+
+    membership = np.zeros((len(patterns), joker), dtype=np.int64)
+    for i, pattern in enumerate(patterns):
+        membership[i, list(pattern.tiles)] = 1
+    sizes = np.array([len(p.tiles) for p in patterns])
+    columns = np.array([p.column for p in patterns])
+    return _Template(lp, played, tile_rows, patterns, jokers, joker, membership, sizes, columns)
 
 
 def pattern_supported(position: Position) -> bool:
@@ -138,12 +151,15 @@ def build_pattern_model(
 def _fix_unusable(lp: LinearModel, tpl: _Template, tiles: Counter[int]) -> None:
     """Fix at zero the sets these tiles cannot make (a missing tile needs a joker of its own, and
     every set a numbered tile), and the jokers if there are none: exact, and backends drop them."""
+    import numpy as np  # lazily, as in model.py: the CLI's text paths never build a model
+
     jokers = tiles[tpl.joker]
+    absent = np.ones(tpl.joker, dtype=np.int64)
+    absent[[t for t, n in tiles.items() if n and t != tpl.joker]] = 0
+    missing = tpl.membership @ absent  # one row per pattern
     upper = lp.upper
-    for pattern in tpl.patterns:
-        missing = sum(1 for t in pattern.tiles if not tiles[t])
-        if missing > jokers or missing == len(pattern.tiles):
-            upper[pattern.column] = 0
+    for column in tpl.columns[(missing > jokers) | (missing == tpl.sizes)].tolist():
+        upper[column] = 0
     if not jokers:
         for column in tpl.jokers.values():
             upper[column] = 0
