@@ -80,8 +80,10 @@ def selfplay(ctx: click.Context, /, **params: Any) -> None:
     Win rates with 95% Wilson intervals, average points, turns per game, how often each AI has
     opened by its k-th turn, and the value of holding a joker. Games come in groups sharing one
     deal, each AI taking every seat, so no AI always starts first.
+
+    Ctrl-C stops the series: the report then covers the games finished so far (exit status 130).
     """
-    from cli.main import guarded
+    from cli.main import EXIT_INTERRUPTED, guarded
     from solver.selfplay import Settings, parse_ais, run_games, summarize
 
     rules = _rules(ctx, params)
@@ -100,19 +102,27 @@ def selfplay(ctx: click.Context, /, **params: Any) -> None:
     jobs = params["jobs"] or (os.cpu_count() or 1)
     started = time.perf_counter()
     outcomes = []
+    interrupted = False
     with click.progressbar(length=settings.games, label="Playing", file=sys.stderr, show_eta=True) as bar:
 
         def play_all() -> None:
-            for outcome in run_games(settings, jobs):
-                outcomes.append(outcome)
-                bar.update(1)
+            nonlocal interrupted
+            try:
+                for outcome in run_games(settings, jobs):
+                    outcomes.append(outcome)
+                    bar.update(1)
+            except KeyboardInterrupt:
+                interrupted = True  # the games played so far still make a report
 
         guarded(play_all)
+    if interrupted:
+        click.echo(f"\nInterrupted after {len(outcomes)} of {settings.games} games.", err=True)
+        if not outcomes:
+            ctx.exit(EXIT_INTERRUPTED)
     summary = summarize(outcomes, settings, time.perf_counter() - started).to_dict()
-    if params["as_json"]:
-        click.echo(json.dumps(summary))
-        return
-    click.echo(render_selfplay(summary))
+    click.echo(json.dumps(summary) if params["as_json"] else render_selfplay(summary))
+    if interrupted:
+        ctx.exit(EXIT_INTERRUPTED)
 
 
 def render_selfplay(data: dict[str, Any]) -> str:

@@ -56,6 +56,30 @@ def test_interrupted_batch_stops_cleanly_with_finished_answers_written(tmp_path:
         assert "tiles_played" in json.loads(line)
 
 
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_interrupted_selfplay_reports_the_games_finished(tmp_path: Path, jobs: str) -> None:
+    records = tmp_path / "games"
+    process = subprocess.Popen(
+        [*COMMAND, "selfplay", "--games", "2000", "--ai", "easy,easy", "--numbers", "7", "--json"]
+        + ["--record", str(records), "--jobs", jobs],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        start_new_session=True,
+    )
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and (not records.exists() or len(list(records.iterdir())) < 3):
+        time.sleep(0.05)
+    os.killpg(process.pid, signal.SIGINT)
+    out, err = process.communicate(timeout=60)
+    assert process.returncode == 130
+    assert b"Traceback" not in err
+    finished = len(list(records.iterdir()))
+    summary = json.loads(out)
+    assert 3 <= summary["games"] < 2000
+    assert summary["games"] <= finished  # a game is recorded before it is reported
+    assert f"Interrupted after {summary['games']} of 2000 games." in err.decode()
+
+
 def test_same_input_gives_byte_identical_output() -> None:
     runner = CliRunner()
     rows = "\n".join(SELFPLAY.read_text().splitlines()[:60]) + "\n"
