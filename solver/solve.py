@@ -277,20 +277,21 @@ def describe_table(
     rack_left = Counter(played)
     keys = [tuple(sorted(s)) for s in sets]
     change: list[SetChange | None] = [None] * len(sets)
-    rack_part: list[Counter[Tile]] = [Counter() for _ in sets]
+    rack_part: list[Counter[Tile] | None] = [None] * len(sets)  # None: no rack tile
     for i, key in enumerate(keys):
         if originals[key] > 0:
             originals[key] -= 1
             change[i] = SetChange.UNCHANGED
-    as_counts = {orig: Counter(orig) for orig in originals}  # in table order: deterministic
+    # In table order: deterministic. Multiset tests by counts (Counter arithmetic is slow here).
+    as_counts = {orig: list(Counter(orig).items()) for orig, left in originals.items() if left}
     for i, key in enumerate(keys):
-        if change[i] is not None:
+        if change[i] is not None or not as_counts:
             continue
         whole = Counter(key)
         for orig, orig_counts in as_counts.items():
-            if originals[orig] and len(orig) < len(key) and not (orig_counts - whole):
-                extra = whole - orig_counts
-                if not (extra - rack_left):
+            if originals[orig] and len(orig) < len(key) and all(whole[t] >= k for t, k in orig_counts):
+                extra = whole - Counter(dict(orig_counts))
+                if all(rack_left[t] >= k for t, k in extra.items()):
                     originals[orig] -= 1
                     rack_left -= extra
                     rack_part[i] = extra
@@ -298,8 +299,8 @@ def describe_table(
                     break
     for i, key in enumerate(keys):
         if change[i] is None and not (Counter(key) - rack_left):
-            rack_part[i] = Counter(key)
-            rack_left -= rack_part[i]
+            new = rack_part[i] = Counter(key)
+            rack_left -= new
             change[i] = SetChange.NEW
     for i, key in enumerate(keys):
         if change[i] is None:
@@ -311,14 +312,19 @@ def describe_table(
     for i, s in enumerate(sets):
         reading = best_reading(s, rules)
         ordered = reading.tiles if reading else tuple(sorted(s))
-        marks = rack_part[i].copy()
-        flags = []
-        for t in ordered:
-            flags.append(marks[t] > 0)
-            marks[t] -= 1
+        part = rack_part[i]
+        if part:
+            marks = part.copy()
+            flags = []
+            for t in ordered:
+                flags.append(marks[t] > 0)
+                marks[t] -= 1
+            from_rack = tuple(flags)
+        else:
+            from_rack = (False,) * len(ordered)
         c = change[i]
         assert c is not None
-        placed.append(PlacedSet(ordered, c, tuple(flags)))
+        placed.append(PlacedSet(ordered, c, from_rack))
     placed.sort(key=lambda p: sort_key(p.tiles, rules))
     return tuple(placed)
 

@@ -60,8 +60,8 @@ def test_interrupted_batch_stops_cleanly_with_finished_answers_written(tmp_path:
 def test_interrupted_selfplay_reports_the_games_finished(tmp_path: Path, jobs: str) -> None:
     records = tmp_path / "games"
     process = subprocess.Popen(
-        [*COMMAND, "selfplay", "--games", "2000", "--ai", "easy,easy", "--numbers", "7", "--json"]
-        + ["--record", str(records), "--jobs", jobs],
+        [*COMMAND, "selfplay", "--games", "2000", "--ai", "easy,easy", "--numbers", "7", "--json",
+         "--record", str(records), "--jobs", jobs],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         start_new_session=True,
