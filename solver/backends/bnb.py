@@ -4,8 +4,9 @@ The flow model's LP relaxation is nearly always integral at the root or a few br
 so a plain depth-first branch and bound over warm-started dual simplex solves beats a general
 MIP solver's set-up cost many times over. The objective's lexicographic parts (``stages``) are
 optimised one after another, each with small integer coefficients whose LP bound, rounded down,
-prunes hard; each optimum is then fixed by a row before the next part. Before each part's
-search, Gomory cuts (``gomory.py``) tighten the root LP when it is fractional.
+prunes hard; each optimum is then fixed by a row before the next part. Each part searches by
+level (see ``branch_and_bound``). Before each part's search, Gomory cuts (``gomory.py``) tighten
+the root LP when it is fractional.
 
 It stays exact: a node is pruned only when its LP bound, rounded down, cannot beat the best
 solution found; an integral LP solution is checked row by row in integers before it is accepted;
