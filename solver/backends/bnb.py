@@ -171,14 +171,17 @@ def solve_bnb(lp: LinearModel, time_limit: float | None) -> BackendResult:
                 if bound < level:
                     waiting.append((bound, lower, upper))
                     continue
-                # Branch on the most fractional variable; explore the nearer side first.
+                # Branch on the most fractional variable; explore the nearer side first, but by
+                # level the up side of a scored variable (play the tile, keep the set): a move
+                # at the level mostly rounds those up (hard p99 64 -> 56 LP solves).
                 floor_j = math.floor(x[j])
                 down_upper = upper.copy()
                 down_upper[j] = floor_j
                 up_lower = lower.copy()
                 up_lower[j] = floor_j + 1
                 down, up = (lower, down_upper), (up_lower, upper)
-                stack += [down, up] if x[j] - floor_j >= 0.5 else [up, down]
+                up_first = x[j] - floor_j >= 0.5 or (by_level and cost[j] > 0)
+                stack += [down, up] if up_first else [up, down]
         finally:
             # Leave the LP as it was: the next search starts from the root bounds.
             solver.changeColsBounds(n, np.arange(n, dtype=np.int32), arrays.lower, arrays.upper)
