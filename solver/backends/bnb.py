@@ -211,19 +211,27 @@ def solve_bnb(lp: LinearModel, time_limit: float | None) -> BackendResult:
 
     rows: RowStore | None = None  # the LP's rows, kept once cuts are made
 
-    def strengthen(cost: Any, best_x: Any) -> None:
-        """Add Gomory cuts while the root LP is fractional and could still beat the best found."""
+    def strengthen(cost: Any, best_x: Any) -> tuple[bool, Any]:
+        """Add Gomory cuts while the root LP is fractional and could still beat the best found.
+
+        Returns whether the root LP settled the stage, and the best solution: a root that
+        cannot beat it, or an integral root, needs no search (nor the search's first solve,
+        which would repeat this one).
+        """
         nonlocal rows
         for _ in range(CUT_ROUNDS):
             if deadline is not None and time.perf_counter() > deadline:
                 raise _OutOfTime
             if rows is not None and rows.cuts >= MAX_CUTS:
-                return
+                return False, best_x
             x = lp_solution(arrays.lower, arrays.upper)
             if x is None or math.floor(float(cost @ x) + BOUND_SLACK) <= round(float(cost @ best_x)):
-                return
-            if (np.abs(x - np.round(x)) <= TOLERANCE).all():
-                return
+                return True, best_x
+            rounded = np.round(x)
+            if (np.abs(x - rounded) <= TOLERANCE).all():
+                if round(float(cost @ rounded)) > round(float(cost @ best_x)) and feasible(rounded):
+                    return True, rounded
+                return False, best_x
             if rows is None:
                 rows = RowStore(arrays)
                 for stage_cost, value in fixed:
@@ -231,12 +239,13 @@ def solve_bnb(lp: LinearModel, time_limit: float | None) -> BackendResult:
             limit = min(CUTS_PER_ROUND, MAX_CUTS - rows.cuts)
             cuts = gomory_cuts(solver, rows, x, arrays.lower, arrays.upper, limit)
             if not cuts:
-                return
+                return False, best_x
             for pi, pi0 in cuts:
                 nonzero = np.flatnonzero(pi).astype(np.int32)
                 solver.addRow(pi0, highspy.kHighsInf, len(nonzero), nonzero, pi[nonzero])
                 rows.add(pi, pi0, math.inf, integral=False)
                 rows.cuts += 1
+        return False, best_x
 
     try:
         # Usually the weighted objective's relaxation is integral or nearly: one short search.
@@ -251,9 +260,10 @@ def solve_bnb(lp: LinearModel, time_limit: float | None) -> BackendResult:
         for stage in lp.stages:
             cost = cost_of(stage)
             solver.changeColsCost(n, np.arange(n, dtype=np.int32), cost)
-            strengthen(cost, best_x)
-            # Branch first on the variables this stage scores (which sets to keep, say).
-            best_x = branch_and_bound(cost, best_x, NODE_LIMIT, priority + 4.0 * (cost != 0), by_level=True)
+            settled, best_x = strengthen(cost, best_x)
+            if not settled:
+                # Branch first on the variables this stage scores (which sets to keep, say).
+                best_x = branch_and_bound(cost, best_x, NODE_LIMIT, priority + 4.0 * (cost != 0), by_level=True)
             value = round(float(cost @ best_x))
             # Later stages may not lose what this one won.
             nonzero = np.flatnonzero(cost).astype(np.int32)
