@@ -220,8 +220,10 @@ def solve_bnb(lp: LinearModel, time_limit: float | None) -> BackendResult:
         """
         nonlocal rows
         # The bounds alone may settle it: every rack tile played leaves no more points to win.
-        box = float(np.maximum(cost * arrays.upper, cost * arrays.lower).sum())
-        if math.floor(box + BOUND_SLACK) <= round(float(cost @ best_x)):
+        scored = cost != 0
+        c = cost[scored]
+        box = float(np.maximum(c * arrays.upper[scored], c * arrays.lower[scored]).sum())
+        if math.isfinite(box) and math.floor(box + BOUND_SLACK) <= round(float(cost @ best_x)):
             return True, best_x
         for _ in range(CUT_ROUNDS):
             if deadline is not None and time.perf_counter() > deadline:
