@@ -282,16 +282,16 @@ def describe_table(
         if originals[key] > 0:
             originals[key] -= 1
             change[i] = SetChange.UNCHANGED
-    # In table order: deterministic. Multiset tests by counts (Counter arithmetic is slow here).
-    as_counts = {orig: list(Counter(orig).items()) for orig, left in originals.items() if left}
+    # In table order: deterministic. Multiset inclusion by <= (subtracting Counters is slower).
+    as_counts = {orig: Counter(orig) for orig, left in originals.items() if left}
     for i, key in enumerate(keys):
         if change[i] is not None or not as_counts:
             continue
         whole = Counter(key)
         for orig, orig_counts in as_counts.items():
-            if originals[orig] and len(orig) < len(key) and all(whole[t] >= k for t, k in orig_counts):
-                extra = whole - Counter(dict(orig_counts))
-                if all(rack_left[t] >= k for t, k in extra.items()):
+            if originals[orig] and len(orig) < len(key) and orig_counts <= whole:
+                extra = whole - orig_counts
+                if extra <= rack_left:
                     originals[orig] -= 1
                     rack_left -= extra
                     rack_part[i] = extra
