@@ -104,6 +104,14 @@ def solve_bnb(lp: LinearModel, time_limit: float | None) -> BackendResult:
             and all(round(float(c @ x)) >= v for c, v in fixed)
         )
 
+    def bound_of(cost: Any, x: Any) -> int:
+        """What an LP solution x promises at most, in integers (see BOUND_SLACK)."""
+        return math.floor(float(cost @ x) + BOUND_SLACK)
+
+    def restore_root_bounds() -> None:
+        """Leave the LP as it was: the next search starts from the root bounds."""
+        solver.changeColsBounds(n, np.arange(n, dtype=np.int32), arrays.lower, arrays.upper)
+
     def lp_solution(lower: Any, upper: Any) -> Any | None:
         """The LP optimum within these bounds, or None if infeasible."""
         run(highspy, solver)
@@ -167,7 +175,7 @@ def solve_bnb(lp: LinearModel, time_limit: float | None) -> BackendResult:
                 x = lp_solution(lower, upper)
                 if x is None:
                     continue  # infeasible
-                bound = math.floor(float(cost @ x) + BOUND_SLACK)
+                bound = bound_of(cost, x)
                 if bound <= best:
                     continue  # even the relaxation cannot beat the best found
                 if by_level and nodes == 1:
@@ -195,8 +203,7 @@ def solve_bnb(lp: LinearModel, time_limit: float | None) -> BackendResult:
                 up_first = x[j] - floor_j >= 0.5 or (by_level and cost[j] > 0)
                 stack += [down, up] if up_first else [up, down]
         finally:
-            # Leave the LP as it was: the next search starts from the root bounds.
-            solver.changeColsBounds(n, np.arange(n, dtype=np.int32), arrays.lower, arrays.upper)
+            restore_root_bounds()
         return best_x
 
     best_x = np.array(lp.hint, dtype=np.float64)[keep]
@@ -232,7 +239,7 @@ def solve_bnb(lp: LinearModel, time_limit: float | None) -> BackendResult:
                 x = lp_solution(lower, upper)
                 if x is None:
                     break
-                bound = math.floor(float(cost @ x) + BOUND_SLACK)
+                bound = bound_of(cost, x)
                 target = bound if target is None else target
                 if bound < target or bound <= best:
                     break
@@ -250,7 +257,7 @@ def solve_bnb(lp: LinearModel, time_limit: float | None) -> BackendResult:
                 lower[at] = upper[at] = rounded[at]
                 solver.changeColsBounds(len(at), at, lower[at], upper[at])
         finally:
-            solver.changeColsBounds(n, np.arange(n, dtype=np.int32), arrays.lower, arrays.upper)
+            restore_root_bounds()
         return best_x
 
     rows: RowStore | None = None  # the LP's rows, kept once cuts are made
@@ -275,7 +282,7 @@ def solve_bnb(lp: LinearModel, time_limit: float | None) -> BackendResult:
             if rows is not None and rows.cuts >= MAX_CUTS:
                 return False, best_x
             x = lp_solution(arrays.lower, arrays.upper)
-            if x is None or math.floor(float(cost @ x) + BOUND_SLACK) <= round(float(cost @ best_x)):
+            if x is None or bound_of(cost, x) <= round(float(cost @ best_x)):
                 return True, best_x
             rounded = np.round(x)
             if (np.abs(x - rounded) <= TOLERANCE).all():
@@ -311,9 +318,9 @@ def solve_bnb(lp: LinearModel, time_limit: float | None) -> BackendResult:
             cost = cost_of(stage)
             solver.changeColsCost(n, np.arange(n, dtype=np.int32), cost)
             settled, best_x = strengthen(cost, best_x)
-            if not settled and number == 0:
-                best_x = dive(cost, best_x)
             if not settled:
+                if number == 0:
+                    best_x = dive(cost, best_x)
                 # Branch first on the variables this stage scores (which sets to keep, say).
                 best_x = branch_and_bound(cost, best_x, NODE_LIMIT, priority + 4.0 * (cost != 0), by_level=True)
             value = round(float(cost @ best_x))
