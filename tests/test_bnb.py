@@ -14,7 +14,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from solver.backends import bnb
+from solver.backends import BackendResult, bnb
 from solver.model import LinearModel
 
 
@@ -48,6 +48,16 @@ def _brute_force(lp: LinearModel) -> tuple[int, int]:
     return best
 
 
+def _solve(lp: LinearModel, quick_nodes: int, cut_rounds: int = bnb.CUT_ROUNDS) -> BackendResult:
+    """bnb with these settings, restored afterwards (hypothesis rules out monkeypatch here)."""
+    original = bnb.QUICK_NODES, bnb.CUT_ROUNDS
+    bnb.QUICK_NODES, bnb.CUT_ROUNDS = quick_nodes, cut_rounds
+    try:
+        return bnb.solve_bnb(lp, None)
+    finally:
+        bnb.QUICK_NODES, bnb.CUT_ROUNDS = original
+
+
 def _values(lp: LinearModel, values: list[int]) -> tuple[int, int]:
     first, second = (sum(c * values[v] for v, c in stage) for stage in lp.stages)
     return first, second
@@ -59,12 +69,7 @@ def test_bnb_finds_the_lexicographic_optimum(lp: LinearModel, quick_nodes: int, 
     """With the one-shot weighted search (7 nodes) or straight to the stages (0 nodes), with
     and without cuts (cuts close most gaps at the root, and the levels below it go unvisited)."""
     lp.hint = [0] * len(lp.names)
-    original = bnb.QUICK_NODES, bnb.CUT_ROUNDS
-    bnb.QUICK_NODES, bnb.CUT_ROUNDS = quick_nodes, cut_rounds
-    try:
-        result = bnb.solve_bnb(lp, None)
-    finally:
-        bnb.QUICK_NODES, bnb.CUT_ROUNDS = original
+    result = _solve(lp, quick_nodes, cut_rounds)
     assert result.optimal and result.values is not None
     assert all(lo <= v <= hi for v, lo, hi in zip(result.values, lp.lower, lp.upper))
     for _, terms, lo, hi in lp.rows:
@@ -81,12 +86,7 @@ def test_a_level_without_moves_goes_on_to_the_next() -> None:
     lp.objective = list(lp.stages[0])
     lp.objective_bound = 6
     lp.hint = [0, 0, 0]
-    original = bnb.QUICK_NODES
-    bnb.QUICK_NODES = 0
-    try:
-        result = bnb.solve_bnb(lp, None)
-    finally:
-        bnb.QUICK_NODES = original
+    result = _solve(lp, 0)
     assert result.optimal and result.values is not None
     assert sum(result.values) == 1
 
@@ -99,10 +99,5 @@ def test_nothing_to_gain_keeps_the_start(quick_nodes: int) -> None:
     lp.stages = [[(x, 1)]]
     lp.objective = [(x, 1)]
     lp.hint = [0]
-    original = bnb.QUICK_NODES
-    bnb.QUICK_NODES = quick_nodes
-    try:
-        result = bnb.solve_bnb(lp, None)
-    finally:
-        bnb.QUICK_NODES = original
+    result = _solve(lp, quick_nodes)
     assert result.optimal and result.values == [0]
