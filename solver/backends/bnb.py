@@ -147,7 +147,9 @@ def solve_bnb(lp: LinearModel, time_limit: float | None) -> BackendResult:
         solves depth first, 26 by level).
         """
         best = round(float(cost @ best_x))
-        stack = [(arrays.lower.copy(), arrays.upper.copy())]
+        # Nodes as (their parent's rounded-down bound, lower, upper): a node whose parent cannot
+        # beat the best found is dropped unsolved.
+        stack: list[tuple[float, Any, Any]] = [(math.inf, arrays.lower.copy(), arrays.upper.copy())]
         waiting: list[tuple[int, Any, Any]] = []  # (rounded-down bound, lower, upper)
         level = -math.inf  # nodes bounded below it wait; by level, the root sets it
         current_lower, current_upper = arrays.lower, arrays.upper
@@ -159,14 +161,16 @@ def solve_bnb(lp: LinearModel, time_limit: float | None) -> BackendResult:
                     if not waiting:
                         break
                     level = max(node[0] for node in waiting)
-                    stack = [(lower, upper) for bound, lower, upper in waiting if bound == level]
+                    stack = [node for node in waiting if node[0] == level]
                     waiting = [node for node in waiting if node[0] < level]
+                parent_bound, lower, upper = stack.pop()
+                if parent_bound <= best:
+                    continue
                 if deadline is not None and time.perf_counter() > deadline:
                     raise _OutOfTime
                 nodes += 1
                 if nodes > node_limit:
                     raise _TooBig(best_x)
-                lower, upper = stack.pop()
                 # Change only the bounds that differ from the last node, so the LP stays warm.
                 changed = np.flatnonzero((lower != current_lower) | (upper != current_upper)).astype(np.int32)
                 if len(changed):
@@ -199,7 +203,7 @@ def solve_bnb(lp: LinearModel, time_limit: float | None) -> BackendResult:
                 down_upper[j] = floor_j
                 up_lower = lower.copy()
                 up_lower[j] = floor_j + 1
-                down, up = (lower, down_upper), (up_lower, upper)
+                down, up = (bound, lower, down_upper), (bound, up_lower, upper)
                 up_first = x[j] - floor_j >= 0.5 or (by_level and cost[j] > 0)
                 stack += [down, up] if up_first else [up, down]
         finally:
@@ -222,8 +226,9 @@ def solve_bnb(lp: LinearModel, time_limit: float | None) -> BackendResult:
             np.add.at(cost, at[used], np.array(coefficients, dtype=np.float64)[used])
         return cost
 
-    def dive(cost: Any, best_x: Any) -> Any:
-        """A move at the root's bound, if a quick dive meets one, else ``best_x``.
+    def dive(cost: Any, best_x: Any) -> tuple[Any, bool]:
+        """A move at the root's bound, if a quick dive meets one, else ``best_x``; and whether
+        that move settles the stage (its value reaches the bound of the root LP, cuts and all).
 
         Solve, fix the variables nearly integral at their rounded values, solve again, until
         the LP is integral (a move, once it checks out row by row) or its bound falls below the
@@ -248,7 +253,8 @@ def solve_bnb(lp: LinearModel, time_limit: float | None) -> BackendResult:
                 fractional = gaps > TOLERANCE
                 if not fractional.any():
                     if feasible(rounded):
-                        return rounded
+                        # At the root's own bound, the search would only repeat the root.
+                        return rounded, round(float(cost @ rounded)) >= target
                     break
                 fix = fractional & (gaps <= DIVE_FIX_GAP)
                 if not fix.any():
@@ -258,7 +264,7 @@ def solve_bnb(lp: LinearModel, time_limit: float | None) -> BackendResult:
                 solver.changeColsBounds(len(at), at, lower[at], upper[at])
         finally:
             restore_root_bounds()
-        return best_x
+        return best_x, False
 
     rows: RowStore | None = None  # the LP's rows, kept once cuts are made
 
@@ -320,9 +326,10 @@ def solve_bnb(lp: LinearModel, time_limit: float | None) -> BackendResult:
             settled, best_x = strengthen(cost, best_x)
             if not settled:
                 if number == 0:
-                    best_x = dive(cost, best_x)
-                # Branch first on the variables this stage scores (which sets to keep, say).
-                best_x = branch_and_bound(cost, best_x, NODE_LIMIT, priority + 4.0 * (cost != 0), by_level=True)
+                    best_x, settled = dive(cost, best_x)
+                if not settled:
+                    # Branch first on the variables this stage scores (which sets to keep, say).
+                    best_x = branch_and_bound(cost, best_x, NODE_LIMIT, priority + 4.0 * (cost != 0), by_level=True)
             value = round(float(cost @ best_x))
             # Later stages may not lose what this one won.
             nonzero = np.flatnonzero(cost).astype(np.int32)
