@@ -147,10 +147,10 @@ def solve_bnb(lp: LinearModel, time_limit: float | None) -> BackendResult:
         solves depth first, 26 by level).
         """
         best = round(float(cost @ best_x))
-        # Nodes as (their parent's rounded-down bound, lower, upper): a node whose parent cannot
-        # beat the best found is dropped unsolved.
-        stack: list[tuple[float, Any, Any]] = [(math.inf, arrays.lower.copy(), arrays.upper.copy())]
-        waiting: list[tuple[int, Any, Any]] = []  # (rounded-down bound, lower, upper)
+        # Nodes as (a bound on them: their parent's, rounded down; lower; upper; their LP solution
+        # if already solved). A node whose bound cannot beat the best found is dropped unsolved.
+        stack: list[tuple[float, Any, Any, Any]] = [(math.inf, arrays.lower.copy(), arrays.upper.copy(), None)]
+        waiting: list[tuple[int, Any, Any, Any]] = []  # solved nodes below the level, as above
         level = -math.inf  # nodes bounded below it wait; by level, the root sets it
         current_lower, current_upper = arrays.lower, arrays.upper
         nodes = 0
@@ -163,22 +163,23 @@ def solve_bnb(lp: LinearModel, time_limit: float | None) -> BackendResult:
                     level = max(node[0] for node in waiting)
                     stack = [node for node in waiting if node[0] == level]
                     waiting = [node for node in waiting if node[0] < level]
-                parent_bound, lower, upper = stack.pop()
+                parent_bound, lower, upper, x = stack.pop()
                 if parent_bound <= best:
                     continue
-                if deadline is not None and time.perf_counter() > deadline:
-                    raise _OutOfTime
-                nodes += 1
-                if nodes > node_limit:
-                    raise _TooBig(best_x)
-                # Change only the bounds that differ from the last node, so the LP stays warm.
-                changed = np.flatnonzero((lower != current_lower) | (upper != current_upper)).astype(np.int32)
-                if len(changed):
-                    solver.changeColsBounds(len(changed), changed, lower[changed], upper[changed])
-                current_lower, current_upper = lower, upper
-                x = lp_solution(lower, upper)
-                if x is None:
-                    continue  # infeasible
+                if x is None:  # else a waiting node, solved before
+                    if deadline is not None and time.perf_counter() > deadline:
+                        raise _OutOfTime
+                    nodes += 1
+                    if nodes > node_limit:
+                        raise _TooBig(best_x)
+                    # Change only the bounds that differ from the last node, so the LP stays warm.
+                    changed = np.flatnonzero((lower != current_lower) | (upper != current_upper)).astype(np.int32)
+                    if len(changed):
+                        solver.changeColsBounds(len(changed), changed, lower[changed], upper[changed])
+                    current_lower, current_upper = lower, upper
+                    x = lp_solution(lower, upper)
+                    if x is None:
+                        continue  # infeasible
                 bound = bound_of(cost, x)
                 if bound <= best:
                     continue  # even the relaxation cannot beat the best found
@@ -193,7 +194,7 @@ def solve_bnb(lp: LinearModel, time_limit: float | None) -> BackendResult:
                         best, best_x = value, rounded
                     continue
                 if bound < level:
-                    waiting.append((bound, lower, upper))
+                    waiting.append((bound, lower, upper, x))
                     continue
                 # Branch on the most fractional variable; explore the nearer side first, but by
                 # level the up side of a scored variable (play the tile, keep the set): a move
@@ -203,7 +204,7 @@ def solve_bnb(lp: LinearModel, time_limit: float | None) -> BackendResult:
                 down_upper[j] = floor_j
                 up_lower = lower.copy()
                 up_lower[j] = floor_j + 1
-                down, up = (bound, lower, down_upper), (bound, up_lower, upper)
+                down, up = (bound, lower, down_upper, None), (bound, up_lower, upper, None)
                 up_first = x[j] - floor_j >= 0.5 or (by_level and cost[j] > 0)
                 stack += [down, up] if up_first else [up, down]
         finally:
