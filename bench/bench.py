@@ -2,7 +2,8 @@
 side-by-side run against rummikub-solver (the PyPI package; ``pip install -e '.[bench]'``).
 
 Position sets: ``bench/positions/selfplay.jsonl`` (every turn of whole self-play games),
-``bench/positions/hard.jsonl`` (tables of 50–90 tiles, racks of 14–40, jokers on both) and the
+``bench/positions/hard.jsonl`` (tables of 50–90 tiles, racks of 14–40, jokers on both),
+``bench/positions/hard-heldout.jsonl`` (the same kind from another seed, never tuned on) and the
 shared conformance positions (``tests/data/conformance``). Times are wall-clock, measured in one
 run on this machine: compare ratios, not absolute numbers, across machines.
 
@@ -34,6 +35,7 @@ ROOT = Path(__file__).resolve().parent.parent
 SETS = {
     "selfplay": ROOT / "bench" / "positions" / "selfplay.jsonl",
     "hard": ROOT / "bench" / "positions" / "hard.jsonl",
+    "hard-heldout": ROOT / "bench" / "positions" / "hard-heldout.jsonl",
     "conformance": ROOT / "tests" / "data" / "conformance" / "selfplay.jsonl",
     "conformance-hard": ROOT / "tests" / "data" / "conformance" / "hard.jsonl",
 }

@@ -4,8 +4,10 @@
   solver's best move (initial meld first, then tile count), drawing when there is none.
 - ``hard.jsonl``: late-game tables of 50–90 tiles built from random valid sets and long runs,
   racks of 14–40 tiles, with jokers on the table and on the rack.
+- ``hard-heldout.jsonl``: the same kind of positions from another seed (11), never used to tune
+  the solver: its results show whether a change holds beyond the positions it was tuned on.
 
-Run: ``python bench/generate.py [--seed 7] [--games 12] [--hard 120]``.
+Run: ``python bench/generate.py [--seed 7] [--games 12] [--hard 120] [--sets hard-heldout]``.
 """
 
 from __future__ import annotations
@@ -123,9 +125,17 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--games", type=int, default=12)
     parser.add_argument("--hard", type=int, default=120)
+    parser.add_argument("--heldout-seed", type=int, default=11)
+    parser.add_argument("--sets", default="selfplay,hard,hard-heldout", help="which files to write")
     args = parser.parse_args()
+    makers = {
+        "selfplay": lambda: selfplay(args.seed, args.games),
+        "hard": lambda: hard(args.seed, args.hard),
+        "hard-heldout": lambda: hard(args.heldout_seed, args.hard),
+    }
     HERE.mkdir(exist_ok=True)
-    for name, rows in (("selfplay", selfplay(args.seed, args.games)), ("hard", hard(args.seed, args.hard))):
+    for name in args.sets.split(","):
+        rows = makers[name]()
         with open(HERE / f"{name}.jsonl", "w") as handle:
             for row in rows:
                 handle.write(json.dumps(row) + "\n")
