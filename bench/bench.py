@@ -71,6 +71,26 @@ def summary(values: list[float]) -> str:
     )
 
 
+_lp_solves: list[int] = []  # bnb's LP solves so far, once counting_lp_solves() has started counting
+
+
+def counting_lp_solves() -> list[int]:
+    """Count bnb's LP solves (HiGHS runs): a measure of the search's work that, unlike time, does
+    not depend on the machine or its load (the same code gives the same counts)."""
+    import solver.backends.bnb as bnb
+
+    if not _lp_solves:
+        _lp_solves.append(0)
+        run = bnb.run
+
+        def counted(highspy: Any, lp_solver: Any) -> None:
+            _lp_solves[0] += 1
+            run(highspy, lp_solver)
+
+        bnb.run = counted
+    return _lp_solves
+
+
 def bench_backend(rows: list[dict[str, Any]], backend: str, options: dict[str, object]) -> None:
     from solver.files import position_from_record
     from solver.solve import solve
@@ -78,17 +98,26 @@ def bench_backend(rows: list[dict[str, Any]], backend: str, options: dict[str, o
     positions = [position_from_record(row, row.get("id", "?"), options) for row in rows]
     for opened in (True, False):  # warm up: imports and the model templates of both kinds of turn
         solve(dataclasses.replace(positions[0], opened=opened), "tiles", backend)
-    build, search, total, unproven = [], [], [], 0
+    lp_solves = counting_lp_solves() if backend == "bnb" else None
+    build, search, total, solves, unproven = [], [], [], [], 0
     for position in positions:
+        before = lp_solves[0] if lp_solves else 0
         started = time.perf_counter()
         answer = solve(position, "tiles", backend)
         total.append(time.perf_counter() - started)
         build.append(answer.build_seconds)
         search.append(answer.solve_seconds)
+        solves.append((lp_solves[0] if lp_solves else 0) - before)
         unproven += answer.status == "time_limit"
     print(f"  {backend:6} solve()  {summary(total)}   ({len(positions)} positions, {unproven} unproven)")
     print(f"  {backend:6} model    {summary(build)}")
     print(f"  {backend:6} search   {summary(search)}")
+    if lp_solves:
+        xs = sorted(solves)
+        print(
+            f"  {backend:6} LP solves {sum(xs)} in all: median {statistics.median(xs):g}  p90 {xs[int(0.9 * len(xs))]}"
+            f"  p99 {xs[min(len(xs) - 1, int(0.99 * len(xs)))]}  max {xs[-1]}  (deterministic: compare across runs)"
+        )
 
 
 def bench_joker_rules(rows: list[dict[str, Any]], modes: list[str], backend: str) -> None:
