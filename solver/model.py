@@ -199,10 +199,11 @@ class LpArrays:
         import numpy as np  # lazily: numpy costs start-up time the CLI's text paths don't need
 
         n = len(lp.names)
-        cost = np.zeros(n)
+        cost: Any = np.zeros(n)
         if lp.objective:
             scored, weights = zip(*lp.objective)
-            np.add.at(cost, list(scored), weights)
+            # Integer weights: the float sums are exact.
+            cost = np.bincount(scored, np.array(weights, dtype=np.float64), n)
         if lp._base is not None:
             row_lower, row_upper = lp._base.row_lower.copy(), lp._base.row_upper.copy()
             if lp._bound_changes:
@@ -229,14 +230,12 @@ class LpArrays:
             val = np.array(value, dtype=np.float64)
         else:
             base = lp._base
-            extra = sorted(lp._extra, key=lambda e: (e[1], e[0]))
-            counts = np.bincount(
-                np.array([col - lp._base_cols for _, col, _ in extra], dtype=np.int64),
-                minlength=n - lp._base_cols,
-            )
+            # The new columns' entries as (row, column, coefficient), column by column.
+            extra = np.array(sorted(lp._extra, key=lambda e: (e[1], e[0])), dtype=np.int64).reshape(-1, 3)
+            counts = np.bincount(extra[:, 1] - lp._base_cols, minlength=n - lp._base_cols)
             start = np.concatenate([base.start, base.start[-1] + np.cumsum(counts)]).astype(np.int32)
-            idx = np.concatenate([base.index, np.array([r for r, _, _ in extra], dtype=np.int32)])
-            val = np.concatenate([base.value, np.array([c for _, _, c in extra], dtype=np.float64)])
+            idx = np.concatenate([base.index, extra[:, 0].astype(np.int32)])
+            val = np.concatenate([base.value, extra[:, 2].astype(np.float64)])
         return LpArrays(
             cost=cost,
             lower=np.array(lp.lower, dtype=np.float64),

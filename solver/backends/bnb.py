@@ -94,8 +94,8 @@ def solve_bnb(lp: LinearModel, time_limit: float | None) -> BackendResult:
 
     def feasible(x: Any) -> bool:
         """Integral x satisfies every row, bound and fixed stage exactly (integers)."""
-        activity = np.zeros(len(arrays.row_lower))
-        np.add.at(activity, arrays.index, arrays.value * x[column_of_entry])
+        # Integer terms: the float sums are exact.
+        activity = np.bincount(arrays.index, arrays.value * x[column_of_entry], len(arrays.row_lower))
         return bool(
             (activity >= arrays.row_lower).all()
             and (activity <= arrays.row_upper).all()
@@ -145,6 +145,9 @@ def solve_bnb(lp: LinearModel, time_limit: float | None) -> BackendResult:
         the root's bound, found early, prunes every waiting node at once; a plain dive would
         first settle for lesser moves and explore beneath them (hard7-63's kept sets: 84 LP
         solves depth first, 26 by level).
+
+        The LP is left at the bounds of the last node solved: a caller that solves again
+        restores the root's bounds first.
         """
         best = round(float(cost @ best_x))
         # Nodes as (a bound on them: their parent's, rounded down; lower; upper; their LP solution
@@ -154,61 +157,58 @@ def solve_bnb(lp: LinearModel, time_limit: float | None) -> BackendResult:
         level = -math.inf  # nodes bounded below it wait; by level, the root sets it
         current_lower, current_upper = arrays.lower, arrays.upper
         nodes = 0
-        try:
-            while True:
-                if not stack:
-                    waiting = [node for node in waiting if node[0] > best]
-                    if not waiting:
-                        break
-                    level = max(node[0] for node in waiting)
-                    stack = [node for node in waiting if node[0] == level]
-                    waiting = [node for node in waiting if node[0] < level]
-                parent_bound, lower, upper, x = stack.pop()
-                if parent_bound <= best:
-                    continue
-                if x is None:  # else a waiting node, solved before
-                    if deadline is not None and time.perf_counter() > deadline:
-                        raise _OutOfTime
-                    nodes += 1
-                    if nodes > node_limit:
-                        raise _TooBig(best_x)
-                    # Change only the bounds that differ from the last node, so the LP stays warm.
-                    changed = np.flatnonzero((lower != current_lower) | (upper != current_upper)).astype(np.int32)
-                    if len(changed):
-                        solver.changeColsBounds(len(changed), changed, lower[changed], upper[changed])
-                    current_lower, current_upper = lower, upper
-                    x = lp_solution(lower, upper)
-                    if x is None:
-                        continue  # infeasible
-                bound = bound_of(cost, x)
-                if bound <= best:
-                    continue  # even the relaxation cannot beat the best found
-                if by_level and nodes == 1:
-                    level = bound
-                rounded = np.round(x)
-                gaps = np.abs(x - rounded)
-                j = int(np.argmax(gaps + priority * (gaps > TOLERANCE)))
-                if gaps[j] <= TOLERANCE:
-                    value = round(float(cost @ rounded))
-                    if value > best and feasible(rounded):
-                        best, best_x = value, rounded
-                    continue
-                if bound < level:
-                    waiting.append((bound, lower, upper, x))
-                    continue
-                # Branch on the most fractional variable; explore the nearer side first, but by
-                # level the up side of a scored variable (play the tile, keep the set): a move
-                # at the level mostly rounds those up (hard p99 64 -> 56 LP solves).
-                floor_j = math.floor(x[j])
-                down_upper = upper.copy()
-                down_upper[j] = floor_j
-                up_lower = lower.copy()
-                up_lower[j] = floor_j + 1
-                down, up = (bound, lower, down_upper, None), (bound, up_lower, upper, None)
-                up_first = x[j] - floor_j >= 0.5 or (by_level and cost[j] > 0)
-                stack += [down, up] if up_first else [up, down]
-        finally:
-            restore_root_bounds()
+        while True:
+            if not stack:
+                waiting = [node for node in waiting if node[0] > best]
+                if not waiting:
+                    break
+                level = max(node[0] for node in waiting)
+                stack = [node for node in waiting if node[0] == level]
+                waiting = [node for node in waiting if node[0] < level]
+            parent_bound, lower, upper, x = stack.pop()
+            if parent_bound <= best:
+                continue
+            if x is None:  # else a waiting node, solved before
+                if deadline is not None and time.perf_counter() > deadline:
+                    raise _OutOfTime
+                nodes += 1
+                if nodes > node_limit:
+                    raise _TooBig(best_x)
+                # Change only the bounds that differ from the last node, so the LP stays warm.
+                changed = np.flatnonzero((lower != current_lower) | (upper != current_upper)).astype(np.int32)
+                if len(changed):
+                    solver.changeColsBounds(len(changed), changed, lower[changed], upper[changed])
+                current_lower, current_upper = lower, upper
+                x = lp_solution(lower, upper)
+                if x is None:
+                    continue  # infeasible
+            bound = bound_of(cost, x)
+            if bound <= best:
+                continue  # even the relaxation cannot beat the best found
+            if by_level and nodes == 1:
+                level = bound
+            rounded = np.round(x)
+            gaps = np.abs(x - rounded)
+            j = int(np.argmax(gaps + priority * (gaps > TOLERANCE)))
+            if gaps[j] <= TOLERANCE:
+                value = round(float(cost @ rounded))
+                if value > best and feasible(rounded):
+                    best, best_x = value, rounded
+                continue
+            if bound < level:
+                waiting.append((bound, lower, upper, x))
+                continue
+            # Branch on the most fractional variable; explore the nearer side first, but by
+            # level the up side of a scored variable (play the tile, keep the set): a move
+            # at the level mostly rounds those up (hard p99 64 -> 56 LP solves).
+            floor_j = math.floor(x[j])
+            down_upper = upper.copy()
+            down_upper[j] = floor_j
+            up_lower = lower.copy()
+            up_lower[j] = floor_j + 1
+            down, up = (bound, lower, down_upper, None), (bound, up_lower, upper, None)
+            up_first = x[j] - floor_j >= 0.5 or (by_level and cost[j] > 0)
+            stack += [down, up] if up_first else [up, down]
         return best_x
 
     best_x = np.array(lp.hint, dtype=np.float64)[keep]
@@ -219,13 +219,12 @@ def solve_bnb(lp: LinearModel, time_limit: float | None) -> BackendResult:
     position_of[keep] = np.arange(n)
 
     def cost_of(terms: list[tuple[int, int]]) -> Any:
-        cost = np.zeros(n)
-        if terms:
-            columns, coefficients = zip(*terms)
-            at = position_of[list(columns)]
-            used = at >= 0  # a dropped column is fixed at zero
-            np.add.at(cost, at[used], np.array(coefficients, dtype=np.float64)[used])
-        return cost
+        if not terms:
+            return np.zeros(n)
+        columns, coefficients = zip(*terms)
+        at = position_of[list(columns)]
+        used = at >= 0  # a dropped column is fixed at zero
+        return np.bincount(at[used], np.array(coefficients, dtype=np.float64)[used], n)
 
     def dive(cost: Any, best_x: Any) -> tuple[Any, bool]:
         """A move at the root's bound, if a quick dive meets one, else ``best_x``; and whether
@@ -320,6 +319,7 @@ def solve_bnb(lp: LinearModel, time_limit: float | None) -> BackendResult:
             return _result(expand(best_x, keep, len(lp.names)), True, started, built)
         except _TooBig as partial:
             best_x = partial.best_x
+            restore_root_bounds()  # a search leaves its last node's bounds
         # Otherwise optimise the lexicographic parts one after another: tighter bounds per part.
         for number, stage in enumerate(lp.stages):
             cost = cost_of(stage)
@@ -331,6 +331,7 @@ def solve_bnb(lp: LinearModel, time_limit: float | None) -> BackendResult:
                 if not settled:
                     # Branch first on the variables this stage scores (which sets to keep, say).
                     best_x = branch_and_bound(cost, best_x, NODE_LIMIT, priority + 4.0 * (cost != 0), by_level=True)
+                    restore_root_bounds()
             value = round(float(cost @ best_x))
             # Later stages may not lose what this one won.
             nonzero = np.flatnonzero(cost).astype(np.int32)
