@@ -98,21 +98,21 @@ def bench_backend(rows: list[dict[str, Any]], backend: str, options: dict[str, o
     positions = [position_from_record(row, row.get("id", "?"), options) for row in rows]
     for opened in (True, False):  # warm up: imports and the model templates of both kinds of turn
         solve(dataclasses.replace(positions[0], opened=opened), "tiles", backend)
-    lp_solves = counting_lp_solves() if backend == "bnb" else None
+    lp_solves = counting_lp_solves() if backend == "bnb" else [0]  # other backends: no count
     build, search, total, solves, unproven = [], [], [], [], 0
     for position in positions:
-        before = lp_solves[0] if lp_solves else 0
+        before = lp_solves[0]
         started = time.perf_counter()
         answer = solve(position, "tiles", backend)
         total.append(time.perf_counter() - started)
         build.append(answer.build_seconds)
         search.append(answer.solve_seconds)
-        solves.append((lp_solves[0] if lp_solves else 0) - before)
+        solves.append(lp_solves[0] - before)
         unproven += answer.status == "time_limit"
     print(f"  {backend:6} solve()  {summary(total)}   ({len(positions)} positions, {unproven} unproven)")
     print(f"  {backend:6} model    {summary(build)}")
     print(f"  {backend:6} search   {summary(search)}")
-    if lp_solves:
+    if backend == "bnb":
         xs = sorted(solves)
         print(
             f"  {backend:6} LP solves {sum(xs)} in all: median {statistics.median(xs):g}  p90 {xs[int(0.9 * len(xs))]}"

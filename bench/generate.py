@@ -133,8 +133,12 @@ def main() -> None:
         "hard": lambda: hard(args.seed, args.hard),
         "hard-heldout": lambda: hard(args.heldout_seed, args.hard),
     }
+    names = args.sets.split(",")
+    unknown = [name for name in names if name not in makers]
+    if unknown:
+        parser.error(f"--sets: unknown set {', '.join(unknown)} (sets: {', '.join(makers)})")
     HERE.mkdir(exist_ok=True)
-    for name in args.sets.split(","):
+    for name in names:
         rows = makers[name]()
         with open(HERE / f"{name}.jsonl", "w") as handle:
             for row in rows:

@@ -298,7 +298,7 @@ def describe_table(
                     change[i] = SetChange.EXTENDED
                     break
     for i, key in enumerate(keys):
-        if change[i] is None and not (Counter(key) - rack_left):
+        if change[i] is None and Counter(key) <= rack_left:
             new = rack_part[i] = Counter(key)
             rack_left -= new
             change[i] = SetChange.NEW

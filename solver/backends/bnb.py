@@ -108,9 +108,16 @@ def solve_bnb(lp: LinearModel, time_limit: float | None) -> BackendResult:
         """What an LP solution x promises at most, in integers (see BOUND_SLACK)."""
         return math.floor(float(cost @ x) + BOUND_SLACK)
 
+    all_columns = np.arange(n, dtype=np.int32)
+
     def restore_root_bounds() -> None:
         """Leave the LP as it was: the next search starts from the root bounds."""
-        solver.changeColsBounds(n, np.arange(n, dtype=np.int32), arrays.lower, arrays.upper)
+        solver.changeColsBounds(n, all_columns, arrays.lower, arrays.upper)
+
+    def add_row_at_least(coefficients: Any, lower: float) -> None:
+        """The row ``coefficients @ x >= lower`` (a cut, or a stage's optimum kept)."""
+        nonzero = np.flatnonzero(coefficients).astype(np.int32)
+        solver.addRow(lower, highspy.kHighsInf, len(nonzero), nonzero, coefficients[nonzero])
 
     def lp_solution(lower: Any, upper: Any) -> Any | None:
         """The LP optimum within these bounds, or None if infeasible."""
@@ -304,8 +311,7 @@ def solve_bnb(lp: LinearModel, time_limit: float | None) -> BackendResult:
             if not cuts:
                 return False, best_x
             for pi, pi0 in cuts:
-                nonzero = np.flatnonzero(pi).astype(np.int32)
-                solver.addRow(pi0, highspy.kHighsInf, len(nonzero), nonzero, pi[nonzero])
+                add_row_at_least(pi, pi0)
                 rows.add(pi, pi0, math.inf, integral=False)
                 rows.cuts += 1
         return False, best_x
@@ -313,7 +319,7 @@ def solve_bnb(lp: LinearModel, time_limit: float | None) -> BackendResult:
     try:
         # Usually the weighted objective's relaxation is integral or nearly: one short search.
         weighted = cost_of(lp.objective)
-        solver.changeColsCost(n, np.arange(n, dtype=np.int32), weighted)
+        solver.changeColsCost(n, all_columns, weighted)
         try:
             best_x = branch_and_bound(weighted, best_x, QUICK_NODES)
             return _result(expand(best_x, keep, len(lp.names)), True, started, built)
@@ -323,7 +329,7 @@ def solve_bnb(lp: LinearModel, time_limit: float | None) -> BackendResult:
         # Otherwise optimise the lexicographic parts one after another: tighter bounds per part.
         for number, stage in enumerate(lp.stages):
             cost = cost_of(stage)
-            solver.changeColsCost(n, np.arange(n, dtype=np.int32), cost)
+            solver.changeColsCost(n, all_columns, cost)
             settled, best_x = strengthen(cost, best_x)
             if not settled:
                 if number == 0:
@@ -334,8 +340,7 @@ def solve_bnb(lp: LinearModel, time_limit: float | None) -> BackendResult:
                     restore_root_bounds()
             value = round(float(cost @ best_x))
             # Later stages may not lose what this one won.
-            nonzero = np.flatnonzero(cost).astype(np.int32)
-            solver.addRow(value, highspy.kHighsInf, len(nonzero), nonzero, cost[nonzero])
+            add_row_at_least(cost, value)
             fixed.append((cost, value))
             if rows is not None:
                 rows.add(cost, value, math.inf, integral=True)
