@@ -24,6 +24,7 @@ reading names the file, the line and what is wrong.
 from __future__ import annotations
 
 import json
+import os
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -140,9 +141,21 @@ def write_record(
     result: RoundResult | Line | None,
 ) -> None:
     """Write one round's record (``result`` None: an unfinished round, no result line)."""
-    text = "".join(line + "\n" for line in record_lines(header, turns, result))
+    write_record_lines(path, record_lines(header, turns, result))
+
+
+def write_record_lines(path: str | Path, lines: Iterable[str]) -> None:
+    """Write a record's lines whole or not at all: into a side file, renamed into place at the end,
+    so an interrupted or failed write never leaves half a record behind."""
+    target = Path(path)
+    side = target.with_name(f".{target.name}.partial")
     try:
-        Path(path).write_text(text, encoding="utf-8")
+        try:
+            side.write_text("".join(line + "\n" for line in lines), encoding="utf-8")
+            os.replace(side, target)
+        except BaseException:
+            side.unlink(missing_ok=True)
+            raise
     except OSError as err:
         raise InputError(f"cannot write record {path}: {err.strerror or err}") from None
 

@@ -23,7 +23,7 @@ import signal
 import time
 from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from itertools import permutations
 from pathlib import Path
@@ -32,7 +32,7 @@ from typing import Any
 from solver.errors import InputError, RulesError, ValidationFailure
 from solver.game import Game, GameConfig, IllegalMove, can_open, derived_seed, full_pool
 from solver.players import LEVELS, make_player
-from solver.records import GameHeader, write_record
+from solver.records import GameHeader, record_lines, write_record_lines
 from solver.rules import RuleSet
 
 OPEN_BY = (1, 2, 3, 5, 10)  # the k of "opened by its k-th turn"
@@ -175,6 +175,7 @@ class Outcome:
     opened_turn: dict[str, int | None]  # the player's own turn (1-based) on which it opened
     dealt_jokers: dict[str, int]
     seconds: float
+    record: tuple[str, ...] = ()  # the game record's lines, when the series keeps records
 
 
 def play_game(index: int, settings: Settings) -> Outcome:
@@ -207,9 +208,9 @@ def play_game(index: int, settings: Settings) -> Outcome:
         if opened_turn[seating[seat]] is None:
             opened_turn[seating[seat]] = own_turns[seat]
     result = game.result()
+    record: tuple[str, ...] = ()
     if settings.record_dir is not None:
-        path = Path(settings.record_dir) / f"game-{index + 1:05d}.jsonl"
-        write_record(path, GameHeader.for_game(game, seating), game.history, result)
+        record = tuple(record_lines(GameHeader.for_game(game, seating), game.history, result))
     return Outcome(
         index=index,
         seating=tuple(seating),
@@ -221,6 +222,7 @@ def play_game(index: int, settings: Settings) -> Outcome:
         opened_turn=opened_turn,
         dealt_jokers=dealt,
         seconds=time.perf_counter() - started,
+        record=record,
     )
 
 
@@ -233,7 +235,10 @@ def _ignore_interrupts() -> None:
 
 
 def run_games(settings: Settings, jobs: int = 1) -> Iterator[Outcome]:
-    """Every game of the series, in order; with jobs > 1 played by worker processes."""
+    """Every game of the series as it ends (in index order only with jobs 1; worker processes
+    play in parallel with jobs > 1). A game's record, if kept, is written here, just before its
+    outcome is handed on: whatever stops the series, the records on disk are whole and are those
+    of the games reported, give or take the one in hand."""
     if settings.record_dir is not None:
         try:
             Path(settings.record_dir).mkdir(parents=True, exist_ok=True)
@@ -241,6 +246,15 @@ def run_games(settings: Settings, jobs: int = 1) -> Iterator[Outcome]:
             raise InputError(
                 f"cannot create record directory {settings.record_dir}: {err.strerror or err}"
             ) from None
+    for outcome in _played(settings, jobs):
+        if settings.record_dir is not None:
+            path = Path(settings.record_dir) / f"game-{outcome.index + 1:05d}.jsonl"
+            write_record_lines(path, outcome.record)
+            outcome = replace(outcome, record=())  # a long series need not keep every record in memory
+        yield outcome
+
+
+def _played(settings: Settings, jobs: int) -> Iterator[Outcome]:
     if jobs <= 1 or settings.games <= 1:
         for index in range(settings.games):
             yield play_game(index, settings)
@@ -252,7 +266,8 @@ def run_games(settings: Settings, jobs: int = 1) -> Iterator[Outcome]:
         "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
     )
     with context.Pool(min(jobs, settings.games), initializer=_ignore_interrupts) as pool:
-        yield from pool.imap(_play_packed, ((i, settings) for i in range(settings.games)), chunksize=1)
+        # Unordered: a game that ends is reported at once, not held back behind a longer one.
+        yield from pool.imap_unordered(_play_packed, ((i, settings) for i in range(settings.games)), chunksize=1)
 
 
 @dataclass
@@ -364,7 +379,7 @@ def _r(value: float) -> float:
 
 def summarize(outcomes: Iterable[Outcome], settings: Settings, seconds: float = 0.0) -> Summary:
     summary = Summary(settings, seconds=seconds)
-    for o in outcomes:
+    for o in sorted(outcomes, key=lambda o: o.index):  # the same sums whatever order games ended in
         summary.add(o)
     return summary
 

@@ -3,13 +3,22 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from solver.errors import InputError
 from solver.game import Game, GameConfig
-from solver.records import GameHeader, RecordWriter, parse_record, read_record, record_lines, write_record
+from solver.records import (
+    GameHeader,
+    RecordWriter,
+    parse_record,
+    read_record,
+    record_lines,
+    write_record,
+    write_record_lines,
+)
 from solver.rules import RuleSet
 from solver.solve import solve
 
@@ -150,3 +159,17 @@ def test_unreadable_files(tmp_path: Path) -> None:
         read_record(binary)
     with pytest.raises(InputError, match="cannot write record"):
         write_record(tmp_path / "no" / "such" / "dir.jsonl", {"type": "game"}, [], None)
+
+
+def test_a_record_is_written_whole_or_not_at_all(tmp_path: Path) -> None:
+    def lines_then_interrupt() -> Iterator[str]:
+        yield '{"type": "game"}'
+        raise KeyboardInterrupt
+
+    target = tmp_path / "game-00001.jsonl"
+    with pytest.raises(KeyboardInterrupt):
+        write_record_lines(target, lines_then_interrupt())
+    assert list(tmp_path.iterdir()) == []  # neither the record nor its side file
+    target.write_text("old\n")
+    write_record_lines(target, ['{"type": "game"}'])
+    assert target.read_text() == '{"type": "game"}\n' and len(list(tmp_path.iterdir())) == 1

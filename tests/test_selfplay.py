@@ -40,7 +40,8 @@ def run(args: list[Any]) -> Result:
 
 
 def without_time(outcomes: list[Outcome]) -> list[dict[str, object]]:
-    return [{k: v for k, v in dataclasses.asdict(o).items() if k != "seconds"} for o in outcomes]
+    ordered = sorted(outcomes, key=lambda o: o.index)  # with jobs > 1 games are reported as they end
+    return [{k: v for k, v in dataclasses.asdict(o).items() if k != "seconds"} for o in ordered]
 
 
 # --------------------------------------------------------------------------- statistics
