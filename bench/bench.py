@@ -71,24 +71,12 @@ def summary(values: list[float]) -> str:
     )
 
 
-_lp_solves: list[int] = []  # bnb's LP solves so far, once counting_lp_solves() has started counting
-
-
 def counting_lp_solves() -> list[int]:
-    """Count bnb's LP solves (HiGHS runs): a measure of the search's work that, unlike time, does
-    not depend on the machine or its load (the same code gives the same counts)."""
-    import solver.backends.bnb as bnb
+    """bnb's LP solves so far (``lp.SOLVES``): a measure of the search's work that, unlike time,
+    does not depend on the machine or its load (the same code gives the same counts)."""
+    from solver.backends.lp import SOLVES
 
-    if not _lp_solves:
-        _lp_solves.append(0)
-        run = bnb.run
-
-        def counted(highspy: Any, lp_solver: Any) -> None:
-            _lp_solves[0] += 1
-            run(highspy, lp_solver)
-
-        bnb.run = counted
-    return _lp_solves
+    return SOLVES
 
 
 def bench_backend(rows: list[dict[str, Any]], backend: str, options: dict[str, object]) -> None:
@@ -243,7 +231,13 @@ def main() -> None:
     parser.add_argument(
         "--joker-rules", default="", help="comma-separated strict, locked: their cost against free mode"
     )
+    parser.add_argument(
+        "--lp", default="auto", help="bnb's LP engine: auto, simplex (the compiled one), highs"
+    )
     args = parser.parse_args()
+    import solver.backends.bnb as bnb
+
+    bnb.LP_ENGINE = args.lp
     for name in args.sets.split(","):
         rows = load(name)
         print(f"{name}: {len(rows)} positions")

@@ -15,6 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from solver.backends import BackendResult, bnb
+from solver.backends.lp import ENGINES, available
 from solver.model import LinearModel
 
 
@@ -48,14 +49,16 @@ def _brute_force(lp: LinearModel) -> tuple[int, int]:
     return best
 
 
-def _solve(lp: LinearModel, quick_nodes: int, cut_rounds: int = bnb.CUT_ROUNDS) -> BackendResult:
+def _solve(
+    lp: LinearModel, quick_nodes: int, cut_rounds: int = bnb.CUT_ROUNDS, engine: str = "auto"
+) -> BackendResult:
     """bnb with these settings, restored afterwards (hypothesis rules out monkeypatch here)."""
-    original = bnb.QUICK_NODES, bnb.CUT_ROUNDS
-    bnb.QUICK_NODES, bnb.CUT_ROUNDS = quick_nodes, cut_rounds
+    original = bnb.QUICK_NODES, bnb.CUT_ROUNDS, bnb.LP_ENGINE
+    bnb.QUICK_NODES, bnb.CUT_ROUNDS, bnb.LP_ENGINE = quick_nodes, cut_rounds, engine
     try:
         return bnb.solve_bnb(lp, None)
     finally:
-        bnb.QUICK_NODES, bnb.CUT_ROUNDS = original
+        bnb.QUICK_NODES, bnb.CUT_ROUNDS, bnb.LP_ENGINE = original
 
 
 def _values(lp: LinearModel, values: list[int]) -> tuple[int, int]:
@@ -63,13 +66,19 @@ def _values(lp: LinearModel, values: list[int]) -> tuple[int, int]:
     return first, second
 
 
-@settings(max_examples=400, deadline=None)
-@given(packing_programs(), st.sampled_from([0, 7]), st.sampled_from([0, bnb.CUT_ROUNDS]))
-def test_bnb_finds_the_lexicographic_optimum(lp: LinearModel, quick_nodes: int, cut_rounds: int) -> None:
+@settings(max_examples=600, deadline=None)
+@given(
+    packing_programs(),
+    st.sampled_from([0, 7]),
+    st.sampled_from([0, bnb.CUT_ROUNDS]),
+    st.sampled_from(ENGINES if available() else ("highs",)),
+)
+def test_bnb_finds_the_lexicographic_optimum(lp: LinearModel, quick_nodes: int, cut_rounds: int, engine: str) -> None:
     """With the one-shot weighted search (7 nodes) or straight to the stages (0 nodes), with
-    and without cuts (cuts close most gaps at the root, and the levels below it go unvisited)."""
+    and without cuts (cuts close most gaps at the root, and the levels below it go unvisited),
+    with either LP engine."""
     lp.hint = [0] * len(lp.names)
-    result = _solve(lp, quick_nodes, cut_rounds)
+    result = _solve(lp, quick_nodes, cut_rounds, engine)
     assert result.optimal and result.values is not None
     assert all(lo <= v <= hi for v, lo, hi in zip(result.values, lp.lower, lp.upper))
     for _, terms, lo, hi in lp.rows:

@@ -12,7 +12,7 @@ import pytest
 
 from solver.backends import bnb
 from solver.backends.gomory import RowStore, gomory_cuts
-from solver.backends.highs import _new_highs, pass_model
+from solver.backends.lp import ENGINES, make_engine
 from solver.files import position_from_record
 from solver.model import Objective, build_model
 from solver.position import Position
@@ -41,51 +41,44 @@ def _objective_value(lp: Any, values: list[int]) -> int:
     return sum(c * values[v] for v, c in lp.objective)
 
 
+@pytest.mark.parametrize("engine", ENGINES)
 @pytest.mark.parametrize("position", POSITIONS[::3], ids=lambda p: p.id)
-def test_cuts_keep_the_optimum(position: Position) -> None:
+def test_cuts_keep_the_optimum(position: Position, engine: str) -> None:
     """Cuts from the root tableau, round after round, never cut off a known optimal solution."""
-    import highspy
-
     model = build_model(position, Objective.TILES, "flow")
     best = bnb.solve_bnb(model.lp, None)
     assert best.optimal and best.values is not None
     arrays, keep = model.lp.arrays().reduced()
     optimum = np.array(best.values, dtype=np.float64)[keep]
-    solver = _new_highs(highspy)
-    for option, value in (("output_flag", False), ("presolve", "off"), ("threads", 1)):
-        solver.setOptionValue(option, value)
-    pass_model(highspy, solver, arrays)
+    lp = make_engine(arrays, engine)
     rows = RowStore(arrays)
     for _ in range(4):
-        solver.run()
-        x = np.asarray(solver.getSolution().col_value)
-        cuts = gomory_cuts(solver, rows, x, arrays.lower, arrays.upper, 10)
+        solved = lp.solve()
+        assert solved is not None
+        x = solved[0]
+        cuts = gomory_cuts(lp, rows, x, arrays.lower, arrays.upper, 10)
         if not cuts:
             break
         for pi, pi0 in cuts:
             assert float(pi @ optimum) >= pi0 - 1e-9, "a cut removed the optimal move"
             assert float(pi @ x) < pi0, "a cut that does not cut off the LP optimum"
-            nonzero = np.flatnonzero(pi).astype(np.int32)
-            solver.addRow(pi0, highspy.kHighsInf, len(nonzero), nonzero, pi[nonzero])
+            lp.add_row_at_least(pi, pi0)
             rows.add(pi, pi0, float("inf"), integral=False)
-    bound = float(arrays.cost @ np.asarray(solver.getSolution().col_value))
-    assert bound >= _objective_value(model.lp, best.values) - 1e-6
+    solved = lp.solve()
+    assert solved is not None
+    assert solved[1] >= _objective_value(model.lp, best.values) - 1e-6
 
 
-def test_some_position_gets_cuts() -> None:
+@pytest.mark.parametrize("engine", ENGINES)
+def test_some_position_gets_cuts(engine: str) -> None:
     """The cut generator is not idle: fractional roots among the conformance positions get cuts."""
-    import highspy
-
     made = 0
     for position in POSITIONS[:40]:
         arrays, _ = build_model(position, Objective.TILES, "flow").lp.arrays().reduced()
-        solver = _new_highs(highspy)
-        for option, value in (("output_flag", False), ("presolve", "off"), ("threads", 1)):
-            solver.setOptionValue(option, value)
-        pass_model(highspy, solver, arrays)
-        solver.run()
-        x = np.asarray(solver.getSolution().col_value)
-        made += len(gomory_cuts(solver, RowStore(arrays), x, arrays.lower, arrays.upper, 5))
+        lp = make_engine(arrays, engine)
+        solved = lp.solve()
+        assert solved is not None
+        made += len(gomory_cuts(lp, RowStore(arrays), solved[0], arrays.lower, arrays.upper, 5))
     assert made > 0
 
 

@@ -22,7 +22,8 @@ from typing import Any
 
 from solver.backends import BackendResult
 from solver.backends.gomory import RowStore, gomory_cuts
-from solver.backends.highs import _new_highs, expand, pass_model, run, solve_highs
+from solver.backends.highs import expand, solve_highs
+from solver.backends.lp import LpFailure, make_engine
 from solver.errors import BackendError
 from solver.model import LinearModel
 
@@ -43,6 +44,7 @@ QUICK_NODES = 7  # nodes for the one-shot weighted search before solving part by
 DIVE_NODES = 15
 DIVE_FIX_GAP = 0.3  # each step fixes every variable this close to an integer (at least one)
 TOLERANCE = 1e-6
+LP_ENGINE = "auto"  # see lp.py: the compiled simplex when built, else HiGHS
 # An LP bound is rounded down only after adding this slack. HiGHS returns optima with dual
 # infeasibilities up to its 1e-7 tolerance (60% of the solves on the bench sets had some), so a
 # computed bound may lie below the true one by up to 1e-7 times the sum of the columns' ranges:
@@ -68,10 +70,9 @@ class _TooBig(Exception):
 
 def solve_bnb(lp: LinearModel, time_limit: float | None) -> BackendResult:
     try:
-        import highspy
         import numpy as np
-    except ImportError as err:  # pragma: no cover - highspy is a dependency
-        raise BackendError(f"backend bnb needs highspy: {err}") from None
+    except ImportError as err:  # pragma: no cover - numpy comes with highspy, a dependency
+        raise BackendError(f"backend bnb needs numpy: {err}") from None
 
     started = time.perf_counter()
     deadline = None if time_limit is None else started + time_limit
@@ -79,10 +80,8 @@ def solve_bnb(lp: LinearModel, time_limit: float | None) -> BackendResult:
     n = len(keep)
     if n == 0:  # nothing can change: the starting move is the only one
         return BackendResult(list(lp.hint), True, 0.0, time.perf_counter() - started)
-    solver = _lp_solver(highspy)
-    pass_model(highspy, solver, arrays)
+    engine = make_engine(arrays, LP_ENGINE)
     built = time.perf_counter()
-    status_of = highspy.HighsModelStatus
     # In an initial meld, decide first whether the player opens and with which tiles: the
     # meld's sets follow from those, and branching on them first keeps the tree small.
     priority = np.zeros(n)
@@ -104,42 +103,27 @@ def solve_bnb(lp: LinearModel, time_limit: float | None) -> BackendResult:
             and all(round(float(c @ x)) >= v for c, v in fixed)
         )
 
-    def bound_of(cost: Any, x: Any) -> int:
-        """What an LP solution x promises at most, in integers (see BOUND_SLACK)."""
-        return math.floor(float(cost @ x) + BOUND_SLACK)
+    def bound_of(value: float) -> int:
+        """What an LP's optimal value promises at most, in integers (see BOUND_SLACK)."""
+        return math.floor(value + BOUND_SLACK)
 
     all_columns = np.arange(n, dtype=np.int32)
 
     def restore_root_bounds() -> None:
         """Leave the LP as it was: the next search starts from the root bounds."""
-        solver.changeColsBounds(n, all_columns, arrays.lower, arrays.upper)
+        engine.set_bounds(all_columns, arrays.lower, arrays.upper)
 
-    def add_row_at_least(coefficients: Any, lower: float) -> None:
-        """The row ``coefficients @ x >= lower`` (a cut, or a stage's optimum kept)."""
-        nonzero = np.flatnonzero(coefficients).astype(np.int32)
-        solver.addRow(lower, highspy.kHighsInf, len(nonzero), nonzero, coefficients[nonzero])
-
-    def lp_solution(lower: Any, upper: Any) -> Any | None:
-        """The LP optimum within these bounds, or None if infeasible."""
-        run(highspy, solver)
-        status = solver.getModelStatus()
-        if status == status_of.kInfeasible:
+    def lp_solution() -> tuple[Any, int] | None:
+        """The LP optimum within the engine's current bounds and its rounded-down bound, or
+        None if infeasible."""
+        try:
+            solved = engine.solve()
+        except LpFailure:
+            raise _GiveUp from None
+        if solved is None:
             return None
-        if status != status_of.kOptimal:
-            raise _GiveUp
-        x = np.asarray(solver.getSolution().col_value)
-        if (x < lower - TOLERANCE).any() or (x > upper + TOLERANCE).any():
-            # A stale solution vector from the previous solve: solve this LP afresh once.
-            solver.clearSolver()
-            run(highspy, solver)
-            if solver.getModelStatus() == status_of.kInfeasible:
-                return None
-            x = np.asarray(solver.getSolution().col_value)
-            if solver.getModelStatus() != status_of.kOptimal or (
-                (x < lower - TOLERANCE).any() or (x > upper + TOLERANCE).any()
-            ):
-                raise _GiveUp
-        return x
+        x, value = solved
+        return x, bound_of(value)
 
     def branch_and_bound(
         cost: Any, best_x: Any, node_limit: int = NODE_LIMIT, priority: Any = priority, by_level: bool = False
@@ -158,7 +142,8 @@ def solve_bnb(lp: LinearModel, time_limit: float | None) -> BackendResult:
         """
         best = round(float(cost @ best_x))
         # Nodes as (a bound on them: their parent's, rounded down; lower; upper; their LP solution
-        # if already solved). A node whose bound cannot beat the best found is dropped unsolved.
+        # and its bound if already solved). A node whose bound cannot beat the best found is
+        # dropped unsolved.
         stack: list[tuple[float, Any, Any, Any]] = [(math.inf, arrays.lower.copy(), arrays.upper.copy(), None)]
         waiting: list[tuple[int, Any, Any, Any]] = []  # solved nodes below the level, as above
         level = -math.inf  # nodes bounded below it wait; by level, the root sets it
@@ -172,10 +157,10 @@ def solve_bnb(lp: LinearModel, time_limit: float | None) -> BackendResult:
                 level = max(node[0] for node in waiting)
                 stack = [node for node in waiting if node[0] == level]
                 waiting = [node for node in waiting if node[0] < level]
-            parent_bound, lower, upper, x = stack.pop()
+            parent_bound, lower, upper, solved = stack.pop()
             if parent_bound <= best:
                 continue
-            if x is None:  # else a waiting node, solved before
+            if solved is None:  # else a waiting node, solved before
                 if deadline is not None and time.perf_counter() > deadline:
                     raise _OutOfTime
                 nodes += 1
@@ -184,12 +169,12 @@ def solve_bnb(lp: LinearModel, time_limit: float | None) -> BackendResult:
                 # Change only the bounds that differ from the last node, so the LP stays warm.
                 changed = np.flatnonzero((lower != current_lower) | (upper != current_upper)).astype(np.int32)
                 if len(changed):
-                    solver.changeColsBounds(len(changed), changed, lower[changed], upper[changed])
+                    engine.set_bounds(changed, lower[changed], upper[changed])
                 current_lower, current_upper = lower, upper
-                x = lp_solution(lower, upper)
-                if x is None:
+                solved = lp_solution()
+                if solved is None:
                     continue  # infeasible
-            bound = bound_of(cost, x)
+            x, bound = solved
             if bound <= best:
                 continue  # even the relaxation cannot beat the best found
             if by_level and nodes == 1:
@@ -203,7 +188,7 @@ def solve_bnb(lp: LinearModel, time_limit: float | None) -> BackendResult:
                     best, best_x = value, rounded
                 continue
             if bound < level:
-                waiting.append((bound, lower, upper, x))
+                waiting.append((bound, lower, upper, solved))
                 continue
             # Branch on the most fractional variable; explore the nearer side first, but by
             # level the up side of a scored variable (play the tile, keep the set): a move
@@ -248,10 +233,10 @@ def solve_bnb(lp: LinearModel, time_limit: float | None) -> BackendResult:
             for _ in range(DIVE_NODES):
                 if deadline is not None and time.perf_counter() > deadline:
                     raise _OutOfTime
-                x = lp_solution(lower, upper)
-                if x is None:
+                solved = lp_solution()
+                if solved is None:
                     break
-                bound = bound_of(cost, x)
+                x, bound = solved
                 target = bound if target is None else target
                 if bound < target or bound <= best:
                     break
@@ -268,7 +253,7 @@ def solve_bnb(lp: LinearModel, time_limit: float | None) -> BackendResult:
                     fix[int(np.argmin(np.where(fractional, gaps, 1.0)))] = True
                 at = np.flatnonzero(fix).astype(np.int32)
                 lower[at] = upper[at] = rounded[at]
-                solver.changeColsBounds(len(at), at, lower[at], upper[at])
+                engine.set_bounds(at, lower[at], upper[at])
         finally:
             restore_root_bounds()
         return best_x, False
@@ -294,9 +279,10 @@ def solve_bnb(lp: LinearModel, time_limit: float | None) -> BackendResult:
                 raise _OutOfTime
             if rows is not None and rows.cuts >= MAX_CUTS:
                 return False, best_x
-            x = lp_solution(arrays.lower, arrays.upper)
-            if x is None or bound_of(cost, x) <= round(float(cost @ best_x)):
+            solved = lp_solution()
+            if solved is None or solved[1] <= round(float(cost @ best_x)):
                 return True, best_x
+            x = solved[0]
             rounded = np.round(x)
             if (np.abs(x - rounded) <= TOLERANCE).all():
                 if round(float(cost @ rounded)) > round(float(cost @ best_x)) and feasible(rounded):
@@ -307,11 +293,11 @@ def solve_bnb(lp: LinearModel, time_limit: float | None) -> BackendResult:
                 for stage_cost, value in fixed:
                     rows.add(stage_cost, value, math.inf, integral=True)
             limit = min(CUTS_PER_ROUND, MAX_CUTS - rows.cuts)
-            cuts = gomory_cuts(solver, rows, x, arrays.lower, arrays.upper, limit)
+            cuts = gomory_cuts(engine, rows, x, arrays.lower, arrays.upper, limit)
             if not cuts:
                 return False, best_x
             for pi, pi0 in cuts:
-                add_row_at_least(pi, pi0)
+                engine.add_row_at_least(pi, pi0)
                 rows.add(pi, pi0, math.inf, integral=False)
                 rows.cuts += 1
         return False, best_x
@@ -319,7 +305,7 @@ def solve_bnb(lp: LinearModel, time_limit: float | None) -> BackendResult:
     try:
         # Usually the weighted objective's relaxation is integral or nearly: one short search.
         weighted = cost_of(lp.objective)
-        solver.changeColsCost(n, all_columns, weighted)
+        engine.set_cost(weighted)
         try:
             best_x = branch_and_bound(weighted, best_x, QUICK_NODES)
             return _result(expand(best_x, keep, len(lp.names)), True, started, built)
@@ -329,7 +315,7 @@ def solve_bnb(lp: LinearModel, time_limit: float | None) -> BackendResult:
         # Otherwise optimise the lexicographic parts one after another: tighter bounds per part.
         for number, stage in enumerate(lp.stages):
             cost = cost_of(stage)
-            solver.changeColsCost(n, all_columns, cost)
+            engine.set_cost(cost)
             settled, best_x = strengthen(cost, best_x)
             if not settled:
                 if number == 0:
@@ -340,7 +326,7 @@ def solve_bnb(lp: LinearModel, time_limit: float | None) -> BackendResult:
                     restore_root_bounds()
             value = round(float(cost @ best_x))
             # Later stages may not lose what this one won.
-            add_row_at_least(cost, value)
+            engine.add_row_at_least(cost, value)
             fixed.append((cost, value))
             if rows is not None:
                 rows.add(cost, value, math.inf, integral=True)
@@ -349,30 +335,6 @@ def solve_bnb(lp: LinearModel, time_limit: float | None) -> BackendResult:
     except (_GiveUp, _TooBig):
         return _fallback(lp, deadline, started)
     return _result(expand(best_x, keep, len(lp.names)), True, started, built)
-
-
-_SOLVER: Any = None
-
-
-def _lp_solver(highspy: Any) -> Any:
-    """One LP solver per process, emptied before each position (creating one costs 0.4 ms).
-
-    clearModel() drops the model, basis and solution, so no state carries over; every solution
-    vector is still checked against its bounds and every accepted one row by row.
-    """
-    global _SOLVER
-    if _SOLVER is None:
-        _SOLVER = _new_highs(highspy)
-        for option, value in (
-            ("output_flag", False),
-            ("presolve", "off"),  # tiny LPs: presolve costs more than it saves, and would run per node
-            ("threads", 1),
-            ("random_seed", 0),
-        ):
-            _SOLVER.setOptionValue(option, value)
-    else:
-        _SOLVER.clearModel()
-    return _SOLVER
 
 
 def _result(values: list[int], optimal: bool, started: float, built: float) -> BackendResult:

@@ -21,6 +21,7 @@ from typing import Any
 
 import numpy as np
 
+from solver.backends.lp import LpEngine
 from solver.model import LpArrays
 
 FRACTION = 0.01  # a basic value this close to an integer makes no cut (numerically weak)
@@ -84,12 +85,17 @@ class RowStore:
 
 
 def gomory_cuts(
-    solver: Any, rows: RowStore, x: Any, lower: Any, upper: Any, limit: int
+    engine: LpEngine, rows: RowStore, x: Any, lower: Any, upper: Any, limit: int
 ) -> list[tuple[Any, float]]:
     """Up to ``limit`` violated Gomory mixed-integer cuts ``(pi, pi0)`` meaning ``pi @ x >= pi0``,
-    most efficacious first, from the solver's current optimal basis (``x``: its solution;
-    ``lower``/``upper``: the column bounds it was solved with, all integer)."""
-    basic = np.asarray(solver.getBasicVariables()[1])
+    most efficacious first, from the engine's current optimal basis (``x``: its solution;
+    ``lower``/``upper``: the column bounds it was solved with, all integer).
+
+    The rows' bounds are the engine's (``row_bounds``): a nonbasic logical may sit at a bound
+    that the engine put in place of an infinite one, valid at every solution, and the shift of
+    its term must start from there."""
+    basic = engine.basic_variables()
+    row_lower, row_upper = engine.row_bounds()
     activity = rows.matrix @ x
     n, m = len(x), len(rows.lower)
     basic_column = np.zeros(n, dtype=bool)
@@ -99,12 +105,12 @@ def gomory_cuts(
     # Nonbasic columns sit at a bound; fixed ones (and equality rows) never move: no term.
     free_column = ~basic_column & (lower < upper)
     column_at_upper = x >= upper - 1e-9
-    free_row = ~basic_row & (rows.lower < rows.upper)
-    row_at_upper = np.isfinite(rows.upper) & (activity >= rows.upper - 1e-9)
+    free_row = ~basic_row & (row_lower < row_upper)
+    row_at_upper = np.isfinite(row_upper) & (activity >= row_upper - 1e-9)
     column_sign = np.where(column_at_upper, -1.0, 1.0)
     column_offset = np.where(column_at_upper, upper, lower)
     row_sign = np.where(row_at_upper, -1.0, 1.0)
-    row_offset = np.where(row_at_upper, rows.upper, rows.lower)
+    row_offset = np.where(row_at_upper, row_upper, row_lower)
     row_offset = np.where(free_row, row_offset, 0.0)  # keep infinities out of the sums
 
     fraction = x - np.floor(x)
@@ -114,7 +120,7 @@ def gomory_cuts(
         return []
     # Tableau rows over columns and row activities: x_b + reduced @ x - inverse @ activity = 0,
     # where reduced = inverse @ A (HiGHS's logical columns are +I for minus the activities).
-    inverse = np.array([solver.getBasisInverseRow(i)[1] for i in candidates])
+    inverse = engine.inverse_rows(candidates)
     reduced = inverse @ rows.matrix
     f0 = fraction[basic[candidates]][:, None]
     a_col = np.where(free_column, reduced * column_sign, 0.0)

@@ -1,0 +1,145 @@
+"""bnb's two LP engines: the compiled dual simplex against HiGHS, LP by LP and answer by answer.
+
+The simplex engine's answers are used only in ways that stay exact (a bound that holds whatever
+its accuracy, a checked infeasibility proof, integral solutions checked row by row), so a wrong
+LP answer would cost speed, not exactness; these tests hold it to HiGHS's answers anyway.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+import random
+from typing import Any
+
+import numpy as np
+import pytest
+
+from solver.backends import bnb, lp
+from solver.files import position_from_record
+from solver.model import LpArrays, Objective, build_model
+from solver.solve import solve
+from tests.test_conformance import CASES, VARIANTS
+
+pytestmark = pytest.mark.skipif(not lp.available(), reason="the simplex engine was not built")
+
+
+def _arrays(case: Any, formulation: str) -> LpArrays:
+    record, variant = case.values
+    objective, options = VARIANTS[variant]
+    fields = {k: v for k, v in record.items() if k != "oracle"}
+    position = position_from_record(fields, record["id"], options)
+    objective = Objective.TILES if objective == "tiles" else Objective.POINTS
+    arrays, _ = build_model(position, objective, formulation).lp.arrays().reduced()
+    return arrays
+
+
+def _activity(arrays: LpArrays, x: Any) -> Any:
+    columns = np.repeat(np.arange(len(x)), np.diff(arrays.start))
+    return np.bincount(arrays.index, arrays.value * x[columns], len(arrays.row_lower))
+
+
+@pytest.mark.parametrize("formulation", ["auto", "flow"])
+@pytest.mark.parametrize("seed", range(4))
+def test_the_engines_agree_along_random_searches(seed: int, formulation: str) -> None:
+    """Branching bound changes, back to the root after an infeasible node, rows added (cuts,
+    stages' optima), costs changed (the next stage): both engines reach the same status and
+    optimal value each time, and the simplex engine's solution satisfies its rows and bounds."""
+    rng = random.Random(seed)
+    cases = [c for c in CASES if c.values[1] == "tiles_continue"]
+    solves = 0
+    for case in rng.sample(cases, 12):
+        arrays = _arrays(case, formulation)
+        n = len(arrays.cost)
+        if n == 0:
+            continue
+        simplex, highs = lp.make_engine(arrays, "simplex"), lp.make_engine(arrays, "highs")
+        engines = (simplex, highs)
+        lower, upper, cost = arrays.lower.copy(), arrays.upper.copy(), arrays.cost.copy()
+        row_lower, row_upper = list(arrays.row_lower), list(arrays.row_upper)
+        for _ in range(30):
+            ours, theirs = simplex.solve(), highs.solve()
+            solves += 1
+            assert (ours is None) == (theirs is None)
+            if ours is None:
+                everything = np.arange(n, dtype=np.int32)
+                lower, upper = arrays.lower.copy(), arrays.upper.copy()
+                for engine in engines:
+                    engine.set_bounds(everything, lower, upper)
+                continue
+            assert theirs is not None
+            x, bound = ours
+            value = float(cost @ theirs[0])
+            assert float(cost @ x) == pytest.approx(value, abs=1e-6)
+            assert value - 1e-7 <= bound <= value + 1e-6  # a true upper bound, and a tight one
+            assert (x >= lower - 1e-9).all() and (x <= upper + 1e-9).all()
+            activity = _activity(arrays, x)
+            assert (activity >= arrays.row_lower - 1e-7).all() and (activity <= arrays.row_upper + 1e-7).all()
+            roll = rng.random()
+            if roll < 0.1:  # a stage's optimum kept as a row
+                row = np.array([rng.choice([0.0, 0.0, 1.0]) for _ in range(n)])
+                floor = math.floor(float(row @ x)) - rng.choice([0, 1])
+                for engine in engines:
+                    engine.add_row_at_least(row, floor)
+                row_lower.append(floor)
+                row_upper.append(math.inf)
+                continue
+            if roll < 0.2:  # the next stage's costs
+                cost = arrays.cost * np.array([rng.choice([0.0, 1.0, 2.0]) for _ in range(n)])
+                for engine in engines:
+                    engine.set_cost(cost)
+                continue
+            fractional = np.flatnonzero(np.abs(x - np.round(x)) > 1e-6)
+            j = int(rng.choice(list(fractional))) if len(fractional) else rng.randrange(n)
+            if rng.random() < 0.5:
+                upper[j] = max(lower[j], math.floor(x[j]) - (0 if len(fractional) else 1))
+            else:
+                lower[j] = min(upper[j], math.floor(x[j]) + 1)
+            at = np.array([j], dtype=np.int32)
+            for engine in engines:
+                engine.set_bounds(at, lower[at], upper[at])
+    assert solves > 100
+
+
+def test_infeasible_needs_a_proof() -> None:
+    """x + y >= 3 with x, y in [0, 1]: infeasible; in [0, 2]: optimum 4, infeasible again with x
+    fixed at 0, optimum 3 with x fixed at 1; bounds beyond the first ones are refused."""
+    arrays = LpArrays(
+        cost=np.array([1.0, 1.0]),
+        lower=np.zeros(2),
+        upper=np.ones(2),
+        row_lower=np.array([3.0]),
+        row_upper=np.array([math.inf]),
+        start=np.array([0, 1, 2], dtype=np.int32),
+        index=np.array([0, 0], dtype=np.int32),
+        value=np.array([1.0, 1.0]),
+    )
+    assert lp.make_engine(arrays, "simplex").solve() is None
+    looser = dataclasses.replace(arrays, upper=np.array([2.0, 2.0]))
+    engine = lp.make_engine(looser, "simplex")
+    solved = engine.solve()
+    assert solved is not None and solved[1] == pytest.approx(4.0)
+    engine.set_bounds(np.array([0], dtype=np.int32), np.array([0.0]), np.array([0.0]))
+    assert engine.solve() is None  # y alone cannot reach 3
+    engine.set_bounds(np.array([0], dtype=np.int32), np.array([1.0]), np.array([1.0]))
+    solved = engine.solve()
+    assert solved is not None and solved[1] == pytest.approx(3.0)
+    with pytest.raises(ValueError, match="beyond the root"):
+        engine.set_bounds(np.array([1], dtype=np.int32), np.array([0.0]), np.array([3.0]))
+
+
+@pytest.mark.parametrize(("record", "variant"), CASES)
+def test_bnb_on_highs_meets_the_oracle_too(
+    record: dict[str, Any], variant: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The conformance positions with bnb's LPs solved by HiGHS (test_conformance runs the
+    default engine): both reach the independently computed optima, kept sets included."""
+    monkeypatch.setattr(bnb, "LP_ENGINE", "highs")
+    objective, options = VARIANTS[variant]
+    fields = {k: v for k, v in record.items() if k != "oracle"}
+    position = position_from_record(fields, record["id"], options)
+    solution = solve(position, objective, "bnb")
+    got = solution.tiles_played if objective == "tiles" else solution.points_played
+    assert solution.status in ("optimal", "no_move") and got == record["oracle"][variant]
+    if variant == "tiles" and "kept" in record["oracle"]:
+        assert solution.kept_sets == record["oracle"]["kept"]
