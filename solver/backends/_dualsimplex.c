@@ -15,9 +15,11 @@
  * needs no phase 1 after a change of costs.
  *
  * The basis inverse is kept explicitly (dense, m x m), updated by each pivot and recomputed from
- * scratch every REFACTOR_EVERY pivots and before any answer is given: the answer's primal and
- * dual feasibility are checked on fresh values, and "infeasible" only after its proof (a row of
- * the inverse whose combination of bounds cannot reach zero) is checked on fresh values too.
+ * scratch every REFACTOR_EVERY pivots or when an update looks inaccurate. Before an answer is
+ * given, the values and reduced costs are computed afresh from the inverse and checked. The
+ * bound returned holds whatever the inverse's accuracy (see lagrangian_bound), and "infeasible"
+ * comes only with its proof checked (a row of the inverse whose combination of bounds cannot
+ * reach zero).
  * The caller does not trust the answer beyond that: bounds are rounded with a slack, and every
  * integral solution is checked row by row in integers.
  */
@@ -33,7 +35,7 @@
 #define SINGULAR_TOL 1e-11
 #define INFEASIBLE_MARGIN 1e-6
 #define REFACTOR_EVERY 40
-#define TEXTBOOK_ITERATIONS 300
+#define STALL_LIMIT 20
 #define MAX_ITERATIONS 20000
 
 enum { OPTIMAL = 0, INFEASIBLE = 1, FAILED = 2 };
@@ -60,17 +62,28 @@ typedef struct {
     double bound;   /* after OPTIMAL: an upper bound on the maximum, see lagrangian_bound */
     long iterations;
     int updates;    /* pivots since the inverse was last computed */
+    int duals_stale; /* costs or rows changed since the reduced costs were computed */
+    double *weight; /* mcap: squared norm of each row of the inverse (dual steepest edge) */
 } Simplex;
 
 static int variables(const Simplex *s) { return s->n + s->m; }
 
-/* sum_i v[i] * a_j[i] for variable j (a logical's column is a unit vector). */
-static double column_dot(const Simplex *s, const double *v, int j) {
-    if (j >= s->n) return v[j - s->n];
-    double total = 0.0;
-    for (int k = s->start[j]; k < s->start[j + 1]; k++) total += v[s->index[k]] * s->value[k];
-    for (int r = s->m0; r < s->m; r++) total += v[r] * s->extra[(size_t)(r - s->m0) * s->n + j];
-    return total;
+/* out[j] = sum_i v[i] * a_j[i] for every variable j (a logical's column is a unit vector).
+ * The added rows are dense and stored row by row: their part goes row by row, contiguously. */
+static void row_product(const Simplex *s, const double *v, double *out) {
+    int n = s->n;
+    for (int j = 0; j < n; j++) {
+        double total = 0.0;
+        for (int k = s->start[j]; k < s->start[j + 1]; k++) total += v[s->index[k]] * s->value[k];
+        out[j] = total;
+    }
+    for (int r = s->m0; r < s->m; r++) {
+        double f = v[r];
+        if (f == 0.0) continue;
+        const double *row = s->extra + (size_t)(r - s->m0) * n;
+        for (int j = 0; j < n; j++) out[j] += f * row[j];
+    }
+    for (int i = 0; i < s->m; i++) out[n + i] = v[i];
 }
 
 /* out = a_j (dense, m). */
@@ -160,7 +173,13 @@ static int invert(Simplex *s) {
         }
     }
     /* Row reduction turned a = B into I, so inv = B^-1 with rows in basis-position order. */
+    for (int p = 0; p < m; p++) {
+        double w = 0.0;
+        for (int k = 0; k < m; k++) w += inv[(size_t)p * stride + k] * inv[(size_t)p * stride + k];
+        s->weight[p] = w;
+    }
     s->updates = 0;
+    s->duals_stale = 1;
     return 1;
 }
 
@@ -173,6 +192,7 @@ static void refactor(Simplex *s) {
 }
 
 static void compute_duals(Simplex *s) {
+    s->duals_stale = 0;
     int m = s->m, stride = s->mcap, total = variables(s);
     double *y = s->work_m;
     for (int i = 0; i < m; i++) y[i] = 0.0;
@@ -181,8 +201,8 @@ static void compute_duals(Simplex *s) {
         if (c == 0.0) continue;
         for (int i = 0; i < m; i++) y[i] += c * s->binv[(size_t)p * stride + i];
     }
-    for (int j = 0; j < total; j++)
-        s->d[j] = s->position[j] >= 0 ? 0.0 : s->cost[j] - column_dot(s, y, j);
+    row_product(s, y, s->work_row);
+    for (int j = 0; j < total; j++) s->d[j] = s->position[j] >= 0 ? 0.0 : s->cost[j] - s->work_row[j];
 }
 
 /* Each nonbasic variable at the bound its reduced cost asks for (minimising). */
@@ -237,8 +257,9 @@ static int proves_infeasible(Simplex *s, int p) {
     int total = variables(s);
     double *row = s->binv + (size_t)p * s->mcap;
     double low = 0.0, high = 0.0;
+    row_product(s, row, s->work_row);
     for (int j = 0; j < total; j++) {
-        double a = column_dot(s, row, j);
+        double a = s->work_row[j];
         if (a > 0) low += a * s->lower[j], high += a * s->upper[j];
         else low += a * s->upper[j], high += a * s->lower[j];
     }
@@ -258,8 +279,9 @@ static double lagrangian_bound(Simplex *s) {
         for (int i = 0; i < m; i++) y[i] += c * s->binv[(size_t)p * stride + i];
     }
     double least = 0.0;
+    row_product(s, y, s->work_row);
     for (int j = 0; j < total; j++) {
-        double dj = s->cost[j] - column_dot(s, y, j);
+        double dj = s->cost[j] - s->work_row[j];
         least += dj > 0 ? dj * s->lower[j] : dj * s->upper[j];
     }
     return -least;
@@ -268,11 +290,14 @@ static double lagrangian_bound(Simplex *s) {
 static int solve(Simplex *s, long max_iterations) {
     int m = s->m, stride = s->mcap, total = variables(s);
     double *alpha = s->work_row, *column = s->work_col;
-    int suspicions = 0;
+    int suspicions = 0, stalled = 0;
     if (s->updates >= REFACTOR_EVERY) refactor(s);
-    /* The inverse holds across bound changes: only the values and the duals are recomputed. */
-    compute_duals(s);
-    dual_feasible_bounds(s);
+    /* The inverse and the reduced costs hold across bound changes: the values are recomputed,
+     * and the reduced costs after a change of costs or rows. */
+    if (s->duals_stale) {
+        compute_duals(s);
+        dual_feasible_bounds(s);
+    }
     compute_primal(s);
     for (long iteration = 0;; iteration++) {
         if (iteration >= max_iterations) return FAILED;
@@ -284,10 +309,7 @@ static int solve(Simplex *s, long max_iterations) {
         for (int p = 0; p < m; p++) {
             double gap = infeasibility(s, s->head[p]);
             if (gap <= 0.0) continue;
-            const double *row = s->binv + (size_t)p * stride;
-            double weight = 0.0;
-            for (int i = 0; i < m; i++) weight += row[i] * row[i];
-            double score = gap * gap / weight;
+            double score = gap * gap / s->weight[p];
             if (score > best) best = score, r = p;
         }
         if (r < 0) {
@@ -320,11 +342,13 @@ static int solve(Simplex *s, long max_iterations) {
         /* Ratio test, two passes (Harris): the longest dual step that keeps every reduced
          * cost's sign within the tolerance, then the entering column among those within it. */
         double limit = INFINITY;
+        row_product(s, row, alpha);
         for (int j = 0; j < total; j++) {
-            alpha[j] = 0.0;
-            if (s->position[j] >= 0 || s->lower[j] == s->upper[j]) continue;
-            double a = column_dot(s, row, j);
-            alpha[j] = a;
+            if (s->position[j] >= 0 || s->lower[j] == s->upper[j]) {
+                alpha[j] = 0.0;
+                continue;
+            }
+            double a = alpha[j];
             /* The basic variable must rise (to lower) or fall (to upper): x_B[r] = -sum a_j x_j. */
             double direction = to_upper ? a : -a;  /* > 0: raising x_j moves it the right way */
             int eligible = s->at_upper[j] ? direction < -PIVOT_TOL : direction > PIVOT_TOL;
@@ -344,9 +368,9 @@ static int solve(Simplex *s, long max_iterations) {
         }
         /* Among the candidates, the least ratio, the first column on a tie: the vertices it
          * leads to are integral more often (hard set: 32 of 240 roots against 23 for the
-         * largest pivot), which halves bnb's LP solves there. After TEXTBOOK_ITERATIONS in one
-         * solve (degenerate cycling, seen twice in 1,200 positions) the largest pivot instead. */
-        int textbook = iteration < TEXTBOOK_ITERATIONS;
+         * largest pivot), which halves bnb's LP solves there. It can stall, though: after
+         * STALL_LIMIT dual steps of zero length in a row, the largest pivot until one moves. */
+        int textbook = stalled < STALL_LIMIT;
         int q = -1;
         double largest = 0.0;
         for (int j = 0; j < total; j++) {
@@ -371,8 +395,9 @@ static int solve(Simplex *s, long max_iterations) {
         for (int p = 0; p < m; p++) s->x[s->head[p]] -= column[p] * delta;
         s->x[q] += delta;
         s->x[leaving] = target;
-        /* Dual step. */
+        /* Dual step; a run of steps of zero length is a stall. */
         double theta = s->d[q] / pivot;
+        stalled = fabs(theta) <= DUAL_TOL ? stalled + 1 : 0;
         for (int j = 0; j < total; j++)
             if (alpha[j] != 0.0) s->d[j] -= theta * alpha[j];
         s->d[q] = 0.0;
@@ -384,11 +409,16 @@ static int solve(Simplex *s, long max_iterations) {
         s->head[r] = q;
         double *pivot_row = s->binv + (size_t)r * stride;
         for (int i = 0; i < m; i++) pivot_row[i] /= pivot;
+        s->weight[r] /= pivot * pivot;
         for (int p = 0; p < m; p++) {
             if (p == r || column[p] == 0.0) continue;
-            double f = column[p];
+            double f = column[p], w = 0.0;
             double *target_row = s->binv + (size_t)p * stride;
-            for (int i = 0; i < m; i++) target_row[i] -= f * pivot_row[i];
+            for (int i = 0; i < m; i++) {
+                target_row[i] -= f * pivot_row[i];
+                w += target_row[i] * target_row[i];
+            }
+            s->weight[p] = w;
         }
         s->updates++;
     }
@@ -400,8 +430,8 @@ static void release(Simplex *s) {
     free(s->start); free(s->index); free(s->value); free(s->extra); free(s->cost);
     free(s->lower); free(s->upper); free(s->head); free(s->position); free(s->at_upper);
     free(s->binv); free(s->x); free(s->d); free(s->work_row); free(s->work_col);
-    free(s->work_m); free(s->matrix); free(s->root_lower); free(s->root_upper);
-    s->root_lower = s->root_upper = NULL;
+    free(s->work_m); free(s->matrix); free(s->root_lower); free(s->root_upper); free(s->weight);
+    s->root_lower = s->root_upper = s->weight = NULL;
     s->start = s->index = s->head = s->position = NULL;
     s->value = s->extra = s->cost = s->lower = s->upper = s->binv = s->x = s->d = NULL;
     s->work_row = s->work_col = s->work_m = s->matrix = NULL;
@@ -443,8 +473,10 @@ static int make_room(Simplex *s, int mcap) {
     if (work_m) s->work_m = work_m;
     double *matrix = realloc(s->matrix, sizeof(double) * (size_t)mcap * mcap);
     if (matrix) s->matrix = matrix;
+    double *weight = realloc(s->weight, sizeof(double) * mcap);
+    if (weight) s->weight = weight;
     if (!binv || !lower || !upper || !cost || !x || !d || !position || !at_upper || !head || !extra ||
-        !work_row || !work_col || !work_m || !matrix) {
+        !work_row || !work_col || !work_m || !matrix || !weight) {
         free(binv);
         PyErr_NoMemory();
         return 0;
@@ -592,6 +624,7 @@ static PyObject *Simplex_set_cost(Simplex *s, PyObject *args) {
     if (check_buffer(&cost, s->n, sizeof(double), "cost")) {
         const double *c = cost.buf;
         for (int j = 0; j < s->n; j++) s->cost[j] = -c[j];
+        s->duals_stale = 1;
         result = Py_NewRef(Py_None);
     }
     PyBuffer_Release(&cost);
@@ -614,13 +647,26 @@ static PyObject *Simplex_add_row(Simplex *s, PyObject *args) {
         double low, high;
         implied(s, row.buf, &low, &high);
         set_row_bounds(s, i, lower, upper, low, high);
-        /* The new logical is basic in the new position i: the basis stays invertible. */
+        /* The new logical is basic in the new position i. With c the row's coefficients on the
+         * old basic columns, the new basis is [[B, 0], [c, 1]] and its inverse
+         * [[Binv, 0], [-c Binv, 1]]. */
         s->head[i] = s->n + i;
         s->position[s->n + i] = i;
-        for (int p = 0; p <= i; p++) s->binv[(size_t)p * s->mcap + i] = 0.0;
-        for (int k = 0; k < i; k++) s->binv[(size_t)i * s->mcap + k] = 0.0;
-        s->binv[(size_t)i * s->mcap + i] = 1.0;
-        s->updates = REFACTOR_EVERY;  /* recomputed before the next solve's first pivot */
+        size_t stride = (size_t)s->mcap;
+        double *new_row = s->binv + (size_t)i * stride;
+        for (int k = 0; k <= i; k++) new_row[k] = 0.0;
+        for (int p = 0; p < i; p++) {
+            s->binv[(size_t)p * stride + i] = 0.0;
+            int j = s->head[p];
+            double c = j < s->n ? ((const double *)row.buf)[j] : 0.0;
+            if (c == 0.0) continue;
+            for (int k = 0; k < i; k++) new_row[k] -= c * s->binv[(size_t)p * stride + k];
+        }
+        new_row[i] = 1.0;
+        double w = 0.0;
+        for (int k = 0; k <= i; k++) w += new_row[k] * new_row[k];
+        s->weight[i] = w;
+        s->duals_stale = 1;
         result = Py_NewRef(Py_None);
     }
 done:
