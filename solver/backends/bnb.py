@@ -27,11 +27,14 @@ from solver.backends.lp import LpFailure, make_engine
 from solver.errors import BackendError
 from solver.model import LinearModel
 
-# Gomory cuts at the root of each part of the objective (not the one-shot weighted search):
-# over the bench sets they took 26% of the LP solves out of self-play positions (p99 46 -> 21
-# per position) and 5% out of the hard ones. Each round costs an LP solve, and every cut row
-# makes later solves a little slower, hence the small budget.
-CUT_ROUNDS = 2
+# Gomory cuts at the root of each part of the objective (not the one-shot weighted search), by
+# LP engine. On HiGHS they took 26% of the LP solves out of self-play positions (p99 46 -> 21
+# per position) and 5% out of the hard ones; each round costs an LP solve, and every cut row
+# makes later solves a little slower, hence the small budget. On the compiled simplex an LP
+# solve costs less than making a round of cuts (0.1-0.3 ms against 0.9), and every row makes
+# its pivots dearer: without cuts, hard p99 24.5 -> 19.4 ms, hard-heldout 17.2 -> 9.5 ms,
+# self-play the same (one run, interleaved, best of three).
+CUT_ROUNDS = {"simplex": 0, "highs": 2}
 CUTS_PER_ROUND = 5
 MAX_CUTS = 15
 NODE_LIMIT = 400  # then HiGHS's MIP solver takes over (cuts and heuristics pay off there)
@@ -274,7 +277,7 @@ def solve_bnb(lp: LinearModel, time_limit: float | None) -> BackendResult:
         box = float(np.maximum(c * arrays.upper[scored], c * arrays.lower[scored]).sum())
         if math.isfinite(box) and math.floor(box + BOUND_SLACK) <= round(float(cost @ best_x)):
             return True, best_x
-        for _ in range(CUT_ROUNDS):
+        for _ in range(CUT_ROUNDS[engine.kind]):
             if deadline is not None and time.perf_counter() > deadline:
                 raise _OutOfTime
             if rows is not None and rows.cuts >= MAX_CUTS:

@@ -16,7 +16,6 @@ many orders of magnitude are dropped.
 
 from __future__ import annotations
 
-import math
 from typing import Any
 
 import numpy as np
@@ -130,18 +129,11 @@ def gomory_cuts(
     # sum(g * z) >= 1 with z = sign * (value - offset), then activities written as columns.
     pis = g_col * column_sign + (g_row * row_sign) @ rows.matrix
     pi0s = 1.0 + g_col @ (column_sign * column_offset) + g_row @ (row_sign * row_offset)
-    found: list[tuple[float, Any, float]] = []
-    for pi, pi0 in zip(pis, pi0s.tolist()):
-        cut = _clean(pi, pi0, lower, upper)
-        if cut is None:
-            continue
-        pi, pi0 = cut
-        norm = float(np.linalg.norm(pi))
-        efficacy = (pi0 - float(pi @ x)) / norm if norm > 0 else 0.0
-        if efficacy >= MIN_EFFICACY:
-            found.append((efficacy, pi, pi0))
-    found.sort(key=lambda cut: -cut[0])
-    return [(pi, pi0) for _, pi, pi0 in found[:limit]]
+    pis, pi0s, usable = _clean(pis, pi0s, lower, upper)
+    norms = np.sqrt((pis * pis).sum(axis=1))
+    efficacy = np.where(norms > 0, (pi0s - pis @ x) / np.where(norms > 0, norms, 1.0), 0.0)
+    chosen = [int(i) for i in np.argsort(-efficacy, kind="stable") if usable[i] and efficacy[i] >= MIN_EFFICACY]
+    return [(pis[i], float(pi0s[i])) for i in chosen[:limit]]
 
 
 def _integer_weights(a: Any, f0: float) -> Any:
@@ -154,16 +146,15 @@ def _continuous_weights(a: Any, f0: float) -> Any:
     return np.where(a > 0, a / f0, -a / (1 - f0))
 
 
-def _clean(pi: Any, pi0: float, lower: Any, upper: Any) -> tuple[Any, float] | None:
-    """The cut with negligible coefficients dropped safely and a margin, or None if unusable."""
-    size = float(np.abs(pi).max(initial=0.0))
-    if size < ZERO or not math.isfinite(pi0):
-        return None
-    tiny = (np.abs(pi) < size / MAX_RANGE) & (pi != 0)
-    if tiny.any():
-        # Dropping a term weakens the cut by at most its largest value over the bounds.
-        worst = np.maximum(pi[tiny] * lower[tiny], pi[tiny] * upper[tiny])
-        pi0 -= float(worst.sum())
-        pi = np.where(tiny, 0.0, pi)
-    pi0 -= MARGIN * (1.0 + abs(pi0))
-    return pi, pi0
+def _clean(pis: Any, pi0s: Any, lower: Any, upper: Any) -> tuple[Any, Any, Any]:
+    """The cuts (one per row) with negligible coefficients dropped safely and a margin, and which
+    of them are usable at all."""
+    size = np.abs(pis).max(axis=1, initial=0.0)
+    usable = (size >= ZERO) & np.isfinite(pi0s)
+    tiny = (np.abs(pis) < (size / MAX_RANGE)[:, None]) & (pis != 0)
+    # Dropping a term weakens the cut by at most its largest value over the bounds.
+    worst = np.where(tiny, np.maximum(pis * lower, pis * upper), 0.0).sum(axis=1)
+    pis = np.where(tiny, 0.0, pis)
+    pi0s = np.where(usable, pi0s - worst, 0.0)
+    pi0s = pi0s - MARGIN * (1.0 + np.abs(pi0s))
+    return pis, pi0s, usable

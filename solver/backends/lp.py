@@ -25,6 +25,10 @@ from solver.model import LpArrays
 ENGINES = ("simplex", "highs")
 SOLVES = [0]  # LP solves so far in this process, by every engine (the bench's work measure)
 TOLERANCE = 1e-6  # a solution vector this far outside its bounds is stale
+# The simplex engine keeps a dense basis inverse: a pivot costs rows squared, a refactor rows
+# cubed. The pattern model's 53 rows suit it; an initial meld's flow model (400 rows and more)
+# took 3-50 ms per LP against HiGHS's 1-2.
+DENSE_ROWS = 150
 
 
 class LpFailure(Exception):
@@ -34,6 +38,8 @@ class LpFailure(Exception):
 class LpEngine(Protocol):
     """An LP ``max cost.x, row_lower <= A x <= row_upper, lower <= x <= upper`` kept loaded
     between solves; bounds may change within the first ones given, rows may be added."""
+
+    kind: str  # "simplex" or "highs"
 
     def set_bounds(self, columns: Any, lower: Any, upper: Any) -> None: ...
 
@@ -69,8 +75,10 @@ def available() -> bool:
 
 
 def make_engine(arrays: LpArrays, kind: str = "auto") -> LpEngine:
-    """The engine for these arrays: ``auto`` takes the simplex engine when it was built."""
-    if kind == "simplex" or (kind == "auto" and available()):
+    """The engine for these arrays: ``auto`` takes the simplex engine when it was built and the
+    model is small enough for its dense inverse (see DENSE_ROWS)."""
+    dense = len(arrays.row_lower) <= DENSE_ROWS
+    if kind == "simplex" or (kind == "auto" and dense and available()):
         return SimplexEngine(arrays)
     if kind in ("auto", "highs"):
         return HighsEngine(arrays)
@@ -78,6 +86,8 @@ def make_engine(arrays: LpArrays, kind: str = "auto") -> LpEngine:
 
 
 class SimplexEngine:
+    kind = "simplex"
+
     def __init__(self, arrays: LpArrays) -> None:
         import numpy as np
 
@@ -155,6 +165,8 @@ class HighsEngine:
     clearModel() drops the model, basis and solution, so no state carries over; a solution
     vector outside the bounds (HiGHS has handed back a previous solve's) is solved afresh.
     """
+
+    kind = "highs"
 
     def __init__(self, arrays: LpArrays) -> None:
         global _HIGHS
