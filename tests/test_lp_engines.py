@@ -143,3 +143,32 @@ def test_bnb_on_highs_meets_the_oracle_too(
     assert solution.status in ("optimal", "no_move") and got == record["oracle"][variant]
     if variant == "tiles" and "kept" in record["oracle"]:
         assert solution.kept_sets == record["oracle"]["kept"]
+
+
+def test_many_added_rows() -> None:
+    """Rows added past the room reserved at construction (the inverse grows): still HiGHS's
+    optimum after every row."""
+    case = next(c for c in CASES if c.values[1] == "tiles_continue")
+    arrays = _arrays(case, "auto")
+    n = len(arrays.cost)
+    rng = random.Random(3)
+    simplex, highs = lp.make_engine(arrays, "simplex"), lp.make_engine(arrays, "highs")
+    for _ in range(60):
+        ours, theirs = simplex.solve(), highs.solve()
+        assert ours is not None and theirs is not None
+        assert ours[1] == pytest.approx(float(arrays.cost @ theirs[0]), abs=1e-6)
+        row = np.array([rng.choice([0.0, 0.0, 0.0, 1.0, 2.0]) for _ in range(n)])
+        floor = math.floor(float(row @ ours[0])) - rng.choice([0, 1, 2])
+        for engine in (simplex, highs):
+            engine.add_row_at_least(row, floor)
+    assert len(simplex.basic_variables()) == len(arrays.row_lower) + 60
+
+
+def test_an_uninitialised_simplex_refuses_work() -> None:
+    from solver.backends._dualsimplex import Simplex
+
+    bare = Simplex.__new__(Simplex)
+    with pytest.raises(RuntimeError, match="not initialised"):
+        bare.solve()
+    with pytest.raises(ValueError, match="expected"):
+        Simplex(1, 1, np.zeros(1, dtype=np.int32), np.zeros(0, dtype=np.int32), np.zeros(0), *[np.zeros(1)] * 5)

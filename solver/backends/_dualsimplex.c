@@ -490,6 +490,13 @@ static int make_room(Simplex *s, int mcap) {
     return 1;
 }
 
+/* A Simplex made by __new__ alone has no arrays: every method refuses it. */
+#define REQUIRE_READY(s)                                                   \
+    if (!(s)->binv) {                                                      \
+        PyErr_SetString(PyExc_RuntimeError, "Simplex was not initialised"); \
+        return NULL;                                                       \
+    }
+
 static int check_buffer(Py_buffer *b, Py_ssize_t count, Py_ssize_t item, const char *name) {
     if (b->len != count * item) {
         PyErr_Format(PyExc_ValueError, "%s: expected %zd items of %zd bytes", name, count, item);
@@ -592,6 +599,7 @@ done:
 }
 
 static PyObject *Simplex_set_bounds(Simplex *s, PyObject *args) {
+    REQUIRE_READY(s);
     Py_buffer columns, lower, upper;
     if (!PyArg_ParseTuple(args, "y*y*y*", &columns, &lower, &upper)) return NULL;
     Py_ssize_t k = columns.len / (Py_ssize_t)sizeof(int);
@@ -618,6 +626,7 @@ static PyObject *Simplex_set_bounds(Simplex *s, PyObject *args) {
 }
 
 static PyObject *Simplex_set_cost(Simplex *s, PyObject *args) {
+    REQUIRE_READY(s);
     Py_buffer cost;
     if (!PyArg_ParseTuple(args, "y*", &cost)) return NULL;
     PyObject *result = NULL;
@@ -632,6 +641,7 @@ static PyObject *Simplex_set_cost(Simplex *s, PyObject *args) {
 }
 
 static PyObject *Simplex_add_row(Simplex *s, PyObject *args) {
+    REQUIRE_READY(s);
     Py_buffer row;
     double lower, upper;
     if (!PyArg_ParseTuple(args, "y*dd", &row, &lower, &upper)) return NULL;
@@ -675,6 +685,7 @@ done:
 }
 
 static PyObject *Simplex_solve(Simplex *s, PyObject *args) {
+    REQUIRE_READY(s);
     long max_iterations = MAX_ITERATIONS;
     if (!PyArg_ParseTuple(args, "|l", &max_iterations)) return NULL;
     int status;
@@ -685,6 +696,7 @@ static PyObject *Simplex_solve(Simplex *s, PyObject *args) {
 }
 
 static PyObject *Simplex_solution(Simplex *s, PyObject *args) {
+    REQUIRE_READY(s);
     Py_buffer out;
     if (!PyArg_ParseTuple(args, "w*", &out)) return NULL;
     PyObject *result = NULL;
@@ -698,6 +710,7 @@ static PyObject *Simplex_solution(Simplex *s, PyObject *args) {
 
 /* HiGHS's convention: a column's index, or -(1 + i) for row i's logical. */
 static PyObject *Simplex_basic_variables(Simplex *s, PyObject *args) {
+    REQUIRE_READY(s);
     Py_buffer out;
     if (!PyArg_ParseTuple(args, "w*", &out)) return NULL;
     PyObject *result = NULL;
@@ -711,6 +724,7 @@ static PyObject *Simplex_basic_variables(Simplex *s, PyObject *args) {
 }
 
 static PyObject *Simplex_inverse_row(Simplex *s, PyObject *args) {
+    REQUIRE_READY(s);
     int p;
     Py_buffer out;
     if (!PyArg_ParseTuple(args, "iw*", &p, &out)) return NULL;
@@ -726,6 +740,7 @@ static PyObject *Simplex_inverse_row(Simplex *s, PyObject *args) {
 
 /* The row activities' bounds as solved: the caller's, or tighter implied ones where infinite. */
 static PyObject *Simplex_row_bounds(Simplex *s, PyObject *args) {
+    REQUIRE_READY(s);
     Py_buffer lower, upper;
     if (!PyArg_ParseTuple(args, "w*w*", &lower, &upper)) return NULL;
     PyObject *result = NULL;
