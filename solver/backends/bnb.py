@@ -35,6 +35,10 @@ from solver.model import LinearModel
 # its pivots dearer: without cuts, hard p99 24.5 -> 19.4 ms, hard-heldout 17.2 -> 9.5 ms,
 # self-play the same (one run, interleaved, best of three).
 CUT_ROUNDS = {"simplex": 0, "highs": 2}
+# ...but a part whose search runs past this many nodes gets the cuts after all and searches again
+# from the best move found (the few long searches, of 50-150 LP solves, are where cuts pay).
+CUTS_AFTER_NODES: dict[str, int | None] = {"simplex": 45, "highs": None}
+ESCALATED_CUT_ROUNDS = 2
 CUTS_PER_ROUND = 5
 MAX_CUTS = 15
 NODE_LIMIT = 400  # then HiGHS's MIP solver takes over (cuts and heuristics pay off there)
@@ -263,7 +267,7 @@ def solve_bnb(lp: LinearModel, time_limit: float | None) -> BackendResult:
 
     rows: RowStore | None = None  # the LP's rows, kept once cuts are made
 
-    def strengthen(cost: Any, best_x: Any) -> tuple[bool, Any]:
+    def strengthen(cost: Any, best_x: Any, rounds: int) -> tuple[bool, Any]:
         """Add Gomory cuts while the root LP is fractional and could still beat the best found.
 
         Returns whether the root LP settled the stage, and the best solution: a root that
@@ -277,7 +281,7 @@ def solve_bnb(lp: LinearModel, time_limit: float | None) -> BackendResult:
         box = float(np.maximum(c * arrays.upper[scored], c * arrays.lower[scored]).sum())
         if math.isfinite(box) and math.floor(box + BOUND_SLACK) <= round(float(cost @ best_x)):
             return True, best_x
-        for _ in range(CUT_ROUNDS[engine.kind]):
+        for _ in range(rounds):
             if deadline is not None and time.perf_counter() > deadline:
                 raise _OutOfTime
             if rows is not None and rows.cuts >= MAX_CUTS:
@@ -319,14 +323,26 @@ def solve_bnb(lp: LinearModel, time_limit: float | None) -> BackendResult:
         for number, stage in enumerate(lp.stages):
             cost = cost_of(stage)
             engine.set_cost(cost)
-            settled, best_x = strengthen(cost, best_x)
+            settled, best_x = strengthen(cost, best_x, CUT_ROUNDS[engine.kind])
+            if not settled and number == 0:
+                best_x, settled = dive(cost, best_x)
             if not settled:
-                if number == 0:
-                    best_x, settled = dive(cost, best_x)
-                if not settled:
-                    # Branch first on the variables this stage scores (which sets to keep, say).
-                    best_x = branch_and_bound(cost, best_x, NODE_LIMIT, priority + 4.0 * (cost != 0), by_level=True)
+                # Branch first on the variables this stage scores (which sets to keep, say).
+                focus = priority + 4.0 * (cost != 0)
+                budget = CUTS_AFTER_NODES[engine.kind]
+                try:
+                    best_x = branch_and_bound(cost, best_x, budget or NODE_LIMIT, focus, by_level=True)
+                except _TooBig as partial:
+                    if budget is None:
+                        raise
+                    # A long search: here cuts pay for themselves. Tighten the root, search again.
+                    best_x = partial.best_x
                     restore_root_bounds()
+                    settled, best_x = strengthen(cost, best_x, ESCALATED_CUT_ROUNDS)
+                    if not settled:
+                        restore_root_bounds()
+                        best_x = branch_and_bound(cost, best_x, NODE_LIMIT, focus, by_level=True)
+                restore_root_bounds()
             value = round(float(cost @ best_x))
             # Later stages may not lose what this one won.
             engine.add_row_at_least(cost, value)
