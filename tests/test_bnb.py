@@ -50,16 +50,21 @@ def _brute_force(lp: LinearModel) -> tuple[int, int]:
 
 
 def _solve(
-    lp: LinearModel, quick_nodes: int, cut_rounds: int = 2, engine: str = "auto"
+    lp: LinearModel,
+    quick_nodes: int,
+    cut_rounds: int = 2,
+    engine: str = "auto",
+    cuts_after: int | None = None,
 ) -> BackendResult:
     """bnb with these settings, restored afterwards (hypothesis rules out monkeypatch here)."""
-    original = bnb.QUICK_NODES, bnb.CUT_ROUNDS, bnb.LP_ENGINE
+    original = bnb.QUICK_NODES, bnb.CUT_ROUNDS, bnb.LP_ENGINE, bnb.CUTS_AFTER_NODES
     bnb.QUICK_NODES, bnb.LP_ENGINE = quick_nodes, engine
     bnb.CUT_ROUNDS = dict.fromkeys(ENGINES, cut_rounds)
+    bnb.CUTS_AFTER_NODES = dict.fromkeys(ENGINES, cuts_after)
     try:
         return bnb.solve_bnb(lp, None)
     finally:
-        bnb.QUICK_NODES, bnb.CUT_ROUNDS, bnb.LP_ENGINE = original
+        bnb.QUICK_NODES, bnb.CUT_ROUNDS, bnb.LP_ENGINE, bnb.CUTS_AFTER_NODES = original
 
 
 def _values(lp: LinearModel, values: list[int]) -> tuple[int, int]:
@@ -73,13 +78,16 @@ def _values(lp: LinearModel, values: list[int]) -> tuple[int, int]:
     st.sampled_from([0, 7]),
     st.sampled_from([0, 2]),
     st.sampled_from(ENGINES if available() else ("highs",)),
+    st.sampled_from([None, 1, 3]),
 )
-def test_bnb_finds_the_lexicographic_optimum(lp: LinearModel, quick_nodes: int, cut_rounds: int, engine: str) -> None:
+def test_bnb_finds_the_lexicographic_optimum(
+    lp: LinearModel, quick_nodes: int, cut_rounds: int, engine: str, cuts_after: int | None
+) -> None:
     """With the one-shot weighted search (7 nodes) or straight to the stages (0 nodes), with
     and without cuts (cuts close most gaps at the root, and the levels below it go unvisited),
-    with either LP engine."""
+    with cuts made after a first search of 1 or 3 nodes gave up, on either LP engine."""
     lp.hint = [0] * len(lp.names)
-    result = _solve(lp, quick_nodes, cut_rounds, engine)
+    result = _solve(lp, quick_nodes, cut_rounds, engine, cuts_after)
     assert result.optimal and result.values is not None
     assert all(lo <= v <= hi for v, lo, hi in zip(result.values, lp.lower, lp.upper))
     for _, terms, lo, hi in lp.rows:
