@@ -14,6 +14,7 @@ Examples::
     python bench/bench.py --peer                   # side by side with rummikub-solver
     python bench/bench.py --cli --batch            # end-to-end command times
     python bench/bench.py --joker-rules strict,locked --backends ""   # their cost against free
+    python bench/bench.py --lp highs --sets hard   # bnb with its LPs on HiGHS instead
 """
 
 from __future__ import annotations
