@@ -183,8 +183,9 @@ def _search(
     started = time.perf_counter()
     model = build_model(position, objective, formulation, jokers_stay)
     built = time.perf_counter()
-    if time_limit is not None:
-        time_limit = max(time_limit - (built - started), 0.001)  # the limit covers the whole solve
+    # The limit is for the search. Building the model takes about a millisecond, but a process's
+    # first model also builds its template and loads numpy (0.1-0.15 s), which would leave a
+    # short limit no time to search at all.
     result = get_backend(backend)(model.lp, time_limit)
     values = result.values if result.values is not None else model.lp.hint
     sets, played = model.decode(values)

@@ -82,13 +82,15 @@ def solve_bnb(lp: LinearModel, time_limit: float | None) -> BackendResult:
         raise BackendError(f"backend bnb needs numpy: {err}") from None
 
     started = time.perf_counter()
-    deadline = None if time_limit is None else started + time_limit
     arrays, keep = lp.arrays().reduced()
     n = len(keep)
     if n == 0:  # nothing can change: the starting move is the only one
         return BackendResult(list(lp.hint), True, 0.0, time.perf_counter() - started)
     engine = make_engine(arrays, LP_ENGINE)
     built = time.perf_counter()
+    # The limit is for the search: a process's first solve also loads numpy and the LP engine
+    # here (0.1-0.15 s), which would otherwise use up a short limit before the first node.
+    deadline = None if time_limit is None else built + time_limit
     # In an initial meld, decide first whether the player opens and with which tiles: the
     # meld's sets follow from those, and branching on them first keeps the tree small.
     priority = np.zeros(n)
