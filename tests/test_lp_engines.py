@@ -14,6 +14,8 @@ from typing import Any
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from solver.backends import bnb, lp
 from solver.files import position_from_record
@@ -172,3 +174,75 @@ def test_an_uninitialised_simplex_refuses_work() -> None:
         bare.solve()
     with pytest.raises(ValueError, match="expected"):
         Simplex(1, 1, np.zeros(1, dtype=np.int32), np.zeros(0, dtype=np.int32), np.zeros(0), *[np.zeros(1)] * 5)
+
+
+@st.composite
+def small_lps(draw: st.DrawFn) -> LpArrays:
+    """Any small bounded LP: coefficients -3..3, column bounds within -3..3, rows with a lower
+    bound, an upper one, both, or equal to a value; often infeasible."""
+    n, m = draw(st.integers(1, 6)), draw(st.integers(1, 5))
+    lower = [draw(st.integers(-3, 2)) for _ in range(n)]
+    upper = [lo + draw(st.integers(0, 3)) for lo in lower]
+    columns = [[(i, c) for i in range(m) if (c := draw(st.integers(-3, 3)))] for _ in range(n)]
+    row_lower, row_upper = [], []
+    for _ in range(m):
+        kind, a = draw(st.sampled_from(["<=", ">=", "range", "="])), draw(st.integers(-6, 6))
+        low = a if kind in (">=", "range", "=") else -math.inf
+        high = a if kind in ("<=", "=") else a + draw(st.integers(0, 4)) if kind == "range" else math.inf
+        row_lower.append(low)
+        row_upper.append(high)
+    return LpArrays(
+        cost=np.array([draw(st.integers(-4, 4)) for _ in range(n)], dtype=np.float64),
+        lower=np.array(lower, dtype=np.float64),
+        upper=np.array(upper, dtype=np.float64),
+        row_lower=np.array(row_lower, dtype=np.float64),
+        row_upper=np.array(row_upper, dtype=np.float64),
+        start=np.array(np.cumsum([0] + [len(c) for c in columns]), dtype=np.int32),
+        index=np.array([i for c in columns for i, _ in c], dtype=np.int32),
+        value=np.array([v for c in columns for _, v in c], dtype=np.float64),
+    )
+
+
+@settings(max_examples=500, deadline=None)
+@given(small_lps(), st.lists(st.tuples(st.sampled_from(["down", "up", "cost", "row"]), st.integers(0, 99)), max_size=6))
+def test_the_engines_agree_on_any_small_lp(arrays: LpArrays, changes: list[tuple[str, int]]) -> None:
+    """Status and optimal value as HiGHS's, a true and tight bound, a feasible solution, on the
+    LP and after each of a few changes: a branching bound, new costs, a row added."""
+    simplex, highs = lp.make_engine(arrays, "simplex"), lp.make_engine(arrays, "highs")
+    engines = (simplex, highs)
+    lower, upper, cost = arrays.lower.copy(), arrays.upper.copy(), arrays.cost.copy()
+    added: list[tuple[Any, float]] = []
+    for change, seed in [("none", 0), *changes]:
+        rng = random.Random(seed)
+        n = len(cost)
+        if change in ("down", "up"):
+            j = seed % n
+            if change == "up":
+                lower[j] = min(upper[j], lower[j] + 1)
+            else:
+                upper[j] = max(lower[j], upper[j] - 1)
+            at = np.array([j], dtype=np.int32)
+            for engine in engines:
+                engine.set_bounds(at, lower[at], upper[at])
+        elif change == "cost":
+            cost = np.array([float(rng.randint(-4, 4)) for _ in range(n)])
+            for engine in engines:
+                engine.set_cost(cost)
+        elif change == "row":
+            row = np.array([float(rng.randint(-2, 2)) for _ in range(n)])
+            floor = float(rng.randint(-4, 4))
+            added.append((row, floor))
+            for engine in engines:
+                engine.add_row_at_least(row, floor)
+        ours, theirs = simplex.solve(), highs.solve()
+        assert (ours is None) == (theirs is None)
+        if ours is None or theirs is None:
+            return
+        x, bound = ours
+        value = float(cost @ theirs[0])
+        assert float(cost @ x) == pytest.approx(value, abs=1e-7)
+        assert value - 1e-7 <= bound <= value + 1e-6
+        assert (x >= lower - 1e-9).all() and (x <= upper + 1e-9).all()
+        activity = _activity(arrays, x)
+        assert (activity >= arrays.row_lower - 1e-7).all() and (activity <= arrays.row_upper + 1e-7).all()
+        assert all(float(row @ x) >= floor - 1e-7 for row, floor in added)

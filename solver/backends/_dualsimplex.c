@@ -59,6 +59,7 @@ typedef struct {
     double *d;      /* n + mcap: reduced costs */
     double *work_row, *work_col, *work_m, *matrix;
     double *root_lower, *root_upper; /* n: the bounds given at construction (implied rows use them) */
+    int contradictions; /* rows whose lower bound exceeds their upper one */
     double bound;   /* after OPTIMAL: an upper bound on the maximum, see lagrangian_bound */
     long iterations;
     int updates;    /* pivots since the inverse was last computed */
@@ -290,6 +291,7 @@ static double lagrangian_bound(Simplex *s) {
 static int solve(Simplex *s, long max_iterations) {
     int m = s->m, stride = s->mcap, total = variables(s);
     double *alpha = s->work_row, *column = s->work_col;
+    if (s->contradictions) return INFEASIBLE;
     int suspicions = 0, stalled = 0;
     if (s->updates >= REFACTOR_EVERY) refactor(s);
     /* The inverse and the reduced costs hold across bound changes: the values are recomputed,
@@ -519,8 +521,14 @@ static void implied(const Simplex *s, const double *row, double *low, double *hi
 static void set_row_bounds(Simplex *s, int i, double row_lower, double row_upper, double low, double high) {
     double lo = row_lower > low ? row_lower : low;
     double hi = row_upper < high ? row_upper : high;
-    if (lo > hi) hi = lo;  /* an empty row range: the LP is infeasible; keep the bounds ordered... */
-    if (row_lower > row_upper) lo = row_lower, hi = row_upper;  /* ...unless the caller's are not */
+    if (row_lower > row_upper) {
+        s->contradictions++;  /* no activity at all: every solve answers infeasible */
+        lo = hi = row_lower;
+    } else if (lo > hi) {
+        /* The columns cannot reach the row's range: pin the activity at the bound they miss,
+         * and the simplex finds (and proves) the LP infeasible. */
+        lo = hi = row_upper < low ? row_upper : row_lower;
+    }
     s->lower[s->n + i] = -hi;
     s->upper[s->n + i] = -lo;
 }
@@ -533,7 +541,7 @@ static int Simplex_init(Simplex *s, PyObject *args, PyObject *kwargs) {
         return -1;
     int ok = 0;
     release(s);
-    s->n = n, s->m0 = m, s->m = m, s->mcap = 0;
+    s->n = n, s->m0 = m, s->m = m, s->mcap = 0, s->contradictions = 0;
     Py_ssize_t nnz = value.len / (Py_ssize_t)sizeof(double);
     if (!check_buffer(&start, n + 1, sizeof(int), "start") || !check_buffer(&index, nnz, sizeof(int), "index") ||
         !check_buffer(&cost, n, sizeof(double), "cost") || !check_buffer(&col_lower, n, sizeof(double), "col_lower") ||
@@ -611,14 +619,14 @@ static PyObject *Simplex_set_bounds(Simplex *s, PyObject *args) {
         for (Py_ssize_t t = 0; t < k; t++) {
             int j = at[t];
             /* Only within the root bounds: the rows' implied bounds rest on them. */
-            if (j < 0 || j >= s->n || lo[t] < s->root_lower[j] || hi[t] > s->root_upper[j]) {
+            if (j < 0 || j >= s->n || lo[t] < s->root_lower[j] || hi[t] > s->root_upper[j] || lo[t] > hi[t]) {
                 bad = 1;
                 break;
             }
             s->lower[j] = lo[t], s->upper[j] = hi[t];
             if (s->position[j] < 0) s->x[j] = s->at_upper[j] ? hi[t] : lo[t];
         }
-        if (bad) PyErr_SetString(PyExc_ValueError, "a column index out of range, or bounds beyond the root's");
+        if (bad) PyErr_SetString(PyExc_ValueError, "a column index out of range, or bounds crossed or beyond the root's");
         else result = Py_NewRef(Py_None);
     }
     PyBuffer_Release(&columns); PyBuffer_Release(&lower); PyBuffer_Release(&upper);
