@@ -192,9 +192,9 @@ static void refactor(Simplex *s) {
     }
 }
 
-static void compute_duals(Simplex *s) {
-    s->duals_stale = 0;
-    int m = s->m, stride = s->mcap, total = variables(s);
+/* work_row[j] = y . a_j for every variable, y = cost_B Binv the basis's duals (in work_m). */
+static void dual_products(Simplex *s) {
+    int m = s->m, stride = s->mcap;
     double *y = s->work_m;
     for (int i = 0; i < m; i++) y[i] = 0.0;
     for (int p = 0; p < m; p++) {
@@ -203,6 +203,12 @@ static void compute_duals(Simplex *s) {
         for (int i = 0; i < m; i++) y[i] += c * s->binv[(size_t)p * stride + i];
     }
     row_product(s, y, s->work_row);
+}
+
+static void compute_duals(Simplex *s) {
+    s->duals_stale = 0;
+    int total = variables(s);
+    dual_products(s);
     for (int j = 0; j < total; j++) s->d[j] = s->position[j] >= 0 ? 0.0 : s->cost[j] - s->work_row[j];
 }
 
@@ -271,16 +277,9 @@ static int proves_infeasible(Simplex *s, int p) {
  * for any y, every solution z of [A I] z = 0 has cost.z = (cost - [A I]^T y).z, which over
  * the box is at least the sum of each term's least value. y is the current basis's duals. */
 static double lagrangian_bound(Simplex *s) {
-    int m = s->m, stride = s->mcap, total = variables(s);
-    double *y = s->work_m;
-    for (int i = 0; i < m; i++) y[i] = 0.0;
-    for (int p = 0; p < m; p++) {
-        double c = s->cost[s->head[p]];
-        if (c == 0.0) continue;
-        for (int i = 0; i < m; i++) y[i] += c * s->binv[(size_t)p * stride + i];
-    }
+    int total = variables(s);
     double least = 0.0;
-    row_product(s, y, s->work_row);
+    dual_products(s);
     for (int j = 0; j < total; j++) {
         double dj = s->cost[j] - s->work_row[j];
         least += dj > 0 ? dj * s->lower[j] : dj * s->upper[j];
@@ -703,32 +702,32 @@ static PyObject *Simplex_solve(Simplex *s, PyObject *args) {
     return PyLong_FromLong(status);
 }
 
+/* The one argument, a writable buffer of count items of this size: 1, or 0 with an error set. */
+static int parse_out(PyObject *args, Py_buffer *out, Py_ssize_t count, Py_ssize_t item) {
+    if (!PyArg_ParseTuple(args, "w*", out)) return 0;
+    if (check_buffer(out, count, item, "out")) return 1;
+    PyBuffer_Release(out);
+    return 0;
+}
+
 static PyObject *Simplex_solution(Simplex *s, PyObject *args) {
     REQUIRE_READY(s);
     Py_buffer out;
-    if (!PyArg_ParseTuple(args, "w*", &out)) return NULL;
-    PyObject *result = NULL;
-    if (check_buffer(&out, s->n, sizeof(double), "out")) {
-        memcpy(out.buf, s->x, sizeof(double) * s->n);
-        result = Py_NewRef(Py_None);
-    }
+    if (!parse_out(args, &out, s->n, sizeof(double))) return NULL;
+    memcpy(out.buf, s->x, sizeof(double) * s->n);
     PyBuffer_Release(&out);
-    return result;
+    Py_RETURN_NONE;
 }
 
 /* HiGHS's convention: a column's index, or -(1 + i) for row i's logical. */
 static PyObject *Simplex_basic_variables(Simplex *s, PyObject *args) {
     REQUIRE_READY(s);
     Py_buffer out;
-    if (!PyArg_ParseTuple(args, "w*", &out)) return NULL;
-    PyObject *result = NULL;
-    if (check_buffer(&out, s->m, sizeof(int), "out")) {
-        int *o = out.buf;
-        for (int p = 0; p < s->m; p++) o[p] = s->head[p] < s->n ? s->head[p] : -(1 + s->head[p] - s->n);
-        result = Py_NewRef(Py_None);
-    }
+    if (!parse_out(args, &out, s->m, sizeof(int))) return NULL;
+    int *o = out.buf;
+    for (int p = 0; p < s->m; p++) o[p] = s->head[p] < s->n ? s->head[p] : -(1 + s->head[p] - s->n);
     PyBuffer_Release(&out);
-    return result;
+    Py_RETURN_NONE;
 }
 
 static PyObject *Simplex_inverse_row(Simplex *s, PyObject *args) {
