@@ -1,12 +1,14 @@
-"""Branch and bound over HiGHS LP relaxations, in-process: the fastest exact backend.
+"""Branch and bound over LP relaxations, in-process: the fastest exact backend.
 
 The flow model's LP relaxation is nearly always integral at the root or a few branches away,
 so a plain depth-first branch and bound over warm-started dual simplex solves beats a general
-MIP solver's set-up cost many times over. The objective's lexicographic parts (``stages``) are
-optimised one after another, each with small integer coefficients whose LP bound, rounded down,
-prunes hard; each optimum is then fixed by a row before the next part. Each part searches by
-level (see ``branch_and_bound``). Before each part's search, Gomory cuts (``gomory.py``) tighten
-the root LP when it is fractional.
+MIP solver's set-up cost many times over. The LPs are solved by one of the engines of
+``lp.py``: the project's compiled dual simplex for models up to 150 rows, HiGHS otherwise. The
+objective's lexicographic parts (``stages``) are optimised one after another, each with small
+integer coefficients whose LP bound, rounded down, prunes hard; each optimum is then fixed by a
+row before the next part. Each part searches by level (see ``branch_and_bound``). Gomory cuts
+(``gomory.py``) tighten a part's root LP when it is fractional: before its search on HiGHS, and
+on the compiled engine only for a search that runs long (see CUT_ROUNDS).
 
 It stays exact: a node is pruned only when its LP bound, rounded down, cannot beat the best
 solution found; an integral LP solution is checked row by row in integers before it is accepted;
