@@ -4,14 +4,15 @@
   bnb's LPs are tiny (about 280 columns, 55 to 80 rows) and differ from the previous one by a
   few bounds, so a run costs 15-20 pivots; HiGHS adds 0.3-0.5 ms of fixed work to every run
   (checking the model, reading the CPU topology, reports), which this engine does not have.
-- ``highs``: HiGHS's dual simplex through highspy: the engine when the extension was not built
-  (no C compiler at install), and the cross-check of the other in the tests.
+- ``highs``: HiGHS's dual simplex through highspy: the engine for models over DENSE_ROWS rows
+  and when the extension was not built (no C compiler at install), and the cross-check of the
+  other in the tests.
 
-Either engine's answers are only used in ways that stay exact: an LP value is an upper bound on
-the model's optimum (the simplex engine returns a bound that holds whatever its numerical
-accuracy, see ``lagrangian_bound`` in the C file; bnb rounds it with a slack), an infeasible
-verdict comes with a checked proof, and every integral solution is checked row by row in
-integers before it is accepted.
+The answers are used in ways that stay exact: an LP value is an upper bound on the model's
+optimum (bnb rounds it with a slack; the simplex engine returns a bound that holds whatever its
+numerical accuracy, see ``lagrangian_bound`` in the C file, and its "infeasible" comes with a
+checked proof), and every integral solution is checked row by row in integers before it is
+accepted.
 """
 
 from __future__ import annotations
