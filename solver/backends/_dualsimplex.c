@@ -444,40 +444,34 @@ static void Simplex_dealloc(Simplex *s) {
     Py_TYPE(s)->tp_free((PyObject *)s);
 }
 
+/* field resized to count items, its contents kept; ok cleared if out of memory (field untouched). */
+#define RESIZE(field, count)                                                   \
+    do {                                                                       \
+        void *resized_ = realloc(s->field, sizeof(*s->field) * (size_t)(count)); \
+        if (resized_) s->field = resized_;                                     \
+        else ok = 0;                                                           \
+    } while (0)
+
 /* Room for mcap rows in every per-row array (old contents kept). */
 static int make_room(Simplex *s, int mcap) {
-    int n = s->n, old = s->mcap;
+    int n = s->n, old = s->mcap, ok = 1;
+    size_t variables = (size_t)(n + mcap), extra_rows = mcap - s->m0 > 0 ? (size_t)(mcap - s->m0) : 1;
+    RESIZE(lower, variables);
+    RESIZE(upper, variables);
+    RESIZE(cost, variables);
+    RESIZE(x, variables);
+    RESIZE(d, variables);
+    RESIZE(position, variables);
+    RESIZE(at_upper, variables);
+    RESIZE(work_row, variables);
+    RESIZE(head, mcap);
+    RESIZE(work_col, mcap);
+    RESIZE(work_m, mcap);
+    RESIZE(weight, mcap);
+    RESIZE(extra, (size_t)n * extra_rows);
+    RESIZE(matrix, (size_t)mcap * mcap);
     double *binv = calloc((size_t)mcap * mcap, sizeof(double));
-    double *lower = realloc(s->lower, sizeof(double) * (n + mcap));
-    if (lower) s->lower = lower;
-    double *upper = realloc(s->upper, sizeof(double) * (n + mcap));
-    if (upper) s->upper = upper;
-    double *cost = realloc(s->cost, sizeof(double) * (n + mcap));
-    if (cost) s->cost = cost;
-    double *x = realloc(s->x, sizeof(double) * (n + mcap));
-    if (x) s->x = x;
-    double *d = realloc(s->d, sizeof(double) * (n + mcap));
-    if (d) s->d = d;
-    int *position = realloc(s->position, sizeof(int) * (n + mcap));
-    if (position) s->position = position;
-    char *at_upper = realloc(s->at_upper, (size_t)(n + mcap));
-    if (at_upper) s->at_upper = at_upper;
-    int *head = realloc(s->head, sizeof(int) * mcap);
-    if (head) s->head = head;
-    double *extra = realloc(s->extra, sizeof(double) * (size_t)n * (mcap - s->m0 > 0 ? mcap - s->m0 : 1));
-    if (extra) s->extra = extra;
-    double *work_row = realloc(s->work_row, sizeof(double) * (n + mcap));
-    if (work_row) s->work_row = work_row;
-    double *work_col = realloc(s->work_col, sizeof(double) * mcap);
-    if (work_col) s->work_col = work_col;
-    double *work_m = realloc(s->work_m, sizeof(double) * mcap);
-    if (work_m) s->work_m = work_m;
-    double *matrix = realloc(s->matrix, sizeof(double) * (size_t)mcap * mcap);
-    if (matrix) s->matrix = matrix;
-    double *weight = realloc(s->weight, sizeof(double) * mcap);
-    if (weight) s->weight = weight;
-    if (!binv || !lower || !upper || !cost || !x || !d || !position || !at_upper || !head || !extra ||
-        !work_row || !work_col || !work_m || !matrix || !weight) {
+    if (!ok || !binv) {
         free(binv);
         PyErr_NoMemory();
         return 0;

@@ -283,7 +283,7 @@ def solve_bnb(lp: LinearModel, time_limit: float | None) -> BackendResult:
         scored = cost != 0
         c = cost[scored]
         box = float(np.maximum(c * arrays.upper[scored], c * arrays.lower[scored]).sum())
-        if math.isfinite(box) and math.floor(box + BOUND_SLACK) <= round(float(cost @ best_x)):
+        if math.isfinite(box) and bound_of(box) <= round(float(cost @ best_x)):
             return True, best_x
         for _ in range(rounds):
             if deadline is not None and time.perf_counter() > deadline:
@@ -343,8 +343,7 @@ def solve_bnb(lp: LinearModel, time_limit: float | None) -> BackendResult:
                     best_x = partial.best_x
                     restore_root_bounds()
                     settled, best_x = strengthen(cost, best_x, ESCALATED_CUT_ROUNDS)
-                    if not settled:
-                        restore_root_bounds()
+                    if not settled:  # strengthen solves at the root bounds and leaves them
                         best_x = branch_and_bound(cost, best_x, NODE_LIMIT, focus, by_level=True)
                 restore_root_bounds()
             value = round(float(cost @ best_x))

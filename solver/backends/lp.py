@@ -94,39 +94,37 @@ class SimplexEngine:
 
         from solver.backends._dualsimplex import Simplex
 
-        f64, i32 = np.float64, np.int32
-
-        def c(a: Any, dtype: Any) -> Any:
-            return np.ascontiguousarray(a, dtype=dtype)
-
         self._np = np
         self._n = len(arrays.cost)
+        f64 = self._f64
         self._simplex = Simplex(
             self._n,
             len(arrays.row_lower),
-            c(arrays.start, i32),
-            c(arrays.index, i32),
-            c(arrays.value, f64),
-            c(arrays.cost, f64),
-            c(arrays.lower, f64),
-            c(arrays.upper, f64),
-            c(arrays.row_lower, f64),
-            c(arrays.row_upper, f64),
+            self._i32(arrays.start),
+            self._i32(arrays.index),
+            f64(arrays.value),
+            f64(arrays.cost),
+            f64(arrays.lower),
+            f64(arrays.upper),
+            f64(arrays.row_lower),
+            f64(arrays.row_upper),
         )
+
+    # The extension reads plain C arrays: contiguous, of exactly these types.
+    def _f64(self, a: Any) -> Any:
+        return self._np.ascontiguousarray(a, dtype=self._np.float64)
+
+    def _i32(self, a: Any) -> Any:
+        return self._np.ascontiguousarray(a, dtype=self._np.int32)
 
     def set_bounds(self, columns: Any, lower: Any, upper: Any) -> None:
-        np = self._np
-        self._simplex.set_bounds(
-            np.ascontiguousarray(columns, dtype=np.int32),
-            np.ascontiguousarray(lower, dtype=np.float64),
-            np.ascontiguousarray(upper, dtype=np.float64),
-        )
+        self._simplex.set_bounds(self._i32(columns), self._f64(lower), self._f64(upper))
 
     def set_cost(self, cost: Any) -> None:
-        self._simplex.set_cost(self._np.ascontiguousarray(cost, dtype=self._np.float64))
+        self._simplex.set_cost(self._f64(cost))
 
     def add_row_at_least(self, coefficients: Any, lower: float) -> None:
-        self._simplex.add_row(self._np.ascontiguousarray(coefficients, dtype=self._np.float64), lower, math.inf)
+        self._simplex.add_row(self._f64(coefficients), lower, math.inf)
 
     def solve(self) -> tuple[Any, float] | None:
         SOLVES[0] += 1
