@@ -233,7 +233,7 @@ def main() -> None:
         "--joker-rules", default="", help="comma-separated strict, locked: their cost against free mode"
     )
     parser.add_argument(
-        "--lp", default="auto", help="bnb's LP engine: auto (the compiled simplex up to 150 rows, HiGHS above), simplex (at any size), highs"
+        "--lp", default="auto", choices=["auto", "simplex", "highs"], help="bnb's LP engine: auto (the compiled simplex up to 150 rows, HiGHS above), simplex (at any size), highs"
     )
     args = parser.parse_args()
     import solver.backends.bnb as bnb
