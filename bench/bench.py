@@ -75,7 +75,7 @@ def summary(values: list[float]) -> str:
 def counting_lp_solves() -> list[int]:
     """bnb's LP solves so far (``lp.SOLVES``): a measure of the search's work that, unlike time,
     does not depend on the machine or its load (the same code gives the same counts)."""
-    from solver.backends.lp import SOLVES
+    from solver.backends.lp_engine import SOLVES
 
     return SOLVES
 

@@ -18,7 +18,7 @@ import random
 from collections import Counter
 from pathlib import Path
 
-from solver.candidates import candidate_sets
+from solver.model.candidates import candidate_sets
 from solver.position import Position
 from solver.rules import RuleSet
 from solver.solve import solve

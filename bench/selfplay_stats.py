@@ -28,7 +28,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from solver.selfplay import Settings, run_games, summarize, wilson
+from solver.game.selfplay import Settings, run_games, summarize, wilson
 
 RESULTS = Path(__file__).parent / "results"
 MATCHUPS: dict[str, tuple[str, ...]] = {

@@ -10,7 +10,7 @@ import click
 
 from cli.options import output_options, use_color
 from cli.render import set_text, tiles_text
-from solver.analysis import Analysis, Label, TurnAnalysis
+from solver.game.analysis import Analysis, Label, TurnAnalysis
 
 _LABEL_STYLE: dict[Label, dict[str, Any]] = {
     Label.BEST: {"fg": "green"},
@@ -46,8 +46,8 @@ def analyze(record_file: str, player: int | None, objective: str, backend: str, 
     mistake (2-3), blunder (4 or more, or a missed opening or going-out); illegal for a recorded move
     that breaks a rule. Non-best turns show the better move; a summary per player follows.
     """
-    from cli.main import guarded
-    from solver.analysis import analyze_file
+    from cli.errors import guarded
+    from solver.game.analysis import analyze_file
 
     progress = _progress if sys.stderr.isatty() and not params["as_json"] else None
     result = guarded(lambda: analyze_file(record_file, objective, backend, player, progress))

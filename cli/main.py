@@ -6,11 +6,21 @@ import dataclasses
 import importlib
 import json
 import sys
-from collections.abc import Callable
-from typing import IO, Any, TypeVar
+from typing import IO, Any
 
 import click
 
+from cli.errors import (
+    EXIT_BACKEND,
+    EXIT_BAD_INPUT,
+    EXIT_ILLEGAL,
+    EXIT_INTERNAL,
+    EXIT_INTERRUPTED,
+    EXIT_NOT_OPTIMAL,
+    EXIT_OK,
+    fail,
+    guarded,
+)
 from cli.options import (
     explicit_rule_options,
     opened_override,
@@ -29,55 +39,6 @@ from cli.render import (
     render_solution,
     render_steps,
 )
-from solver.errors import BackendError, RummikubError, ValidationFailure
-
-# Exit statuses (documented in the README).
-EXIT_OK = 0
-EXIT_BAD_INPUT = 1
-EXIT_USAGE = 2
-EXIT_BACKEND = 3
-EXIT_INTERNAL = 4
-EXIT_NOT_OPTIMAL = 5  # check: the answer is legal but plays less than the optimum
-EXIT_ILLEGAL = 6  # check: the answer breaks a rule
-EXIT_INTERRUPTED = 130
-
-T = TypeVar("T")
-
-
-class BadInput(click.ClickException):
-    exit_code = EXIT_BAD_INPUT
-
-
-class BackendFailure(click.ClickException):
-    exit_code = EXIT_BACKEND
-
-
-class InternalFailure(click.ClickException):
-    exit_code = EXIT_INTERNAL
-
-
-_FAILURES: dict[int, type[click.ClickException]] = {
-    EXIT_BAD_INPUT: BadInput,
-    EXIT_BACKEND: BackendFailure,
-    EXIT_INTERNAL: InternalFailure,
-}
-
-
-def fail(message: str, code: int) -> click.ClickException:
-    """``Error: message`` on stderr, exit status ``code``."""
-    return _FAILURES[code](message)
-
-
-def guarded(action: Callable[[], T]) -> T:
-    """Run library code; its errors become one-line messages with their own exit status."""
-    try:
-        return action()
-    except BackendError as err:
-        raise fail(str(err), EXIT_BACKEND) from None
-    except ValidationFailure as err:
-        raise fail(f"internal error (please report): {err}", EXIT_INTERNAL) from None
-    except RummikubError as err:
-        raise fail(str(err), EXIT_BAD_INPUT) from None
 
 
 class _LazyGroup(click.Group):
@@ -298,7 +259,7 @@ def puzzles() -> None:
 @click.option("--json", "as_json", is_flag=True, help="Print a JSON list instead of text.")
 def puzzles_list(difficulty: int | None, as_json: bool) -> None:
     """The bundled puzzles: id, difficulty (1-5, measured) and title."""
-    from solver.puzzles import library
+    from puzzles.library import library
 
     found = [p for p in guarded(library) if difficulty is None or p.difficulty == difficulty]
     if as_json:
@@ -314,7 +275,7 @@ def puzzles_list(difficulty: int | None, as_json: bool) -> None:
 @click.option("--svg", "svg_file", metavar="FILE", help="Also draw the puzzle and its answer as SVG.")
 def puzzles_show(puzzle_id: str, as_json: bool, svg_file: str | None) -> None:
     """Show a puzzle (its answer only in --json)."""
-    from solver.puzzles import find
+    from puzzles.library import find
 
     puzzle = guarded(lambda: find(puzzle_id))
     if svg_file:
@@ -339,9 +300,9 @@ def puzzles_show(puzzle_id: str, as_json: bool, svg_file: str | None) -> None:
 @click.pass_context
 def puzzles_check(ctx: click.Context, /, puzzle_id: str, answer_file: str, as_json: bool) -> None:
     """Check your answer to a puzzle (exit status as for `rummikub check`)."""
+    from puzzles.library import find
     from solver.check import check_answer
     from solver.files import load_answer
-    from solver.puzzles import find
 
     puzzle = guarded(lambda: find(puzzle_id))
     answer = guarded(lambda: load_answer(answer_file, puzzle.position.rules))
@@ -362,7 +323,7 @@ def puzzles_check(ctx: click.Context, /, puzzle_id: str, answer_file: str, as_js
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object (as `puzzles show --json`).")
 def puzzles_generate(difficulty: int, seed: int, as_json: bool) -> None:
     """Create a new puzzle of a measured difficulty, with a unique optimal set of tiles to play."""
-    from solver.generate import generated_puzzle
+    from puzzles.generate import generated_puzzle
 
     puzzle = guarded(lambda: generated_puzzle(difficulty, seed))
     click.echo(json.dumps(puzzle.to_dict()) if as_json else render_puzzle(puzzle))
@@ -372,8 +333,8 @@ def puzzles_generate(difficulty: int, seed: int, as_json: bool) -> None:
 @click.argument("puzzle_file", metavar="FILE")
 def puzzles_record(puzzle_file: str) -> None:
     """Measure a puzzle file's difficulty and write it, with an optimal answer, into the file."""
+    from puzzles.library import measure, recorded_text
     from solver.files import load_position, read_text
-    from solver.puzzles import measure, recorded_text
 
     position = guarded(lambda: load_position(puzzle_file))
     difficulty, solution, _ = guarded(lambda: measure(position))

@@ -11,10 +11,11 @@ import click
 
 from cli.options import explicit_rule_options, rule_options
 from cli.render import render_hint, tile_text, tiles_text
-from solver.game import Game, Match, RoundResult, TurnRecord
+from cli.session import HumanTurn, Reply, seat_names
+from solver.game.editor import TIMER_RULES, TurnEditor, TurnTimer
+from solver.game.engine import Game, Match, RoundResult, TurnRecord
+from solver.game.players import Player
 from solver.melds import why_invalid
-from solver.players import Player
-from solver.session import TIMER_RULES, HumanTurn, Reply, TurnEditor, TurnTimer, seat_names
 from solver.tiles import Tile
 
 LEVELS = ("easy", "medium", "hard")
@@ -76,9 +77,9 @@ def play(ctx: click.Context, /, **params: Any) -> None:
     move 3 R5 1 (a table tile from set 3 to set 1), take 2 R5 (a tile off set 2 into the workspace),
     split 2 R8, undo, redo, reset, done, draw, hint, quit. 'help' lists them all.
     """
-    from cli.main import guarded
-    from solver.game import GameConfig
-    from solver.players import make_player
+    from cli.errors import guarded
+    from solver.game.engine import GameConfig
+    from solver.game.players import make_player
     from solver.rules import RuleSet
 
     levels = _levels(params["opponents"], params["players"], params["ai"])
@@ -110,8 +111,8 @@ def play(ctx: click.Context, /, **params: Any) -> None:
         game = guarded(match.new_round)
         writer = None
         if params["record_file"]:
-            from solver.records import GameHeader, RecordWriter
-            from solver.session import record_path
+            from cli.session import record_path
+            from solver.game.records import GameHeader, RecordWriter
 
             path = record_path(params["record_file"], round_number, params["rounds"])
             header = GameHeader.for_game(game, names, ["human"] + ["ai"] * len(levels))
@@ -145,7 +146,7 @@ def play(ctx: click.Context, /, **params: Any) -> None:
 
 
 def _ai_move(game: Game, ais: dict[int, Player]) -> TurnRecord:
-    from solver.session import ai_turn
+    from solver.game.players import ai_turn
 
     return ai_turn(game, ais[game.seat])
 

@@ -7,13 +7,13 @@ from typing import TYPE_CHECKING
 
 import click
 
-from solver.solve import PlacedSet, SetChange, Solution, Status
+from solver.solution import PlacedSet, SetChange, Solution, Status
 
 if TYPE_CHECKING:  # annotations only: these modules load when their commands run
+    from puzzles.library import Puzzle
     from solver.arrange import Arrangement
     from solver.check import CheckReport
     from solver.hint import Hint
-    from solver.puzzles import Puzzle
     from solver.steps import Plan
 from solver.tiles import Tile, format_tiles
 

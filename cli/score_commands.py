@@ -12,7 +12,7 @@ from typing import Any, TypeVar
 
 import click
 
-from solver.scoresheet import JOKER_PENALTIES, Results, Round, RoundError, Scoring, Sheet
+from solver.game.scoresheet import JOKER_PENALTIES, Results, Round, RoundError, Scoring, Sheet
 
 T = TypeVar("T")
 F = TypeVar("F", bound=Callable[..., Any])
@@ -20,7 +20,7 @@ F = TypeVar("F", bound=Callable[..., Any])
 
 def _guarded(action: Callable[[], T]) -> T:
     """Library errors as one-line messages (exit 1); a round's error names the option it came from."""
-    from cli.main import EXIT_BAD_INPUT, fail, guarded  # here, not at the top: cli.main imports us
+    from cli.errors import EXIT_BAD_INPUT, fail, guarded  # here, not at the top: cli.main imports us
 
     def named() -> T:
         try:
@@ -106,7 +106,7 @@ def score() -> None:
 @click.option("--force", is_flag=True, help="Overwrite FILE if it exists.")
 def new_command(file: str, players: str, scoring: str, joker_penalty: str | None, force: bool) -> None:
     """Start a score sheet in FILE (refused if FILE exists, unless --force)."""
-    from solver.scoresheet import new_sheet, save
+    from solver.game.scoresheet import new_sheet, save
 
     penalty = None if joker_penalty is None else int(joker_penalty)
     sheet = _guarded(lambda: new_sheet(players, scoring, penalty))
@@ -126,7 +126,7 @@ def round_command(file: str, **entry: Any) -> None:
 
     Example: rummikub score round game.json --winner Ann --rack "Bob=R5 K12 J" --rack Cy=23
     """
-    from solver.scoresheet import load, save
+    from solver.game.scoresheet import load, save
 
     sheet = _guarded(lambda: load(file))
     sheet = sheet.with_round(_entered_round(sheet, entry))
@@ -143,7 +143,7 @@ def fix_command(file: str, number: int, **entry: Any) -> None:
 
     Give the whole round again, as for `score round`; the totals are recomputed.
     """
-    from solver.scoresheet import load, save
+    from solver.game.scoresheet import load, save
 
     sheet = _guarded(lambda: load(file))
     _guarded(lambda: sheet.check_round_number(number))
@@ -157,7 +157,7 @@ def fix_command(file: str, number: int, **entry: Any) -> None:
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of the table.")
 def show_command(file: str, as_json: bool) -> None:
     """Show the sheet FILE: every round with running totals, big/small points (club), standings."""
-    from solver.scoresheet import load
+    from solver.game.scoresheet import load
 
     results = _guarded(lambda: load(file)).results()
     if as_json:
@@ -167,7 +167,7 @@ def show_command(file: str, as_json: bool) -> None:
 
 
 def _entered_round(sheet: Sheet, entry: dict[str, Any]) -> Round:
-    from solver.scoresheet import round_from_options
+    from solver.game.scoresheet import round_from_options
 
     return _guarded(
         lambda: round_from_options(

@@ -17,12 +17,11 @@ from typing import Any
 
 from solver.backends import get_backend
 from solver.errors import RulesError, ValidationFailure
-from solver.flow_model import build_flow_model, flow_supported
 from solver.melds import best_reading, why_invalid
-from solver.model import Objective
+from solver.model.flow import build_flow_model, flow_supported
 from solver.position import Position
 from solver.rules import RuleSet
-from solver.solve import sort_key, unchanged
+from solver.solution import Objective, sort_key, unchanged
 from solver.tiles import Tile
 
 

@@ -100,9 +100,10 @@ def answer_lines(
 def _warm_models(settings: BatchSettings) -> None:
     """Build the model templates of the batch's rules once, before forking, so that every worker
     starts with them (models only: no solver runs before the fork)."""
-    from solver.model import Objective, build_model
+    from solver.model import build_model
     from solver.position import Position
     from solver.rules import RuleSet
+    from solver.solution import Objective
 
     try:
         rules = RuleSet.from_options(dict(settings.rule_overrides))

@@ -7,9 +7,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from solver.model import Objective
 from solver.position import Position
-from solver.solve import Solution, solve
+from solver.solution import Objective, Solution
+from solver.solve import solve
 from solver.tiles import Tile, points
 from solver.validator import Violation, played_tiles, validate
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from solver.model import Objective
 from solver.position import Position
-from solver.solve import Solution, solve, unchanged
+from solver.solution import Objective, Solution, unchanged
+from solver.solve import solve
 from solver.steps import Plan, best_steps, name
 from solver.tiles import Tile
 

@@ -41,12 +41,12 @@ from dataclasses import dataclass, field
 from itertools import combinations
 
 from solver.backends import get_backend
+from solver.backends.linear import INF, LinearModel
 from solver.errors import BackendError, ValidationFailure
 from solver.melds import Kind, best_reading, readings
-from solver.model import INF, LinearModel
 from solver.position import Position
 from solver.rules import RuleSet, Wrap
-from solver.solve import unchanged
+from solver.solution import unchanged
 from solver.tiles import JOKER, Tile, tile
 from solver.validator import validate
 

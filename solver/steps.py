@@ -36,7 +36,7 @@ from solver.rules import RuleSet
 from solver.tiles import Tile, format_tiles, parse_token
 
 if TYPE_CHECKING:
-    from solver.solve import Solution
+    from solver.solution import Solution
 
 Sets = Sequence[Sequence[Tile]]
 NEW = "the new set "  # prefix of a destination that is laid later
@@ -111,7 +111,7 @@ def name(tiles: Sequence[Tile] | Counter[Tile], rules: RuleSet) -> str:
 
 def best_steps(solution: Solution, backend: str = "bnb") -> tuple[Solution, Plan]:
     """The solution rearranged to move the fewest table tiles, and its steps."""
-    from solver.solve import SetChange, describe_table
+    from solver.solution import SetChange, describe_table
 
     position = solution.position
     after = [list(s.tiles) for s in solution.table]

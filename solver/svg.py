@@ -14,7 +14,7 @@ from xml.sax.saxutils import escape
 from solver.check import CheckReport
 from solver.errors import InputError
 from solver.melds import why_invalid
-from solver.solve import PlacedSet, SetChange, Solution
+from solver.solution import PlacedSet, SetChange, Solution
 from solver.tiles import Tile
 
 TILE_W, TILE_H, GAP, SET_GAP, MARGIN, ROW = 34, 46, 4, 18, 16, 62

@@ -7,17 +7,15 @@ involved, and it shares nothing with the model or the backends: only the set rul
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import lru_cache
-from itertools import combinations
 from typing import Any
 
+from solver.initial_meld import best_meld_sets, best_meld_value
+from solver.joker_account import joker_problems
 from solver.melds import best_reading, why_invalid
 from solver.position import Position
-from solver.rules import RuleSet, Wrap
-from solver.table_jokers import joker_problems
-from solver.tiles import JOKER, Tile, format_tiles
+from solver.tiles import Tile, format_tiles
 
 
 @dataclass(frozen=True, slots=True)
@@ -160,84 +158,3 @@ def _key(s: Sequence[Tile]) -> tuple[Tile, ...]:
 def _value(s: Sequence[Tile], position: Position) -> int:
     reading = best_reading(s, position.rules)
     return reading.value if reading else 0
-
-
-def _sets_within(tiles: Counter[Tile], rules: RuleSet) -> tuple[tuple[Counter[Tile], int], ...]:
-    """Every valid set that can be formed from ``tiles`` (jokers only if the meld may hold them),
-    as tile counts (shared from a cache: read them, never change them) and values."""
-    return _sets_in(tuple(sorted(tiles.elements())), rules)
-
-
-@lru_cache(maxsize=1024)
-def _sets_in(multiset: tuple[Tile, ...], rules: RuleSet) -> tuple[tuple[Counter[Tile], int], ...]:
-    """Cached by multiset: the opening shortcut and the validator ask about the same rack."""
-    tiles = Counter(multiset)
-    jokers = tiles[JOKER] if rules.joker_in_meld else 0
-    numbered = sorted(t for t in tiles if not t.is_joker)
-    found: dict[tuple[Tile, ...], int] = {}
-    # Longer runs split into shorter ones of the same total value, so these lengths suffice.
-    longest = max(rules.max_run_length, rules.colours)
-    by_colour: dict[int, set[Tile]] = {}
-    by_number: dict[int, set[Tile]] = {}
-    for t in numbered:
-        by_colour.setdefault(t.colour, set()).add(t)
-        by_number.setdefault(t.number, set()).add(t)
-    def subsets(family: list[Tile], runs: bool) -> Iterator[tuple[Tile, ...]]:
-        if runs and rules.wrap is Wrap.NONE:
-            # A run's tiles lie within `longest` consecutive numbers: pick the lowest, then others.
-            for i, first in enumerate(family):
-                near = [t for t in family[i + 1 :] if t.number - first.number < longest]
-                for size in range(0, min(len(near), longest - 1) + 1):
-                    for rest in combinations(near, size):
-                        yield (first, *rest)
-            return
-        for size in range(1, min(len(family), longest) + 1):
-            yield from combinations(family, size)
-
-    families = [(sorted(f), True) for f in by_colour.values()] + [(sorted(f), False) for f in by_number.values()]
-    for family, runs in families:
-        for chosen in subsets(family, runs):
-            size = len(chosen)
-            for j in range(0, jokers + 1):
-                if not rules.min_set_size <= size + j <= longest:
-                    continue
-                key = (*chosen, *([JOKER] * j))
-                reading = best_reading(key, rules)
-                if reading is not None:
-                    found[key] = reading.value
-    return tuple((Counter(key), value) for key, value in found.items())
-
-
-def meld_value_bound(rack: Counter[Tile], rules: RuleSet) -> int:
-    """An upper bound on any initial meld from these tiles: every tile that fits in some set."""
-    usable: set[Tile] = set()
-    for need, _ in _sets_within(rack, rules):
-        usable |= set(need)
-    top = rules.numbers
-    return sum(top if t.is_joker else t.number * rack[t] for t in usable) + (
-        top * (rack[JOKER] - 1) if JOKER in usable and rack[JOKER] > 1 else 0
-    )
-
-
-def best_meld_value(played: Counter[Tile], rules: RuleSet, goal: int) -> int:
-    """Largest total value of disjoint valid sets formed from ``played`` (search stops at ``goal``)."""
-    options = sorted(_sets_within(played, rules), key=lambda sv: -sv[1])
-    best = 0
-
-    def search(start: int, room: Counter[Tile], total: int) -> None:
-        nonlocal best
-        best = max(best, total)
-        for i in range(start, len(options)):
-            if best >= goal:
-                return
-            need, value = options[i]
-            if not (need - room):
-                search(i, room - need, total + value)
-
-    search(0, played, 0)
-    return best
-
-
-def best_meld_sets(played: Counter[Tile], rules: RuleSet) -> int:
-    """How many valid meld sets the played tiles can form (0 or more; used for threshold 0)."""
-    return len(_sets_within(played, rules))

@@ -7,7 +7,7 @@ from collections import Counter
 
 from hypothesis import strategies as st
 
-from solver.candidates import candidate_sets
+from solver.model.candidates import candidate_sets
 from solver.position import Position
 from solver.rules import RuleSet, Wrap
 from solver.tiles import JOKER, Tile, tile

@@ -15,8 +15,8 @@ import pytest
 from click.testing import CliRunner, Result
 
 from cli.main import cli
-from solver.analysis import Label, label_for
-from solver.model import Objective
+from solver.game.analysis import Label, label_for
+from solver.solution import Objective
 
 DATA = Path(__file__).parent / "data" / "records"
 SHORT = str(DATA / "short.jsonl")

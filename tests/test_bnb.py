@@ -14,9 +14,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from solver.backends import BackendResult, bnb
-from solver.backends.lp import ENGINES, available
-from solver.model import LinearModel
+from solver.backends import bnb
+from solver.backends.linear import BackendResult, LinearModel
+from solver.backends.lp_engine import ENGINES, available
 
 
 @st.composite

@@ -12,8 +12,8 @@ from itertools import combinations, combinations_with_replacement
 
 import pytest
 
-from solver.candidates import candidate_sets
 from solver.melds import best_reading
+from solver.model.candidates import candidate_sets
 from solver.rules import RuleSet, Wrap
 from solver.tiles import Tile
 

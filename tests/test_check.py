@@ -8,7 +8,8 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from cli.main import EXIT_ILLEGAL, EXIT_NOT_OPTIMAL, cli
+from cli.errors import EXIT_ILLEGAL, EXIT_NOT_OPTIMAL
+from cli.main import cli
 from solver.check import check_answer
 from solver.position import Position
 from solver.tiles import Tile, parse_token

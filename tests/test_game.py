@@ -10,7 +10,7 @@ from collections import Counter
 import pytest
 
 from solver.errors import PositionError, RulesError
-from solver.game import (
+from solver.game.engine import (
     Game,
     GameConfig,
     GameOver,
@@ -20,8 +20,7 @@ from solver.game import (
     derived_seed,
     full_pool,
 )
-from solver.rules import RuleSet
-from solver.scoring import (
+from solver.game.scoring import (
     ClubRound,
     blocked_winners,
     club_ranking,
@@ -29,6 +28,7 @@ from solver.scoring import (
     rack_value,
     standard_scores,
 )
+from solver.rules import RuleSet
 from solver.solve import solve
 from solver.tiles import JOKER, Tile, parse_token
 

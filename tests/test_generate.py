@@ -9,11 +9,11 @@ import pytest
 from click.testing import CliRunner
 
 from cli.main import cli
-from solver.generate import generated_puzzle, gives_away, needs_table, obvious_pair, unique_played
+from puzzles.generate import generated_puzzle, gives_away, needs_table, obvious_pair, unique_played
+from puzzles.library import measure
+from solver.initial_meld import best_meld_sets
 from solver.position import Position
-from solver.puzzles import measure
 from solver.solve import solve
-from solver.validator import best_meld_sets
 
 
 @pytest.mark.parametrize("level", [1, 2, 3, 4, 5])

@@ -12,10 +12,11 @@ import pytest
 
 from solver.backends import bnb
 from solver.backends.gomory import RowStore, gomory_cuts
-from solver.backends.lp import ENGINES, available, make_engine
+from solver.backends.lp_engine import ENGINES, available, make_engine
 from solver.files import position_from_record
-from solver.model import Objective, build_model
+from solver.model import build_model
 from solver.position import Position
+from solver.solution import Objective
 
 DATA = Path(__file__).parent / "data" / "conformance"
 # Both LP engines; the compiled one only where the install built it.

@@ -13,12 +13,12 @@ import pytest
 from click.testing import CliRunner
 
 from cli.main import cli
+from solver.joker_account import account
 from solver.jokers import assignments, table_readings
 from solver.melds import is_valid
 from solver.position import Position
 from solver.rules import JokerRules, Retrieval, RuleSet
 from solver.solve import solve
-from solver.table_jokers import account
 from solver.tiles import JOKER, Tile, format_tiles, parse_token, tile
 from solver.validator import validate
 

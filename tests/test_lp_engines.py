@@ -17,13 +17,15 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from solver.backends import bnb, lp
+from solver.backends import bnb, lp_engine
+from solver.backends.linear import LpArrays
 from solver.files import position_from_record
-from solver.model import LpArrays, Objective, build_model
+from solver.model import build_model
+from solver.solution import Objective
 from solver.solve import solve
 from tests.test_conformance import CASES, VARIANTS
 
-pytestmark = pytest.mark.skipif(not lp.available(), reason="the simplex engine was not built")
+pytestmark = pytest.mark.skipif(not lp_engine.available(), reason="the simplex engine was not built")
 
 
 def _arrays(case: Any, formulation: str) -> LpArrays:
@@ -55,7 +57,7 @@ def test_the_engines_agree_along_random_searches(seed: int, formulation: str) ->
         n = len(arrays.cost)
         if n == 0:
             continue
-        simplex, highs = lp.make_engine(arrays, "simplex"), lp.make_engine(arrays, "highs")
+        simplex, highs = lp_engine.make_engine(arrays, "simplex"), lp_engine.make_engine(arrays, "highs")
         engines = (simplex, highs)
         lower, upper, cost = arrays.lower.copy(), arrays.upper.copy(), arrays.cost.copy()
         row_lower, row_upper = list(arrays.row_lower), list(arrays.row_upper)
@@ -116,9 +118,9 @@ def test_infeasible_needs_a_proof() -> None:
         index=np.array([0, 0], dtype=np.int32),
         value=np.array([1.0, 1.0]),
     )
-    assert lp.make_engine(arrays, "simplex").solve() is None
+    assert lp_engine.make_engine(arrays, "simplex").solve() is None
     looser = dataclasses.replace(arrays, upper=np.array([2.0, 2.0]))
-    engine = lp.make_engine(looser, "simplex")
+    engine = lp_engine.make_engine(looser, "simplex")
     solved = engine.solve()
     assert solved is not None and solved[1] == pytest.approx(4.0)
     engine.set_bounds(np.array([0], dtype=np.int32), np.array([0.0]), np.array([0.0]))
@@ -154,7 +156,7 @@ def test_many_added_rows() -> None:
     arrays = _arrays(case, "auto")
     n = len(arrays.cost)
     rng = random.Random(3)
-    simplex, highs = lp.make_engine(arrays, "simplex"), lp.make_engine(arrays, "highs")
+    simplex, highs = lp_engine.make_engine(arrays, "simplex"), lp_engine.make_engine(arrays, "highs")
     for _ in range(60):
         ours, theirs = simplex.solve(), highs.solve()
         assert ours is not None and theirs is not None
@@ -208,7 +210,7 @@ def small_lps(draw: st.DrawFn) -> LpArrays:
 def test_the_engines_agree_on_any_small_lp(arrays: LpArrays, changes: list[tuple[str, int]]) -> None:
     """Status and optimal value as HiGHS's, a true and tight bound, a feasible solution, on the
     LP and after each of a few changes: a branching bound, new costs, a row added."""
-    simplex, highs = lp.make_engine(arrays, "simplex"), lp.make_engine(arrays, "highs")
+    simplex, highs = lp_engine.make_engine(arrays, "simplex"), lp_engine.make_engine(arrays, "highs")
     engines = (simplex, highs)
     lower, upper, cost = arrays.lower.copy(), arrays.upper.copy(), arrays.cost.copy()
     added: list[tuple[Any, float]] = []

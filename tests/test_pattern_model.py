@@ -8,10 +8,11 @@ import random
 import pytest
 
 from solver.errors import RulesError
-from solver.model import Objective, build_model
+from solver.model import build_model
 from solver.position import Position
 from solver.rules import RuleSet
-from solver.solve import SetChange, solve
+from solver.solution import Objective, SetChange
+from solver.solve import solve
 from solver.tiles import Tile, format_tiles, parse_token
 from solver.validator import validate
 from tests.strategies import random_position

@@ -16,24 +16,16 @@ import pytest
 from click.testing import CliRunner, Result
 
 from cli.main import cli
-from solver.analysis import analyze_file
-from solver.game import Game, GameConfig, Match, RoundResult
-from solver.players import make_player
+from cli.session import HumanTurn, parse_command, record_path, seat_names
+from solver.game.analysis import analyze_file
+from solver.game.editor import TIMER_RULES, EditError, TurnEditor, TurnTimer
+from solver.game.engine import Game, GameConfig, Match, RoundResult
+from solver.game.players import ai_turn, make_player
+from solver.game.records import read_record
 from solver.position import Position
-from solver.records import read_record
 from solver.rules import RuleSet
-from solver.session import (
-    TIMER_RULES,
-    EditError,
-    HumanTurn,
-    TurnEditor,
-    TurnTimer,
-    ai_turn,
-    parse_command,
-    record_path,
-    seat_names,
-)
-from solver.solve import solve, unchanged
+from solver.solution import unchanged
+from solver.solve import solve
 from solver.tiles import Tile, format_tiles, parse_token
 from solver.validator import validate
 

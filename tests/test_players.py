@@ -7,8 +7,8 @@ from collections import Counter
 import pytest
 
 from solver.errors import RulesError
-from solver.game import Game, GameConfig, GameView
-from solver.players import Easy, Hard, Medium, goes_out, make_player
+from solver.game.engine import Game, GameConfig, GameView
+from solver.game.players import Easy, Hard, Medium, goes_out, make_player
 from solver.position import Position
 from solver.rules import RuleSet
 from solver.solve import solve

@@ -6,10 +6,11 @@ from collections import Counter
 
 from hypothesis import HealthCheck, given, settings
 
-from solver.flow_model import flow_supported
 from solver.melds import best_reading
+from solver.model.flow import flow_supported
 from solver.position import Position
-from solver.solve import Solution, solve
+from solver.solution import Solution
+from solver.solve import solve
 from solver.tiles import Tile
 from solver.validator import validate
 from tests.strategies import positions
@@ -34,7 +35,7 @@ def check_invariants(position: Position, solution: Solution) -> None:
 
 def greedy_rack_sets(position: Position) -> int:
     """Tiles a beginner plays by laying sets of rack tiles only (longest first, while they fit)."""
-    from solver.candidates import candidate_sets
+    from solver.model.candidates import candidate_sets
 
     rules = position.rules
     left = Counter(position.rack)

@@ -10,7 +10,7 @@ import pytest
 from click.testing import CliRunner
 
 from cli.main import cli
-from solver.puzzles import Puzzle, library, load_puzzle, measure
+from puzzles.library import Puzzle, library, load_puzzle, measure
 from solver.solve import solve
 from solver.validator import validate
 

@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 from solver.errors import InputError
-from solver.game import Game, GameConfig
-from solver.records import (
+from solver.game.engine import Game, GameConfig
+from solver.game.records import (
     GameHeader,
     RecordWriter,
     parse_record,

@@ -15,7 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from solver.errors import InputError, RummikubError
-from solver.scoresheet import (
+from solver.game.scoresheet import (
     Rack,
     RoundError,
     Scoring,

@@ -12,9 +12,8 @@ from click.testing import CliRunner, Result
 
 from cli.main import cli
 from solver.errors import RulesError
-from solver.records import read_record
-from solver.rules import RuleSet
-from solver.selfplay import (
+from solver.game.records import read_record
+from solver.game.selfplay import (
     OddsSettings,
     Outcome,
     Settings,
@@ -27,6 +26,7 @@ from solver.selfplay import (
     summarize,
     wilson,
 )
+from solver.rules import RuleSet
 
 SMALL = RuleSet(numbers=7)
 FAST = ["--numbers", "7"]  # 58 tiles: games of a dozen turns

@@ -1,4 +1,6 @@
-"""Solver backends behind one small interface: a LinearModel in, variable values out.
+"""Solver backends behind one small interface (``linear``): a LinearModel in, a BackendResult out.
+
+``get_backend`` chooses one by name; the backends import ``linear``, never this dispatcher.
 
 Each backend module imports its solver library lazily, so the CLI starts fast and a missing
 library is a clear error rather than an import failure at start-up.
@@ -7,22 +9,9 @@ library is a clear error rather than an import failure at start-up.
 from __future__ import annotations
 
 import importlib
-from collections.abc import Callable
-from dataclasses import dataclass
 
+from solver.backends.linear import SolveFunction
 from solver.errors import BackendError
-from solver.model import LinearModel
-
-
-@dataclass(frozen=True, slots=True)
-class BackendResult:
-    values: list[int] | None  # None: no solution found (only possible when a limit stopped it)
-    optimal: bool  # proven optimal
-    seconds: float  # time inside the solver
-    build_seconds: float  # time turning the LinearModel into the solver's model
-
-
-SolveFunction = Callable[[LinearModel, float | None], BackendResult]
 
 BACKENDS = ("bnb", "highs", "cpsat", "cbc")
 

@@ -22,12 +22,11 @@ import math
 import time
 from typing import Any
 
-from solver.backends import BackendResult
 from solver.backends.gomory import RowStore, gomory_cuts
 from solver.backends.highs import expand, solve_highs
-from solver.backends.lp import LpFailure, make_engine
+from solver.backends.linear import BackendResult, LinearModel
+from solver.backends.lp_engine import LpFailure, make_engine
 from solver.errors import BackendError
-from solver.model import LinearModel
 
 # Gomory cuts at the root of each part of the objective (not the one-shot weighted search), by
 # LP engine. On HiGHS they took 26% of the LP solves out of self-play positions (p99 46 -> 21

@@ -11,9 +11,8 @@ import sys
 import time
 from typing import Any
 
-from solver.backends import BackendResult
+from solver.backends.linear import BackendResult, LinearModel, LpArrays
 from solver.errors import BackendError
-from solver.model import LinearModel, LpArrays
 
 _quiet = False
 

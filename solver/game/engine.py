@@ -29,10 +29,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from solver.errors import PositionError, RulesError, RummikubError
-from solver.melds import why_invalid
-from solver.position import Position
-from solver.rules import RuleSet
-from solver.scoring import (
+from solver.game.scoring import (
     CLUB_JOKER_VALUE,
     blocked_winners,
     club_ranking,
@@ -40,6 +37,9 @@ from solver.scoring import (
     rack_value,
     standard_scores,
 )
+from solver.melds import why_invalid
+from solver.position import Position
+from solver.rules import RuleSet
 from solver.tiles import JOKER, Tile, format_tiles, tile
 from solver.validator import Violation, played_tiles, validate
 

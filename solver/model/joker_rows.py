@@ -24,10 +24,11 @@ from collections.abc import Sequence
 from functools import lru_cache
 from itertools import combinations
 
-from solver.candidates import TileKey
+from solver.backends.linear import INF, LinearModel
 from solver.jokers import Role, assignments, can_host, numbered, table_readings
 from solver.melds import run_numbers, run_starts
-from solver.model import INF, LinearModel, set_name, tile_name
+from solver.model.candidates import TileKey
+from solver.model.turn import set_name, tile_name
 from solver.position import Position
 from solver.rules import JokerRules, Retrieval, RuleSet
 from solver.tiles import JOKER, Tile

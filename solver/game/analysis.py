@@ -29,11 +29,11 @@ from pathlib import Path
 from typing import Any
 
 from solver.errors import InputError, RummikubError
-from solver.game import TurnRecord
-from solver.model import Objective
+from solver.game.engine import TurnRecord
+from solver.game.records import GameRecord, read_record
 from solver.position import Position
-from solver.records import GameRecord, read_record
-from solver.solve import PlacedSet, SetChange, Solution, solve
+from solver.solution import Objective, PlacedSet, SetChange, Solution
+from solver.solve import solve
 from solver.tiles import Tile, points
 from solver.validator import Violation, validate
 

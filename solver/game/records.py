@@ -33,7 +33,7 @@ from typing import IO, Any
 
 from solver.errors import InputError, RulesError
 from solver.files import decode_text
-from solver.game import Game, RoundResult, TurnRecord
+from solver.game.engine import Game, RoundResult, TurnRecord
 from solver.melds import why_invalid
 from solver.rules import RuleSet
 from solver.tiles import Tile, TileSyntaxError, format_tiles

@@ -30,9 +30,9 @@ from pathlib import Path
 from typing import Any
 
 from solver.errors import InputError, RulesError, ValidationFailure
-from solver.game import Game, GameConfig, IllegalMove, can_open, derived_seed, full_pool
-from solver.players import LEVELS, make_player
-from solver.records import GameHeader, record_lines, write_record_lines
+from solver.game.engine import Game, GameConfig, IllegalMove, can_open, derived_seed, full_pool
+from solver.game.players import LEVELS, make_player
+from solver.game.records import GameHeader, record_lines, write_record_lines
 from solver.rules import RuleSet
 
 OPEN_BY = (1, 2, 3, 5, 10)  # the k of "opened by its k-th turn"

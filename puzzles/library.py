@@ -27,7 +27,8 @@ from typing import Any
 from solver.errors import InputError
 from solver.files import PUZZLE_KEYS, parse_tokens, position_from_fields, read_fields, read_text, tiles_of
 from solver.position import Position
-from solver.solve import Solution, solve
+from solver.solution import Solution
+from solver.solve import solve
 from solver.steps import Plan, best_steps
 from solver.tiles import Tile
 
@@ -87,8 +88,8 @@ def _measured_with(position: Position) -> str:
     optimum (the pattern model's, say) can measure a level lower; the flow model keeps the library
     and the generator as measured.
     """
-    from solver.flow_model import flow_supported
-    from solver.joker_model import needs_joker_rows
+    from solver.model.flow import flow_supported
+    from solver.model.joker_rows import needs_joker_rows
 
     return "flow" if flow_supported(position.rules) and not needs_joker_rows(position) else "auto"
 

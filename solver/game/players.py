@@ -21,11 +21,12 @@ from collections.abc import Sequence
 from typing import Protocol
 
 from solver.errors import RulesError
-from solver.game import GameView
+from solver.game.engine import Game, GameView, TurnRecord
 from solver.melds import best_reading, is_valid, run_numbers, run_starts
 from solver.position import Position
 from solver.rules import JokerRules, RuleSet
-from solver.solve import Solution, solve
+from solver.solution import Solution
+from solver.solve import solve
 from solver.tiles import JOKER, Tile, tile
 from solver.validator import validate
 
@@ -323,3 +324,11 @@ def make_player(name: str) -> Player:
     if key not in LEVELS:
         raise RulesError(f"unknown AI {name!r}: choose easy, medium or hard")
     return LEVELS[key]()
+
+
+def ai_turn(game: Game, player: Player) -> TurnRecord:
+    """The AI at ``game.seat`` moves: its table, or a draw."""
+    table = player.choose(game.view())
+    return game.draw() if table is None else game.play(table)
+
+

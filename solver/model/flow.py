@@ -26,18 +26,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cache
 
-from solver.model import (
-    INF,
-    LinearModel,
-    Objective,
-    TurnModel,
-    add_kept_sets,
-    add_objective,
-    kept_copies,
-    tile_counts,
-)
+from solver.backends.linear import INF, LinearModel
+from solver.model.turn import TurnModel, add_kept_sets, add_objective, kept_copies, tile_counts
 from solver.position import Position
 from solver.rules import RuleSet, Wrap
+from solver.solution import Objective
 from solver.tiles import JOKER, Tile, tile
 
 Terms = list[tuple[int, int]]

@@ -12,12 +12,10 @@ from collections import Counter
 from collections.abc import Sequence
 from functools import lru_cache
 
-from solver.candidates import CandidateSets, TileKey, candidate_sets
-from solver.joker_model import add_joker_rows, locked_homes, needs_joker_rows
-from solver.model import (
-    INF,
-    LinearModel,
-    Objective,
+from solver.backends.linear import INF, LinearModel
+from solver.model.candidates import CandidateSets, TileKey, candidate_sets
+from solver.model.joker_rows import add_joker_rows, locked_homes, needs_joker_rows
+from solver.model.turn import (
     TurnModel,
     add_objective,
     add_opening,
@@ -29,6 +27,7 @@ from solver.model import (
 )
 from solver.position import Position
 from solver.rules import JokerRules, RuleSet
+from solver.solution import Objective
 from solver.tiles import Tile
 
 

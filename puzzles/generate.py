@@ -32,18 +32,19 @@ from collections import Counter
 from collections.abc import Sequence
 from itertools import combinations
 
+from puzzles.library import Difficulty, Puzzle, measure
 from solver.arrange import arrange
 from solver.backends import get_backend
-from solver.candidates import candidate_sets
 from solver.errors import BackendError, RummikubError
+from solver.initial_meld import best_meld_sets
 from solver.melds import Kind, best_reading
-from solver.model import Objective, build_model
+from solver.model import build_model
+from solver.model.candidates import candidate_sets
 from solver.position import Position
-from solver.puzzles import Difficulty, Puzzle, measure
 from solver.rules import RuleSet
-from solver.solve import Solution, solve
+from solver.solution import Objective, Solution
+from solver.solve import solve
 from solver.tiles import JOKER, Tile, tile
-from solver.validator import best_meld_sets
 
 # A candidate: the position and how many of its rack tiles it was built to play.
 Candidate = tuple[Position, int]

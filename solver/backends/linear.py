@@ -1,32 +1,15 @@
-"""The turn as an integer program, built as plain data: what every formulation shares.
-
-Two formulations build a ``TurnModel``: ``set_model`` (den Hertog & Hulshof 2006: a variable per
-candidate set) and ``flow_model`` (runs as flows over the numbers, far smaller). Both share the
-played-tile variables ``r[t]``, the kept-set variables ``k[s]`` (original table sets left exactly
-as they were: the tie-break), the ``opens`` switch of the initial meld, and the objective: one
-integer weighted sum that is exactly lexicographic (the main objective, then the other one, then
-kept table sets). Backends translate ``LinearModel`` into their own API and return values.
+"""What every backend takes and returns: a pure-integer linear program as plain data, its array
+form, and the backend's result. Models build a ``LinearModel``; backends read it and answer with
+a ``BackendResult``. Nothing here knows about tiles or Rummikub.
 """
 
 from __future__ import annotations
 
-from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from enum import StrEnum
-from functools import lru_cache
 from typing import Any
 
-from solver.candidates import TileKey
-from solver.errors import RulesError
-from solver.position import Position
-from solver.rules import RuleSet
-from solver.tiles import Tile
-
-
-class Objective(StrEnum):
-    TILES = "tiles"  # most rack tiles played
-    POINTS = "points"  # largest value played (a joker counts rules.joker_penalty)
+INF = float("inf")
 
 
 @dataclass
@@ -151,8 +134,6 @@ class LinearModel:
         return "\n".join(lines) + "\n"
 
 
-INF = float("inf")
-
 
 @dataclass(frozen=True)
 class LpArrays:
@@ -248,166 +229,12 @@ class LpArrays:
         )
 
 
-Decoder = Callable[[Sequence[int]], tuple[list[list[Tile]], list[Tile]]]
+@dataclass(frozen=True, slots=True)
+class BackendResult:
+    values: list[int] | None  # None: no solution found (only possible when a limit stopped it)
+    optimal: bool  # proven optimal
+    seconds: float  # time inside the solver
+    build_seconds: float  # time turning the LinearModel into the solver's model
 
 
-@dataclass
-class TurnModel:
-    """The linear model plus how to read a backend's answer back as a table and played tiles."""
-
-    position: Position
-    objective: Objective
-    lp: LinearModel
-    formulation: str  # "sets" (den Hertog & Hulshof), "flow" (runs as flows) or "patterns" (short runs)
-    decoder: Decoder
-
-    def decode(self, values: Sequence[int]) -> tuple[list[list[Tile]], list[Tile]]:
-        """The table after the move (sets as tile lists) and the tiles played."""
-        return self.decoder(values)
-
-
-def tile_counts(position: Position) -> tuple[Counter[int], Counter[int]]:
-    """Rack and table as counts per dense tile index."""
-    rules = position.rules
-    rack = Counter(t.index(rules) for t in position.rack)
-    table = Counter(t.index(rules) for s in position.table for t in s)
-    return rack, table
-
-
-def index_points(index: int, rules: RuleSet) -> int:
-    """The points-objective value of a tile given by dense index (a joker: its penalty)."""
-    joker = rules.colours * rules.numbers
-    return rules.joker_penalty if index == joker else index % rules.numbers + 1
-
-
-@lru_cache(maxsize=4096)
-def tile_name(index: int, rules: RuleSet) -> str:
-    return str(Tile.from_index(index, rules))
-
-
-@lru_cache(maxsize=65536)
-def set_name(key: TileKey, rules: RuleSet) -> str:
-    """A readable column name (``x_R4_R5_R6``); cached, the same sets recur in every position."""
-    return "_".join(tile_name(t, rules) for t in key)
-
-
-def table_set_keys(position: Position) -> Counter[TileKey]:
-    """The original table sets as multisets (sorted dense indices), with their multiplicity."""
-    rules = position.rules
-    return Counter(tuple(sorted(t.index(rules) for t in s)) for s in position.table)
-
-
-KeptSets = list[tuple[int, tuple[Tile, ...]]]  # (column, the set as written), per distinct set
-
-
-def add_kept_sets(
-    lp: LinearModel, keep_sets: Sequence[Sequence[Tile]], tile_rows: dict[int, int], rules: RuleSet, wished: bool
-) -> KeptSets:
-    """A column per distinct set that may stay exactly as it was: its copies are set aside whole,
-    their tiles counted as placed in ``tile_rows`` (a template's row per kind of tile).
-
-    The zero move keeps the table's sets; sets only ``wished`` for (``arrange``) start unkept.
-    """
-    written = {tuple(sorted(t.index(rules) for t in s)): tuple(s) for s in keep_sets}
-    counts = Counter(tuple(sorted(t.index(rules) for t in s)) for s in keep_sets)
-    kept: KeptSets = []
-    for key, count in sorted(counts.items()):
-        k = lp.var(f"k_{set_name(key, rules)}", count, hint=0 if wished else count)
-        kept.append((k, written[key]))
-        lp.add_entries([(tile_rows[t], k, n) for t, n in Counter(key).items()])
-    return kept
-
-
-def kept_copies(kept: KeptSets, values: Sequence[int]) -> list[list[Tile]]:
-    """The kept sets of an answer, as written, each as often as kept."""
-    return [list(original) for k, original in kept for _ in range(values[k])]
-
-
-def add_played_vars(lp: LinearModel, rack: Counter[int], rules: RuleSet) -> dict[int, int]:
-    """One variable per kind of rack tile: how many of it are played."""
-    return {t: lp.var(f"r_{tile_name(t, rules)}", rack[t]) for t in sorted(rack)}
-
-
-def add_opening(lp: LinearModel, rack: Counter[int], played: dict[int, int], rules: RuleSet) -> int:
-    """The ``opens`` switch: nothing is played unless the player lays an initial meld."""
-    opens = lp.var("opens", 1)
-    for t in sorted(rack):
-        lp.row(f"opens_{tile_name(t, rules)}", [(played[t], 1), (opens, -rack[t])], -INF, 0)
-    return opens
-
-
-def add_objective(
-    lp: LinearModel,
-    position: Position,
-    objective: Objective,
-    played: dict[int, int],
-    kept: list[int],
-    max_kept: int | None = None,
-    rack: Counter[int] | None = None,
-) -> None:
-    """One integer weighted sum, exactly lexicographic: objective, other objective, kept sets.
-
-    Each weight exceeds the largest possible total of everything below it. ``rack``: the rack's
-    tile counts, if the caller has them already.
-    """
-    rules = position.rules
-    if rack is None:
-        rack, _ = tile_counts(position)
-    max_points = sum(index_points(t, rules) * n for t, n in rack.items())
-    max_tiles = sum(rack.values())
-    max_kept = len(position.table) if max_kept is None else max_kept
-    if objective is Objective.TILES:
-        w_kept, w_points = 1, max_kept + 1
-        w_tiles = (max_points + 1) * w_points
-    else:
-        w_kept, w_tiles = 1, max_kept + 1
-        w_points = (max_tiles + 1) * w_tiles
-    lp.objective = [(v, w_tiles + w_points * index_points(t, rules)) for t, v in played.items()]
-    lp.objective += [(k, w_kept) for k in kept]
-    lp.objective_bound = w_tiles * max_tiles + w_points * max_points + w_kept * max_kept
-    tiles = [(v, 1) for v in played.values()]
-    points = [(v, index_points(t, rules)) for t, v in played.items()]
-    kept_terms = [(k, 1) for k in kept]
-    lp.stages = [tiles, points, kept_terms] if objective is Objective.TILES else [points, tiles, kept_terms]
-
-
-def build_model(
-    position: Position, objective: Objective = Objective.TILES, formulation: str = "auto", jokers_stay: bool = False
-) -> TurnModel:
-    """The turn's integer program: ``sets``, ``flow``, ``patterns``, or ``auto`` (patterns after
-    the initial meld and flow for it, where the rules allow them; sets otherwise).
-
-    ``jokers_stay``: under strict or locked joker rules, no table joker may be retrieved.
-    """
-    from solver.flow_model import build_flow_model, flow_supported
-    from solver.joker_model import needs_joker_rows
-    from solver.pattern_model import build_pattern_model, pattern_supported
-    from solver.set_model import build_set_model
-
-    objective = Objective(objective)
-    strict = needs_joker_rows(position)
-    if formulation == "auto":
-        if strict or not flow_supported(position.rules):
-            formulation = "sets"
-        else:
-            formulation = "patterns" if pattern_supported(position) else "flow"
-    if formulation in ("flow", "patterns") and strict:
-        raise RulesError(
-            f"the {formulation} formulation has no strict or locked joker rules; use --formulation sets"
-        )
-    if formulation in ("flow", "patterns") and not flow_supported(position.rules):
-        raise RulesError(
-            f"the {formulation} formulation needs wrap none or american and fewer jokers than"
-            " min-set-size; use --formulation sets"
-        )
-    if formulation == "flow":
-        return build_flow_model(position, objective)
-    if formulation == "patterns":
-        if not position.opened:
-            raise RulesError(
-                "the patterns formulation is for turns after the initial meld; use --formulation flow or sets"
-            )
-        return build_pattern_model(position, objective)
-    if formulation == "sets":
-        return build_set_model(position, objective, jokers_stay)
-    raise RulesError(f"unknown formulation {formulation!r} (formulations: auto, sets, flow, patterns)")
+SolveFunction = Callable[[LinearModel, float | None], BackendResult]

@@ -24,18 +24,12 @@ from functools import cache
 from itertools import combinations
 from typing import Any
 
-from solver.flow_model import flow_supported, number_at, places
-from solver.model import (
-    LinearModel,
-    Objective,
-    TurnModel,
-    add_kept_sets,
-    add_objective,
-    kept_copies,
-    tile_counts,
-)
+from solver.backends.linear import LinearModel
+from solver.model.flow import flow_supported, number_at, places
+from solver.model.turn import TurnModel, add_kept_sets, add_objective, kept_copies, tile_counts
 from solver.position import Position
 from solver.rules import RuleSet
+from solver.solution import Objective
 from solver.tiles import JOKER, Tile, tile
 
 

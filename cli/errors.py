@@ -1,0 +1,61 @@
+"""Exit statuses and the guard that turns library errors into one-line messages.
+
+Every command module imports these from here, so none of them imports ``cli.main`` back.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TypeVar
+
+import click
+
+from solver.errors import BackendError, RummikubError, ValidationFailure
+
+# Exit statuses (documented in the README).
+EXIT_OK = 0
+EXIT_BAD_INPUT = 1
+EXIT_USAGE = 2
+EXIT_BACKEND = 3
+EXIT_INTERNAL = 4
+EXIT_NOT_OPTIMAL = 5  # check: the answer is legal but plays less than the optimum
+EXIT_ILLEGAL = 6  # check: the answer breaks a rule
+EXIT_INTERRUPTED = 130
+
+T = TypeVar("T")
+
+
+class BadInput(click.ClickException):
+    exit_code = EXIT_BAD_INPUT
+
+
+class BackendFailure(click.ClickException):
+    exit_code = EXIT_BACKEND
+
+
+class InternalFailure(click.ClickException):
+    exit_code = EXIT_INTERNAL
+
+
+_FAILURES: dict[int, type[click.ClickException]] = {
+    EXIT_BAD_INPUT: BadInput,
+    EXIT_BACKEND: BackendFailure,
+    EXIT_INTERNAL: InternalFailure,
+}
+
+
+def fail(message: str, code: int) -> click.ClickException:
+    """``Error: message`` on stderr, exit status ``code``."""
+    return _FAILURES[code](message)
+
+
+def guarded(action: Callable[[], T]) -> T:
+    """Run library code; its errors become one-line messages with their own exit status."""
+    try:
+        return action()
+    except BackendError as err:
+        raise fail(str(err), EXIT_BACKEND) from None
+    except ValidationFailure as err:
+        raise fail(f"internal error (please report): {err}", EXIT_INTERNAL) from None
+    except RummikubError as err:
+        raise fail(str(err), EXIT_BAD_INPUT) from None

@@ -1,0 +1,214 @@
+"""The typed command grammar of ``play`` and one human turn at the terminal.
+
+:func:`parse_command` reads one typed line into a :class:`~solver.game.editor.Command`;
+:class:`HumanTurn` answers typed lines with :class:`Reply` values, driving the turn editor.
+Nothing here prints: ``play_commands`` renders the replies.
+
+Commands (``N``, ``M``: set numbers as shown, from 1; tiles in the notation, shorthands allowed):
+
+- ``lay TILES`` (or ``set TILES``): a new set; each tile comes from the workspace if it is there,
+  else from the rack;
+- ``add N TILES``: tiles (workspace first, then rack) onto set N;
+- ``move N TILES M``: table tiles from set N to set M (``new``: into a new set);
+- ``take N TILES``: tiles off set N into the workspace;
+- ``split N TILE``: cut set N in two, the second part starting at TILE (as shown; with two
+  copies of TILE, at the second);
+- ``back TILES``: rack tiles laid this turn, from the workspace back to the rack;
+- ``undo``, ``redo``, ``reset``, ``done``, ``draw``, ``hint [1-3]``, ``show``, ``help``, ``quit``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from solver.game.editor import MANIPULATIONS, Command, EditError, TurnEditor, TurnTimer, time_out
+from solver.game.engine import Game, IllegalMove, TurnRecord
+from solver.hint import Hint, hint
+from solver.rules import RuleSet
+from solver.tiles import Tile, TileSyntaxError, format_tiles, parse_token
+
+CONTROLS = ("undo", "redo", "reset", "done", "draw", "hint", "show", "help", "quit")
+ALIASES = {"set": "lay", "new": "lay", "end": "done", "pass": "draw", "exit": "quit", "?": "help"}
+
+USAGE = {
+    "lay": "lay TILES          a new set (tiles from the workspace first, then the rack)",
+    "add": "add N TILES        tiles (workspace first, then rack) onto set N",
+    "move": "move N TILES M     table tiles from set N to set M ('new': a new set)",
+    "take": "take N TILES       tiles off set N into the workspace",
+    "split": "split N TILE       cut set N in two; the second part starts at TILE",
+    "back": "back TILES         rack tiles you laid this turn, from the workspace back to the rack",
+    "undo": "undo / redo        step back / forward through this turn's manipulations",
+    "reset": "reset              the table and rack as at the start of the turn (undo brings it back)",
+    "done": "done               end the turn (every set valid, at least one rack tile played)",
+    "draw": "draw               draw a tile and end the turn (the table goes back as it was)",
+    "hint": "hint [1-3]         1: how many tiles can be played; 2: which; 3: the steps",
+    "show": "show               show the table and your rack again",
+    "quit": "quit               leave the game",
+}
+
+
+def help_text() -> str:
+    lines = ["Commands (N, M: set numbers; tiles like R7, J, shorthands R4-6 and KBR7):"]
+    lines += [f"  {text}" for text in USAGE.values()]
+    lines.append("  help               this list")
+    return "\n".join(lines)
+
+
+def parse_command(text: str, rules: RuleSet) -> Command:
+    """One typed line as a Command; EditError names the bad word and shows the usage."""
+    words = text.replace(",", " ").split()
+    if not words:
+        raise EditError("type a command (help lists them)")
+    name = words[0].lower()
+    name = ALIASES.get(name, name)
+    args = words[1:]
+    if name not in MANIPULATIONS and name not in CONTROLS:
+        raise EditError(f"unknown command {words[0]!r} (help lists the commands)")
+    usage = USAGE.get(name, "").split("  ")[0]
+
+    def fail(why: str) -> EditError:
+        return EditError(f"{why} (usage: {usage})")
+
+    if name in ("undo", "redo", "reset", "done", "draw", "show", "help", "quit"):
+        if args:
+            raise EditError(f"{name} takes nothing after it, got {' '.join(args)!r}")
+        return Command(name)
+    if name == "hint":
+        if not args:
+            return Command(name)
+        if len(args) > 1 or args[0] not in ("1", "2", "3"):
+            raise EditError(f"hint level must be 1, 2 or 3, got {' '.join(args)!r}")
+        return Command(name, level=int(args[0]))
+    if name in ("lay", "back"):
+        if not args:
+            raise fail("no tiles given")
+        return Command(name, tiles=_tiles(args, rules))
+    if not args:
+        raise fail("no set number given")
+    source = _set_number(args[0])
+    rest = args[1:]
+    if name == "move":
+        if len(rest) < 2:
+            raise fail("give the tiles and the set to move them to")
+        target = None if rest[-1].lower() == "new" else _set_number(rest[-1])
+        return Command(name, source, _tiles(rest[:-1], rules), target)
+    if not rest:
+        raise fail("no tiles given")
+    tiles = _tiles(rest, rules)
+    if name == "split" and len(tiles) != 1:
+        raise fail("split takes one tile: where the second part starts")
+    return Command(name, source, tiles)
+
+
+def _set_number(word: str) -> int:
+    if not word.isdigit() or int(word) < 1:
+        raise EditError(f"{word!r} is not a set number (sets are numbered from 1)")
+    return int(word) - 1
+
+
+def _tiles(words: Sequence[str], rules: RuleSet) -> tuple[Tile, ...]:
+    out: list[Tile] = []
+    for word in words:
+        try:
+            out.extend(parse_token(word, rules))
+        except TileSyntaxError as err:
+            raise EditError(str(err)) from None
+    return tuple(out)
+
+
+# ---------------------------------------------------------------- a human turn
+
+
+@dataclass(frozen=True)
+class Reply:
+    """What the program answers to one typed line."""
+
+    message: str = ""
+    error: bool = False  # the line was refused; nothing changed
+    show: bool = False  # the table or the rack changed: show them again
+    ended: TurnRecord | None = None  # the turn is over
+    quit: bool = False
+    hint: Hint | None = None
+    timed_out: bool = False
+
+
+class HumanTurn:
+    """One turn of the person at ``game.seat``: typed lines in, replies out."""
+
+    def __init__(self, game: Game, timer: TurnTimer | None = None, backend: str = "bnb") -> None:
+        self.game = game
+        self.editor = TurnEditor(game.position())
+        self.timer = timer
+        self.backend = backend
+        if timer is not None:
+            timer.restart()
+
+    def handle(self, line: str) -> Reply:
+        if self.timer is not None and self.timer.expired():
+            record = time_out(self.game, self.editor, self.timer.rule)
+            drawn = format_tiles(record.penalty) or "nothing (the pool is empty)"
+            kept = "broken sets taken back" if self.timer.rule.take_back else "the table restored"
+            return Reply(f"Time is up: {kept}; penalty: {drawn}.", ended=record, timed_out=True)
+        if not line.strip():
+            return Reply(show=True)
+        try:
+            command = parse_command(line, self.editor.rules)
+            return self._run(command)
+        except EditError as err:
+            return Reply(str(err), error=True)
+
+    def _run(self, command: Command) -> Reply:
+        editor = self.editor
+        name = command.name
+        if name in MANIPULATIONS:
+            return Reply(editor.apply(command), show=True)
+        if name == "undo":
+            editor.undo()
+            return Reply("undone", show=True)
+        if name == "redo":
+            editor.redo()
+            return Reply("redone", show=True)
+        if name == "reset":
+            editor.reset()
+            return Reply("back to the start of the turn", show=True)
+        if name == "done":
+            problems = editor.problems()
+            if problems:
+                listed = "\n".join(f"  - {p}" for p in problems)
+                return Reply(f"The turn cannot end yet:\n{listed}", error=True)
+            table = editor.finish()
+            try:
+                record = self.game.play([list(s) for s in table])
+            except IllegalMove as err:  # the editor checks first; this is the engine's last word
+                raise EditError(str(err)) from None
+            return Reply(f"played {format_tiles(record.played)}", ended=record)
+        if name == "draw":
+            record = self.game.draw()
+            restored = "the table goes back as it was; " if editor.changed else ""
+            drawn = f"drew {record.drew}" if record.drew is not None else "the pool is empty: passed"
+            return Reply(restored + drawn, ended=record)
+        if name == "hint":
+            return Reply(hint=hint(editor.position, command.level, backend=self.backend))
+        if name == "help":
+            return Reply(help_text())
+        if name == "show":
+            return Reply(show=True)
+        return Reply("left the game", quit=True)
+
+
+def seat_names(levels: Sequence[str]) -> list[str]:
+    """``you`` for player 1, then the AI levels (numbered when a level plays twice)."""
+    names = ["you"]
+    for i, level in enumerate(levels, 2):
+        names.append(level if list(levels).count(level) == 1 else f"{level} {i}")
+    return names
+
+
+def record_path(path: str, round_number: int, rounds: int) -> str:
+    """Round ``round_number`` (from 1) of ``rounds``: ``game.jsonl``, or ``game-2.jsonl`` and so on."""
+    if rounds == 1:
+        return path
+    p = Path(path)
+    return str(p.with_name(f"{p.stem}-{round_number}{p.suffix}"))

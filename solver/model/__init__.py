@@ -1,0 +1,55 @@
+"""The turn's integer program: ``build_model`` chooses a formulation and builds it.
+
+Each formulation lives in its own module (``sets``, ``flow``, ``patterns``) and imports only the
+shared pieces in ``turn``; this dispatcher imports them, never the other way round.
+"""
+
+from __future__ import annotations
+
+from solver.errors import RulesError
+from solver.model.flow import build_flow_model, flow_supported
+from solver.model.joker_rows import needs_joker_rows
+from solver.model.patterns import build_pattern_model, pattern_supported
+from solver.model.sets import build_set_model
+from solver.model.turn import TurnModel
+from solver.position import Position
+from solver.solution import Objective
+
+__all__ = ["TurnModel", "build_model"]
+
+
+def build_model(
+    position: Position, objective: Objective = Objective.TILES, formulation: str = "auto", jokers_stay: bool = False
+) -> TurnModel:
+    """The turn's integer program: ``sets``, ``flow``, ``patterns``, or ``auto`` (patterns after
+    the initial meld and flow for it, where the rules allow them; sets otherwise).
+
+    ``jokers_stay``: under strict or locked joker rules, no table joker may be retrieved.
+    """
+    objective = Objective(objective)
+    strict = needs_joker_rows(position)
+    if formulation == "auto":
+        if strict or not flow_supported(position.rules):
+            formulation = "sets"
+        else:
+            formulation = "patterns" if pattern_supported(position) else "flow"
+    if formulation in ("flow", "patterns") and strict:
+        raise RulesError(
+            f"the {formulation} formulation has no strict or locked joker rules; use --formulation sets"
+        )
+    if formulation in ("flow", "patterns") and not flow_supported(position.rules):
+        raise RulesError(
+            f"the {formulation} formulation needs wrap none or american and fewer jokers than"
+            " min-set-size; use --formulation sets"
+        )
+    if formulation == "flow":
+        return build_flow_model(position, objective)
+    if formulation == "patterns":
+        if not position.opened:
+            raise RulesError(
+                "the patterns formulation is for turns after the initial meld; use --formulation flow or sets"
+            )
+        return build_pattern_model(position, objective)
+    if formulation == "sets":
+        return build_set_model(position, objective, jokers_stay)
+    raise RulesError(f"unknown formulation {formulation!r} (formulations: auto, sets, flow, patterns)")

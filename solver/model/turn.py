@@ -1,0 +1,148 @@
+"""The turn as an integer program: what every formulation shares.
+
+The formulations (``sets``: den Hertog & Hulshof 2006, a variable per candidate set; ``flow``:
+runs as flows over the numbers; ``patterns``: short runs and groups) each build a ``TurnModel``
+from these pieces. They share the
+played-tile variables ``r[t]``, the kept-set variables ``k[s]`` (original table sets left exactly
+as they were: the tie-break), the ``opens`` switch of the initial meld, and the objective: one
+integer weighted sum that is exactly lexicographic (the main objective, then the other one, then
+kept table sets). Backends translate ``LinearModel`` into their own API and return values.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+
+from solver.backends.linear import INF, LinearModel
+from solver.model.candidates import TileKey
+from solver.position import Position
+from solver.rules import RuleSet
+from solver.solution import Objective
+from solver.tiles import Tile
+
+Decoder = Callable[[Sequence[int]], tuple[list[list[Tile]], list[Tile]]]
+
+
+@dataclass
+class TurnModel:
+    """The linear model plus how to read a backend's answer back as a table and played tiles."""
+
+    position: Position
+    objective: Objective
+    lp: LinearModel
+    formulation: str  # "sets" (den Hertog & Hulshof), "flow" (runs as flows) or "patterns" (short runs)
+    decoder: Decoder
+
+    def decode(self, values: Sequence[int]) -> tuple[list[list[Tile]], list[Tile]]:
+        """The table after the move (sets as tile lists) and the tiles played."""
+        return self.decoder(values)
+
+
+def tile_counts(position: Position) -> tuple[Counter[int], Counter[int]]:
+    """Rack and table as counts per dense tile index."""
+    rules = position.rules
+    rack = Counter(t.index(rules) for t in position.rack)
+    table = Counter(t.index(rules) for s in position.table for t in s)
+    return rack, table
+
+
+def index_points(index: int, rules: RuleSet) -> int:
+    """The points-objective value of a tile given by dense index (a joker: its penalty)."""
+    joker = rules.colours * rules.numbers
+    return rules.joker_penalty if index == joker else index % rules.numbers + 1
+
+
+@lru_cache(maxsize=4096)
+def tile_name(index: int, rules: RuleSet) -> str:
+    return str(Tile.from_index(index, rules))
+
+
+@lru_cache(maxsize=65536)
+def set_name(key: TileKey, rules: RuleSet) -> str:
+    """A readable column name (``x_R4_R5_R6``); cached, the same sets recur in every position."""
+    return "_".join(tile_name(t, rules) for t in key)
+
+
+def table_set_keys(position: Position) -> Counter[TileKey]:
+    """The original table sets as multisets (sorted dense indices), with their multiplicity."""
+    rules = position.rules
+    return Counter(tuple(sorted(t.index(rules) for t in s)) for s in position.table)
+
+
+KeptSets = list[tuple[int, tuple[Tile, ...]]]  # (column, the set as written), per distinct set
+
+
+def add_kept_sets(
+    lp: LinearModel, keep_sets: Sequence[Sequence[Tile]], tile_rows: dict[int, int], rules: RuleSet, wished: bool
+) -> KeptSets:
+    """A column per distinct set that may stay exactly as it was: its copies are set aside whole,
+    their tiles counted as placed in ``tile_rows`` (a template's row per kind of tile).
+
+    The zero move keeps the table's sets; sets only ``wished`` for (``arrange``) start unkept.
+    """
+    written = {tuple(sorted(t.index(rules) for t in s)): tuple(s) for s in keep_sets}
+    counts = Counter(tuple(sorted(t.index(rules) for t in s)) for s in keep_sets)
+    kept: KeptSets = []
+    for key, count in sorted(counts.items()):
+        k = lp.var(f"k_{set_name(key, rules)}", count, hint=0 if wished else count)
+        kept.append((k, written[key]))
+        lp.add_entries([(tile_rows[t], k, n) for t, n in Counter(key).items()])
+    return kept
+
+
+def kept_copies(kept: KeptSets, values: Sequence[int]) -> list[list[Tile]]:
+    """The kept sets of an answer, as written, each as often as kept."""
+    return [list(original) for k, original in kept for _ in range(values[k])]
+
+
+def add_played_vars(lp: LinearModel, rack: Counter[int], rules: RuleSet) -> dict[int, int]:
+    """One variable per kind of rack tile: how many of it are played."""
+    return {t: lp.var(f"r_{tile_name(t, rules)}", rack[t]) for t in sorted(rack)}
+
+
+def add_opening(lp: LinearModel, rack: Counter[int], played: dict[int, int], rules: RuleSet) -> int:
+    """The ``opens`` switch: nothing is played unless the player lays an initial meld."""
+    opens = lp.var("opens", 1)
+    for t in sorted(rack):
+        lp.row(f"opens_{tile_name(t, rules)}", [(played[t], 1), (opens, -rack[t])], -INF, 0)
+    return opens
+
+
+def add_objective(
+    lp: LinearModel,
+    position: Position,
+    objective: Objective,
+    played: dict[int, int],
+    kept: list[int],
+    max_kept: int | None = None,
+    rack: Counter[int] | None = None,
+) -> None:
+    """One integer weighted sum, exactly lexicographic: objective, other objective, kept sets.
+
+    Each weight exceeds the largest possible total of everything below it. ``rack``: the rack's
+    tile counts, if the caller has them already.
+    """
+    rules = position.rules
+    if rack is None:
+        rack, _ = tile_counts(position)
+    max_points = sum(index_points(t, rules) * n for t, n in rack.items())
+    max_tiles = sum(rack.values())
+    max_kept = len(position.table) if max_kept is None else max_kept
+    if objective is Objective.TILES:
+        w_kept, w_points = 1, max_kept + 1
+        w_tiles = (max_points + 1) * w_points
+    else:
+        w_kept, w_tiles = 1, max_kept + 1
+        w_points = (max_tiles + 1) * w_tiles
+    lp.objective = [(v, w_tiles + w_points * index_points(t, rules)) for t, v in played.items()]
+    lp.objective += [(k, w_kept) for k in kept]
+    lp.objective_bound = w_tiles * max_tiles + w_points * max_points + w_kept * max_kept
+    tiles = [(v, 1) for v in played.values()]
+    points = [(v, index_points(t, rules)) for t, v in played.items()]
+    kept_terms = [(k, 1) for k in kept]
+    lp.stages = [tiles, points, kept_terms] if objective is Objective.TILES else [points, tiles, kept_terms]
+
+
