@@ -23,7 +23,7 @@ from solver.files import position_from_record
 from solver.model import build_model
 from solver.solution import Objective
 from solver.solve import solve
-from tests.test_conformance import CASES, VARIANTS
+from tests.solver.test_conformance import CASES, VARIANTS
 
 pytestmark = pytest.mark.skipif(not lp_engine.available(), reason="the simplex engine was not built")
 

@@ -17,8 +17,9 @@ from click.testing import CliRunner, Result
 from cli.main import cli
 from solver.game.analysis import Label, label_for
 from solver.solution import Objective
+from tests import paths
 
-DATA = Path(__file__).parent / "data" / "records"
+DATA = paths.DATA / "records"
 SHORT = str(DATA / "short.jsonl")
 GOING_OUT = str(DATA / "going_out.jsonl")
 ILLEGAL = str(DATA / "illegal.jsonl")

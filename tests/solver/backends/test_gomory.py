@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import dataclasses
 import json
-from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -17,8 +16,9 @@ from solver.files import position_from_record
 from solver.model import build_model
 from solver.position import Position
 from solver.solution import Objective
+from tests import paths
 
-DATA = Path(__file__).parent / "data" / "conformance"
+DATA = paths.DATA / "conformance"
 # Both LP engines; the compiled one only where the install built it.
 ENGINE_PARAMS = [
     pytest.param(e, marks=pytest.mark.skipif(e == "simplex" and not available(), reason="not built"))

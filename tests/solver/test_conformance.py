@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import json
 from collections import Counter
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -19,8 +18,9 @@ import pytest
 from solver.files import position_from_record
 from solver.solve import solve
 from solver.validator import validate
+from tests import paths
 
-DATA = Path(__file__).parent / "data" / "conformance"
+DATA = paths.DATA / "conformance"
 
 VARIANTS: dict[str, tuple[str, dict[str, object]]] = {
     "tiles": ("tiles", {"joker-in-meld": True}),

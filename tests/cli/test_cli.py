@@ -23,8 +23,9 @@ from cli.main import cli, main
 from solver.melds import is_valid
 from solver.rules import RuleSet, Wrap
 from solver.tiles import parse_token
+from tests import paths
 
-DATA = Path(__file__).parent / "data" / "cli"
+DATA = paths.DATA / "cli"
 BACKENDS = ["bnb", "cbc", "cpsat", "highs"]
 JSON_KEYS = {"status", "tiles_played", "points_played", "played", "rack", "table", "backend", "seconds"}
 

@@ -21,6 +21,7 @@ from solver.rules import JokerRules, Retrieval, RuleSet
 from solver.solve import solve
 from solver.tiles import JOKER, Tile, format_tiles, parse_token, tile
 from solver.validator import validate
+from tests.paths import DATA
 
 
 def tiles(text: str) -> list[Tile]:
@@ -246,7 +247,7 @@ def test_all_three_agree_without_table_jokers(seed: int) -> None:
 def _conformance_tables_with_jokers() -> list[Position]:
     from solver.files import position_from_record
 
-    path = Path(__file__).parent / "data" / "conformance" / "selfplay.jsonl"
+    path = DATA / "conformance" / "selfplay.jsonl"
     found = []
     for line in path.read_text().splitlines():
         record = {k: v for k, v in json.loads(line).items() if k in ("id", "rack", "table", "opened", "rules")}

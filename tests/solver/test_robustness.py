@@ -17,8 +17,8 @@ from cli.main import cli
 from solver.files import MAX_INPUT_BYTES, position_from_record
 from solver.solve import solve
 from solver.validator import validate
+from tests.paths import ROOT
 
-ROOT = Path(__file__).resolve().parent.parent
 HARD = ROOT / "bench" / "positions" / "hard.jsonl"
 SELFPLAY = ROOT / "bench" / "positions" / "selfplay.jsonl"
 COMMAND = [sys.executable, "-c", "from cli.main import main; main()"]
