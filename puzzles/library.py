@@ -21,6 +21,7 @@ tile or are split).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from importlib import resources
 from pathlib import Path
 from typing import Any
 
@@ -146,9 +147,8 @@ def load_puzzle(path: str) -> Puzzle:
 
 
 def puzzle_dir() -> Path:
-    from puzzles import puzzle_dir as bundled
-
-    return bundled()
+    """The folder holding the bundled position files (works from a wheel or a checkout)."""
+    return Path(str(resources.files("puzzles")))
 
 
 def library() -> list[Puzzle]:
