@@ -22,14 +22,9 @@ from solver.model.candidates import candidate_sets
 from solver.position import Position
 from solver.rules import RuleSet
 from solver.solve import solve
-from solver.tiles import JOKER, Tile, tile
+from solver.tiles import JOKER, Tile, full_pool, tile
 
 HERE = Path(__file__).parent / "positions"
-
-
-def full_pool(rules: RuleSet) -> list[Tile]:
-    tiles = [tile(c, n) for c in range(rules.colours) for n in range(1, rules.numbers + 1)]
-    return tiles * rules.copies + [JOKER] * rules.jokers
 
 
 def record(position: Position, game: str) -> dict[str, object]:

@@ -6,7 +6,7 @@ import dataclasses
 import importlib
 import json
 import sys
-from typing import IO, Any
+from typing import Any
 
 import click
 
@@ -401,6 +401,7 @@ def batch(ctx: click.Context, /, file: str, **params: Any) -> None:
     import os
 
     from solver.batch import BatchSettings, Outcome, answer_lines, read_lines
+    from solver.files import open_input
 
     settings = BatchSettings(
         rule_overrides=tuple(explicit_rule_options(ctx, params).items()),
@@ -413,7 +414,7 @@ def batch(ctx: click.Context, /, file: str, **params: Any) -> None:
     )
     jobs = params["jobs"] or os.cpu_count() or 1
     worst = Outcome.ANSWERED
-    stream = _open_binary(file)
+    stream = guarded(lambda: open_input(file, "batch file"))
     try:
         for text, outcome in answer_lines(read_lines(stream), settings, jobs):
             sys.stdout.write(text + "\n")
@@ -430,19 +431,6 @@ def batch(ctx: click.Context, /, file: str, **params: Any) -> None:
     }
     if worst != Outcome.ANSWERED:
         ctx.exit(codes[worst])
-
-
-def _open_binary(path: str) -> IO[bytes]:
-    if path == "-":
-        return sys.stdin.buffer
-    try:
-        return open(path, "rb")
-    except FileNotFoundError:
-        raise fail(f"cannot read batch file {path}: no such file", EXIT_BAD_INPUT) from None
-    except IsADirectoryError:
-        raise fail(f"cannot read batch file {path}: it is a directory", EXIT_BAD_INPUT) from None
-    except OSError as err:
-        raise fail(f"cannot read batch file {path}: {err.strerror or err}", EXIT_BAD_INPUT) from None
 
 
 def main() -> None:

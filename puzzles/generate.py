@@ -44,7 +44,7 @@ from solver.position import Position
 from solver.rules import RuleSet
 from solver.solution import Objective, Solution
 from solver.solve import solve
-from solver.tiles import JOKER, Tile, tile
+from solver.tiles import Tile, full_pool, tile
 
 # A candidate: the position and how many of its rack tiles it was built to play.
 Candidate = tuple[Position, int]
@@ -152,14 +152,6 @@ def generate(
     raise RummikubError(f"no puzzle of difficulty {level} found from seed {seed} in {attempts} tries")
 
 
-def _full_pool(rules: RuleSet) -> Counter[Tile]:
-    pool = Counter(
-        {tile(c, n): rules.copies for c in range(rules.colours) for n in range(1, rules.numbers + 1)}
-    )
-    pool[JOKER] = rules.jokers
-    return pool
-
-
 def _random_sets(rnd: random.Random, rules: RuleSet, pool: Counter[Tile], count: int) -> list[list[Tile]]:
     """Up to ``count`` random valid sets from the pool (jokers now and then)."""
     cands = candidate_sets(rules).keys
@@ -176,7 +168,7 @@ def _random_sets(rnd: random.Random, rules: RuleSet, pool: Counter[Tile], count:
 
 def _scattered(rnd: random.Random, level: int, rules: RuleSet) -> Candidate | None:
     """Random answer sets; some of their tiles become the rack; the rest is rearranged."""
-    pool = _full_pool(rules)
+    pool = Counter(full_pool(rules))
     final = _random_sets(rnd, rules, pool, rnd.randint(2 + level, 3 + 2 * level))
     if len(final) < 2:
         return None
@@ -204,7 +196,7 @@ def _transposed(rnd: random.Random, level: int, rules: RuleSet) -> Candidate | N
     """Blocks that change layout, random sets around them, simple plays and (level 5) decoys."""
     if rules.colours < 4 or rules.min_set_size != 3:
         return None
-    pool = _full_pool(rules)
+    pool = Counter(full_pool(rules))
     before: list[list[Tile]] = []
     rack: list[Tile] = []
     blocks = 1 if level == 4 else rnd.choice([1, 1, 2])

@@ -8,8 +8,6 @@ answers still come back in input order, each as soon as it and those before it a
 from __future__ import annotations
 
 import json
-import multiprocessing
-import signal
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from enum import IntEnum
@@ -17,6 +15,7 @@ from typing import Any
 
 from solver.errors import BackendError, RummikubError, ValidationFailure
 from solver.files import MAX_INPUT_BYTES, decode_text, position_from_record
+from solver.workers import worker_pool
 
 
 class Outcome(IntEnum):
@@ -88,10 +87,7 @@ def answer_lines(
 
     preload(settings.backend)
     _warm_models(settings)
-    context = multiprocessing.get_context(
-        "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
-    )
-    with context.Pool(jobs, initializer=_ignore_interrupts) as pool:
+    with worker_pool(jobs) as pool:
         work = ((number, raw, settings) for number, raw in lines)
         # Small chunks: answers stream out steadily, and little is lost to an interrupt.
         yield from pool.imap(_answer_packed, work, chunksize=8)
@@ -133,11 +129,6 @@ def read_lines(stream: Any, limit: int = MAX_INPUT_BYTES) -> Iterator[tuple[int,
 
 def _answer_packed(job: tuple[int, bytes | None, BatchSettings]) -> tuple[str, Outcome]:
     return answer_line(*job)
-
-
-def _ignore_interrupts() -> None:
-    # Ctrl-C reaches the whole process group: the parent stops the pool and reports.
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 class _LineError(Exception):

@@ -17,7 +17,7 @@ import re
 import sys
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import IO, Any
 
 from solver.errors import InputError, NotationError, PositionError, RulesError
 from solver.position import Located, Position, check_table_set, check_tile_counts
@@ -34,23 +34,45 @@ PUZZLE_KEYS = (*POSITION_KEYS, "difficulty", "answer-played", "answer")
 
 
 def read_text(path: str, what: str) -> tuple[str, str]:
-    """The text of a file (``-``: standard input) and the label to use in messages."""
+    """The text of a ``what`` file (``-``: standard input) and the label to use in messages."""
+    return read_input(path, f"{what} file", MAX_INPUT_BYTES)
+
+
+def read_input(path: str, noun: str, limit: int) -> tuple[str, str]:
+    """The text of a file (``-``: standard input) of at most ``limit`` bytes, and its label.
+
+    Every problem is an InputError naming the file as ``noun`` (``rack file``, ``record``).
+    """
     label = "<stdin>" if path == STDIN else path
     try:
         if path == STDIN:
-            data = sys.stdin.buffer.read(MAX_INPUT_BYTES + 1)
+            data = sys.stdin.buffer.read(limit + 1)
         else:
             with open(path, "rb") as handle:
-                data = handle.read(MAX_INPUT_BYTES + 1)
-    except FileNotFoundError:
-        raise InputError(f"cannot read {what} file {label}: no such file") from None
-    except IsADirectoryError:
-        raise InputError(f"cannot read {what} file {label}: it is a directory") from None
+                data = handle.read(limit + 1)
     except OSError as err:
-        raise InputError(f"cannot read {what} file {label}: {err.strerror or err}") from None
-    if len(data) > MAX_INPUT_BYTES:
-        raise InputError(f"{what} file {label} is too large (over {MAX_INPUT_BYTES:,} bytes)")
-    return decode_text(data, f"{what} file {label}"), label
+        raise InputError(f"cannot read {noun} {label}: {_why(err)}") from None
+    if len(data) > limit:
+        raise InputError(f"{noun} {label} is too large (over {limit:,} bytes)")
+    return decode_text(data, f"{noun} {label}"), label
+
+
+def open_input(path: str, noun: str) -> IO[bytes]:
+    """A file opened to be read in a stream (``-``: standard input); InputError says why not."""
+    if path == STDIN:
+        return sys.stdin.buffer
+    try:
+        return open(path, "rb")
+    except OSError as err:
+        raise InputError(f"cannot read {noun} {path}: {_why(err)}") from None
+
+
+def _why(err: OSError) -> str:
+    if isinstance(err, FileNotFoundError):
+        return "no such file"
+    if isinstance(err, IsADirectoryError):
+        return "it is a directory"
+    return err.strerror or str(err)
 
 
 def decode_text(data: bytes, where: str) -> str:

@@ -44,8 +44,9 @@ from solver.backends import get_backend
 from solver.backends.linear import INF, LinearModel
 from solver.errors import BackendError, ValidationFailure
 from solver.melds import Kind, best_reading, readings
+from solver.model.flow import add_run_flow, number_at, places
 from solver.position import Position
-from solver.rules import RuleSet, Wrap
+from solver.rules import JokerRules, RuleSet, Wrap
 from solver.solution import unchanged
 from solver.tiles import JOKER, Tile, tile
 from solver.validator import validate
@@ -78,7 +79,7 @@ class Rearrangement:
 
 def supported(rules: RuleSet) -> bool:
     """Rules least_moves rearranges under (the others keep the answer's own arrangement)."""
-    free_jokers = rules.to_dict().get("joker-rules", "free") == "free"  # strict/locked: not modelled
+    free_jokers = rules.joker_rules is JokerRules.FREE  # strict/locked: not modelled
     return rules.wrap is not Wrap.FULL and rules.jokers < rules.min_set_size and free_jokers
 
 
@@ -265,7 +266,7 @@ class _Model:
         self.table = table
         self.available: Counter[Tile] = Counter(t for s in table for t in s) + played
         self.jokers = self.available[JOKER]
-        self.last = rules.numbers + 1 if rules.wrap is Wrap.AMERICAN else rules.numbers
+        self.last = places(rules)
         self.lp = LinearModel()
         self.use: dict[Tile, Terms] = {t: [] for t in self.available}
         self.kept: Terms = []
@@ -279,9 +280,6 @@ class _Model:
         self._finish()
 
     # -- building -------------------------------------------------------------------------
-    def _number(self, p: int) -> int:
-        return 1 if p > self.rules.numbers else p
-
     def _has(self, colour: int, number: int) -> bool:
         return self.available[tile(colour, number)] > 0
 
@@ -289,27 +287,22 @@ class _Model:
         """Runs of one colour as a flow (single: at most one run)."""
         lp, m, last = self.lp, self.rules.min_set_size, self.last
         most = 1 if single else self.rules.copies + self.rules.jokers
-        runs = _Runs(colour)
-        real = [False] + [self._has(colour, self._number(p)) for p in range(1, last + 1)]
+        real = [False] + [self._has(colour, number_at(p, self.rules)) for p in range(1, last + 1)]
         jokers = self.jokers
+        start_upper: dict[int, int] = {}
         for p in range(1, last - m + 2):
             window = real[p : p + m]
             usable = any(window) and window.count(False) <= jokers
-            runs.starts[p] = lp.var(f"{prefix}s{colour}_{p}", most if usable else 0)
+            start_upper[p] = most if usable else 0
+        mature_upper: dict[int, int] = {}
         reach = False
         for p in range(m, last + 1):
-            reach = (real[p] or jokers > 0) and (lp.upper[runs.starts[p - m + 1]] > 0 or reach)
-            runs.mature[p] = lp.var(f"{prefix}u{colour}_{p}", most if reach else 0)
-            just = (runs.starts[p - m + 1], -1)
-            # A run reaching the minimum length at p has not ended; a mature run went on or just matured.
-            lp.row(f"{prefix}young{colour}_{p}", [(runs.mature[p], 1), just], 0, INF)
-            grow = [(runs.mature[p], 1), just] + ([(runs.mature[p - 1], -1)] if p - 1 in runs.mature else [])
-            lp.row(f"{prefix}grow{colour}_{p}", grow, -INF, 0)
+            reach = (real[p] or jokers > 0) and (start_upper[p - m + 1] > 0 or reach)
+            mature_upper[p] = most if reach else 0
+        flow = add_run_flow(lp, prefix, f"{colour}_", m, start_upper, mature_upper)
+        runs = _Runs(colour, flow.starts, flow.mature)
         for p in range(1, last + 1):
-            covering = [runs.starts[q] for q in range(p - m + 2, p + 1) if q in runs.starts]
-            if p in runs.mature:
-                covering.append(runs.mature[p])
-            runs.cover.setdefault(self._number(p), []).extend((v, 1) for v in covering)
+            runs.cover.setdefault(number_at(p, self.rules), []).extend((v, 1) for v in flow.covering(p))
         if single:
             lp.row(f"{prefix}single{colour}", [(v, 1) for v in runs.starts.values()], 0, 1)
         for n, cover in runs.cover.items():
@@ -538,9 +531,9 @@ class _Model:
                     run.append(p)
             ended += active
             for run in ended:
-                owner = [tile(c, self._number(p)) for p in run]
+                owner = [tile(c, number_at(p, self.rules)) for p in run]
                 for i, p in enumerate(run):
-                    slots.setdefault((c, self._number(p)), []).append((owner, i))
+                    slots.setdefault((c, number_at(p, self.rules)), []).append((owner, i))
                 sets.append(owner)
         return sets
 
@@ -570,9 +563,9 @@ class _Model:
         groups: _Groups | None,
     ) -> None:
         """Each slot holds as many jokers as the flows say; the rest hold the numbered tile."""
-        for (c, n), places in slots.items():
+        for (c, n), owners in slots.items():
             jokers = sum(values[f.jokers[n]] for f in flows if f.colour == c and n in f.jokers)
             if groups is not None and (c, n) in groups.jokers:
                 jokers += values[groups.jokers[c, n]]
-            for owner, i in places[:jokers]:
+            for owner, i in owners[:jokers]:
                 owner[i] = JOKER

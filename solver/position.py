@@ -24,7 +24,7 @@ Located = tuple[Tile, str]  # a tile and where it was given ("rack file r.txt li
 def check_tile_counts(entries: Iterable[Located], rules: RuleSet) -> None:
     """Raise PositionError if rack and table together hold more copies than the game has."""
     entries = list(entries)
-    most = rules.colours * rules.numbers * rules.copies + rules.jokers
+    most = rules.tile_count
     if len(entries) > most:
         sources = list(dict.fromkeys(re.sub(r" line \d+$", "", where) for _, where in entries))
         shown = ", ".join(sources[:4]) + (", …" if len(sources) > 4 else "")

@@ -132,6 +132,16 @@ class RuleSet:
         return min(self.numbers, max(2 * m - 1, j + m, 2 * j + 1))
 
     @property
+    def tile_count(self) -> int:
+        """Tiles in the game: numbers × colours × copies, plus the jokers."""
+        return self.numbers * self.colours * self.copies + self.jokers
+
+    @property
+    def joker_index(self) -> int:
+        """The joker's dense index in the models: after every numbered tile, colour-major."""
+        return self.colours * self.numbers
+
+    @property
     def groups_possible(self) -> bool:
         return self.min_set_size <= self.colours
 

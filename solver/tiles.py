@@ -81,12 +81,12 @@ class Tile(int):
         """Dense index for models: numbered tiles colour-major, the joker last."""
         colour = self >> 6  # the properties inlined: models index tiles by the thousand
         if colour == JOKER_COLOUR:
-            return rules.colours * rules.numbers
+            return rules.joker_index
         return colour * rules.numbers + (self & 63) - 1
 
     @staticmethod
     def from_index(index: int, rules: RuleSet) -> Tile:
-        if index == rules.colours * rules.numbers:
+        if index == rules.joker_index:
             return JOKER
         return tile(index // rules.numbers, index % rules.numbers + 1)
 
@@ -190,3 +190,9 @@ def tile_points(t: Tile, rules: RuleSet) -> int:
 def points(tiles: Iterable[Tile], rules: RuleSet) -> int:
     """The points-objective value of several tiles."""
     return sum(tile_points(t, rules) for t in tiles)
+
+
+def full_pool(rules: RuleSet) -> list[Tile]:
+    """Every tile of the game (numbers × colours × copies, then the jokers), in a fixed order."""
+    tiles = [tile(c, n) for c in range(rules.colours) for n in range(1, rules.numbers + 1)]
+    return tiles * rules.copies + [JOKER] * rules.jokers

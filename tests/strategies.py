@@ -10,22 +10,13 @@ from hypothesis import strategies as st
 from solver.model.candidates import candidate_sets
 from solver.position import Position
 from solver.rules import RuleSet, Wrap
-from solver.tiles import JOKER, Tile, tile
-
-
-def full_pool(rules: RuleSet) -> Counter[Tile]:
-    pool: Counter[Tile] = Counter()
-    for colour in range(rules.colours):
-        for number in range(1, rules.numbers + 1):
-            pool[tile(colour, number)] = rules.copies
-    pool[JOKER] = rules.jokers
-    return pool
+from solver.tiles import Tile, full_pool
 
 
 def random_position(rnd: random.Random, rules: RuleSet, max_sets: int = 10, max_rack: int = 20,
                     opened: bool | None = None) -> Position:
     """A table of random valid sets (some merged into longer runs) and a random rack from the rest."""
-    pool = full_pool(rules)
+    pool = Counter(full_pool(rules))
     cands = candidate_sets(rules)
     table: list[list[Tile]] = []
     for _ in range(rnd.randint(0, max_sets)):

@@ -37,6 +37,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "solver.initial_meld",
             "solver.joker_account",
             "solver.solution",
+            "solver.workers",
         ),
     ),
     ("validator", ("solver.validator",)),

@@ -40,7 +40,7 @@ from solver.game.scoring import (
 from solver.melds import why_invalid
 from solver.position import Position
 from solver.rules import RuleSet
-from solver.tiles import JOKER, Tile, format_tiles, tile
+from solver.tiles import JOKER, Tile, format_tiles, full_pool
 from solver.validator import Violation, played_tiles, validate
 
 MIN_PLAYERS = 2
@@ -83,7 +83,7 @@ class GameConfig:
             raise RulesError(f"invalid scoring={self.scoring!r}: must be standard or club")
         if not 1 <= self.rack_size <= 40:
             raise RulesError(f"invalid rack size {self.rack_size!r}: must be between 1 and 40")
-        total = pool_size(self.rules)
+        total = self.rules.tile_count
         if self.players * self.rack_size > total:
             raise RulesError(
                 f"{self.players} players × {self.rack_size} tiles need {self.players * self.rack_size}"
@@ -104,16 +104,6 @@ class GameConfig:
             "scoring": self.scoring,
             "rack_size": self.rack_size,
         }
-
-
-def pool_size(rules: RuleSet) -> int:
-    return rules.numbers * rules.colours * rules.copies + rules.jokers
-
-
-def full_pool(rules: RuleSet) -> list[Tile]:
-    """Every tile of the game (numbers × colours × copies, then the jokers), in a fixed order."""
-    tiles = [tile(c, n) for c in range(rules.colours) for n in range(1, rules.numbers + 1)]
-    return tiles * rules.copies + [JOKER] * rules.jokers
 
 
 def derived_seed(seed: int, index: int) -> int:

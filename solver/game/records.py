@@ -32,7 +32,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from solver.errors import InputError, RulesError
-from solver.files import decode_text
+from solver.files import read_input
 from solver.game.engine import Game, RoundResult, TurnRecord
 from solver.melds import why_invalid
 from solver.rules import RuleSet
@@ -272,19 +272,7 @@ def _show(value: Any) -> str:
 
 def read_record(path: str | Path) -> GameRecord:
     """Read and check a record; a problem raises InputError naming the file, the line and what."""
-    label = str(path)
-    try:
-        with open(path, "rb") as handle:
-            data = handle.read(MAX_RECORD_BYTES + 1)
-    except FileNotFoundError:
-        raise InputError(f"cannot read record {label}: no such file") from None
-    except IsADirectoryError:
-        raise InputError(f"cannot read record {label}: it is a directory") from None
-    except OSError as err:
-        raise InputError(f"cannot read record {label}: {err.strerror or err}") from None
-    if len(data) > MAX_RECORD_BYTES:
-        raise InputError(f"record {label} is too large (over {MAX_RECORD_BYTES:,} bytes)")
-    text = decode_text(data, f"record {label}")
+    text, label = read_input(str(path), "record", MAX_RECORD_BYTES)
     return parse_record(text, label)
 
 

@@ -17,9 +17,7 @@ chance of being able to open within k turns per meld variant, with and without a
 from __future__ import annotations
 
 import math
-import multiprocessing
 import random
-import signal
 import time
 from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
@@ -30,10 +28,12 @@ from pathlib import Path
 from typing import Any
 
 from solver.errors import InputError, RulesError, ValidationFailure
-from solver.game.engine import Game, GameConfig, IllegalMove, can_open, derived_seed, full_pool
+from solver.game.engine import Game, GameConfig, IllegalMove, can_open, derived_seed
 from solver.game.players import LEVELS, make_player
 from solver.game.records import GameHeader, record_lines, write_record_lines
 from solver.rules import RuleSet
+from solver.tiles import full_pool
+from solver.workers import worker_pool
 
 OPEN_BY = (1, 2, 3, 5, 10)  # the k of "opened by its k-th turn"
 Z95 = 1.959963984540054
@@ -230,10 +230,6 @@ def _play_packed(job: tuple[int, Settings]) -> Outcome:
     return play_game(*job)
 
 
-def _ignore_interrupts() -> None:
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C stops the parent, which stops the pool
-
-
 def run_games(settings: Settings, jobs: int = 1) -> Iterator[Outcome]:
     """Every game of the series as it ends (in index order only with jobs 1; worker processes
     play in parallel with jobs > 1). A game's record, if kept, is written here, just before its
@@ -262,10 +258,7 @@ def _played(settings: Settings, jobs: int) -> Iterator[Outcome]:
     from solver.backends import preload
 
     preload("bnb")  # load the solver before forking, so the workers share it
-    context = multiprocessing.get_context(
-        "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
-    )
-    with context.Pool(min(jobs, settings.games), initializer=_ignore_interrupts) as pool:
+    with worker_pool(min(jobs, settings.games)) as pool:
         # Unordered: a game that ends is reported at once, not held back behind a longer one.
         yield from pool.imap_unordered(_play_packed, ((i, settings) for i in range(settings.games)), chunksize=1)
 

@@ -36,7 +36,7 @@ class CandidateSets:
 def candidate_sets(rules: RuleSet) -> CandidateSets:
     """All valid sets under ``rules`` (cached: built once per rule object)."""
     best: dict[TileKey, int] = {}
-    joker = rules.colours * rules.numbers
+    joker = rules.joker_index
     m = rules.min_set_size
 
     def offer(numbered: list[int], jokers: int, value: int) -> None:

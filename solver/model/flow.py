@@ -69,6 +69,52 @@ def number_at(p: int, rules: RuleSet) -> int:
     return 1 if p > rules.numbers else p
 
 
+@dataclass(frozen=True)
+class RunFlow:
+    """Runs of one colour as a flow over the places 1..last: ``starts[p]`` runs begin at p, and
+    ``mature[p]`` runs that have reached the minimum length cover p (and went on from p-1 or
+    just reached it). A run of length L is one start and L - min_set_size + 1 mature places."""
+
+    min_size: int
+    starts: dict[int, int]  # place -> variable
+    mature: dict[int, int]  # place -> variable
+
+    def covering(self, p: int) -> list[int]:
+        """The variables counting runs that cover place ``p``: young runs started within reach,
+        and the mature ones."""
+        covering = [self.starts[q] for q in range(p - self.min_size + 2, p + 1) if q in self.starts]
+        if p in self.mature:
+            covering.append(self.mature[p])
+        return covering
+
+
+def add_run_flow(
+    lp: LinearModel,
+    prefix: str,
+    infix: str,
+    min_size: int,
+    start_upper: dict[int, int],
+    mature_upper: dict[int, int],
+) -> RunFlow:
+    """The variables and rows of one colour's run flow (shared by the flow formulation and the
+    least-moves arrangement). Variables are named ``{prefix}s{infix}{p}`` and ``{prefix}u{infix}{p}``;
+    ``start_upper`` gives the places a run may start at (1..last-min+1), ``mature_upper`` the
+    places a mature run may cover (min..last), each with its bound."""
+    m = min_size
+    starts = {p: lp.var(f"{prefix}s{infix}{p}", upper) for p, upper in start_upper.items()}
+    mature = {p: lp.var(f"{prefix}u{infix}{p}", upper) for p, upper in mature_upper.items()}
+    for p in mature:
+        # Runs that reach the minimum length at p cannot have ended yet ...
+        just = (starts[p - m + 1], -1)
+        lp.row(f"{prefix}young{infix}{p}", [(mature[p], 1), just], 0, INF)
+        # ... and a mature run at p went on from p-1 or has just reached the minimum length.
+        terms = [(mature[p], 1), just]
+        if p - 1 in mature:
+            terms.append((mature[p - 1], -1))
+        lp.row(f"{prefix}grow{infix}{p}", terms, -INF, 0)
+    return RunFlow(m, starts, mature)
+
+
 def _add_flow(lp: LinearModel, prefix: str, rules: RuleSet, with_jokers: bool) -> _Flow:
     flow = _Flow()
     m, last = rules.min_set_size, places(rules)
@@ -77,24 +123,21 @@ def _add_flow(lp: LinearModel, prefix: str, rules: RuleSet, with_jokers: bool) -
     for c in range(rules.colours):
         for n in range(1, rules.numbers + 1):
             flow.use[c, n] = []
-        for p in range(1, last - m + 2):
-            flow.starts[c, p] = lp.var(f"{prefix}s_{letters[c]}{p}", most)
-            flow.any_set.append((flow.starts[c, p], 1))
-        for p in range(m, last + 1):
-            flow.mature[c, p] = lp.var(f"{prefix}u_{letters[c]}{p}", most)
-        for p in range(m, last + 1):
-            # Runs that reach the minimum length at p cannot have ended yet ...
-            just = (flow.starts[c, p - m + 1], -1)
-            lp.row(f"{prefix}young_{letters[c]}{p}", [(flow.mature[c, p], 1), just], 0, INF)
-            # ... and a mature run at p went on from p-1 or has just reached the minimum length.
-            terms = [(flow.mature[c, p], 1), just]
-            if (c, p - 1) in flow.mature:
-                terms.append((flow.mature[c, p - 1], -1))
-            lp.row(f"{prefix}grow_{letters[c]}{p}", terms, -INF, 0)
+        runs = add_run_flow(
+            lp,
+            prefix,
+            f"_{letters[c]}",
+            m,
+            dict.fromkeys(range(1, last - m + 2), most),
+            dict.fromkeys(range(m, last + 1), most),
+        )
+        for p, v in runs.starts.items():
+            flow.starts[c, p] = v
+            flow.any_set.append((v, 1))
+        for p, v in runs.mature.items():
+            flow.mature[c, p] = v
         for p in range(1, last + 1):
-            covering = [flow.starts[c, q] for q in range(p - m + 2, p + 1) if (c, q) in flow.starts]
-            if (c, p) in flow.mature:
-                covering.append(flow.mature[c, p])
+            covering = runs.covering(p)
             n = number_at(p, rules)
             flow.use[c, n] += [(v, 1) for v in covering]
             flow.value += [(v, n) for v in covering]
@@ -138,7 +181,7 @@ class _Template:
 
 @cache
 def _template(rules: RuleSet, opened: bool) -> _Template:
-    joker = rules.colours * rules.numbers
+    joker = rules.joker_index
     kinds = [*range(joker), *([joker] if rules.jokers else [])]
     lp = LinearModel()
     played = {t: lp.var(f"r_{Tile.from_index(t, rules)}", 0) for t in kinds}

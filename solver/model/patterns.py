@@ -60,7 +60,7 @@ class _Template:
 
 @cache
 def _template(rules: RuleSet) -> _Template:
-    m, numbers, joker = rules.min_set_size, rules.numbers, rules.colours * rules.numbers
+    m, numbers, joker = rules.min_set_size, rules.numbers, rules.joker_index
     kinds = [*range(joker), *([joker] if rules.jokers else [])]
     most = rules.copies + rules.jokers  # no tile can lie in more sets than this
     lp = LinearModel()

@@ -51,7 +51,7 @@ def tile_counts(position: Position) -> tuple[Counter[int], Counter[int]]:
 
 def index_points(index: int, rules: RuleSet) -> int:
     """The points-objective value of a tile given by dense index (a joker: its penalty)."""
-    joker = rules.colours * rules.numbers
+    joker = rules.joker_index
     return rules.joker_penalty if index == joker else index % rules.numbers + 1
 
 

@@ -18,7 +18,6 @@ from solver.game.engine import (
     Match,
     can_open,
     derived_seed,
-    full_pool,
 )
 from solver.game.scoring import (
     ClubRound,
@@ -30,7 +29,7 @@ from solver.game.scoring import (
 )
 from solver.rules import RuleSet
 from solver.solve import solve
-from solver.tiles import JOKER, Tile, parse_token
+from solver.tiles import JOKER, Tile, full_pool, parse_token
 
 SMALL = RuleSet(numbers=7)  # 58 tiles: short games, still every kind of set
 
