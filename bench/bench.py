@@ -82,17 +82,17 @@ def counting_lp_solves() -> list[int]:
 
 def bench_backend(rows: list[dict[str, Any]], backend: str, options: dict[str, object]) -> None:
     from solver.files import position_from_record
-    from solver.solve import solve
+    from solver.solve import SolveOptions, solve
 
     positions = [position_from_record(row, row.get("id", "?"), options) for row in rows]
     for opened in (True, False):  # warm up: imports and the model templates of both kinds of turn
-        solve(dataclasses.replace(positions[0], opened=opened), "tiles", backend)
+        solve(dataclasses.replace(positions[0], opened=opened), SolveOptions(backend=backend))
     lp_solves = counting_lp_solves() if backend == "bnb" else [0]  # other backends: no count
     build, search, total, solves, unproven = [], [], [], [], 0
     for position in positions:
         before = lp_solves[0]
         started = time.perf_counter()
-        answer = solve(position, "tiles", backend)
+        answer = solve(position, SolveOptions(backend=backend))
         total.append(time.perf_counter() - started)
         build.append(answer.build_seconds)
         search.append(answer.solve_seconds)
@@ -167,7 +167,7 @@ def bench_peer(rows: list[dict[str, Any]], name: str) -> None:
         print("  rummikub-solver is not installed: pip install -e '.[bench]'")
         return
     from solver.files import position_from_record
-    from solver.solve import solve
+    from solver.solve import SolveOptions, solve
 
     peer = PeerRules()
     tiles = peer.tiles
@@ -185,7 +185,7 @@ def bench_peer(rows: list[dict[str, Any]], name: str) -> None:
     for row in rows[:1]:
         for opened in (True, False):
             warm = position_from_record(row, "warm-up", ours_rules)
-            solve(dataclasses.replace(warm, opened=opened), "tiles", "bnb")
+            solve(dataclasses.replace(warm, opened=opened), SolveOptions(backend="bnb"))
         state = peer.new_game()
         state.add_rack(*[peer_tile(t) for t in row["rack"]])
         state.initial = True
@@ -193,7 +193,7 @@ def bench_peer(rows: list[dict[str, Any]], name: str) -> None:
     for row in rows:
         position = position_from_record(row, row.get("id", "?"), ours_rules)
         started = time.perf_counter()
-        answer = solve(position, "tiles", "bnb")
+        answer = solve(position, SolveOptions(backend="bnb"))
         json.dumps(answer.to_dict())
         ours_t.append(time.perf_counter() - started)
         state = peer.new_game()

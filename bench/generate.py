@@ -21,7 +21,7 @@ from pathlib import Path
 from solver.model.candidates import candidate_sets
 from solver.position import Position
 from solver.rules import RuleSet
-from solver.solve import solve
+from solver.solve import SolveOptions, solve
 from solver.tiles import JOKER, Tile, full_pool, tile
 
 HERE = Path(__file__).parent / "positions"
@@ -51,7 +51,7 @@ def selfplay(seed: int, games: int, players: int = 4, max_turns: int = 60) -> li
             p = turn % players
             position = Position(tuple(racks[p]), tuple(tuple(s) for s in table), opened[p], rules)
             out.append(record(position, f"g{seed}-{g}-t{turn}"))
-            answer = solve(position, "tiles", "bnb")
+            answer = solve(position, SolveOptions(backend="bnb"))
             if answer.tiles_played:
                 table = [list(s.tiles) for s in answer.table]
                 left = Counter(racks[p]) - Counter(answer.played)

@@ -48,9 +48,12 @@ def analyze(record_file: str, player: int | None, objective: str, backend: str, 
     """
     from cli.errors import guarded
     from solver.game.analysis import analyze_file
+    from solver.solution import Objective
+    from solver.solve import SolveOptions
 
     progress = _progress if sys.stderr.isatty() and not params["as_json"] else None
-    result = guarded(lambda: analyze_file(record_file, objective, backend, player, progress))
+    options = SolveOptions(Objective(objective), backend)
+    result = guarded(lambda: analyze_file(record_file, options, player, progress))
     if progress is not None:
         click.echo("\r\033[K", nl=False, err=True)
     if params["as_json"]:

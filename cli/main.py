@@ -27,6 +27,7 @@ from cli.options import (
     output_options,
     position_inputs,
     rule_options,
+    solve_options,
     solver_options,
     turn_options,
     use_color,
@@ -91,9 +92,7 @@ def solve(
 
     position = _load_position(ctx, position_file, rack_file, table_file, params)
     solution = guarded(
-        lambda: solve_position(
-            position, params["objective"], params["backend"], params["time_limit"], params["formulation"]
-        )
+        lambda: solve_position(position, solve_options(params))
     )
     plan = None
     if params["steps"]:  # the same tiles played, arranged to move the fewest table tiles
@@ -154,7 +153,7 @@ def check(
         raise click.UsageError("only one input can be standard input (-)")
     position = _load_position(ctx, position_file, rack_file, table_file, params)
     answer = guarded(lambda: load_answer(answer_file, position.rules))
-    report = guarded(lambda: check_answer(position, answer, params["objective"], params["backend"]))
+    report = guarded(lambda: check_answer(position, answer, solve_options(params)))
     if params["svg_file"]:
         from solver.svg import answer_svg, write_svg
 
@@ -239,7 +238,7 @@ def hint(
     from solver.hint import hint as make_hint
 
     position = _load_position(ctx, position_file, rack_file, table_file, params)
-    found = guarded(lambda: make_hint(position, level, params["objective"], params["backend"]))
+    found = guarded(lambda: make_hint(position, level, solve_options(params)))
     if params["as_json"]:
         click.echo(json.dumps(found.to_dict()))
     else:
@@ -406,10 +405,7 @@ def batch(ctx: click.Context, /, file: str, **params: Any) -> None:
     settings = BatchSettings(
         rule_overrides=tuple(explicit_rule_options(ctx, params).items()),
         opened=opened_override(params["initial_meld"]),
-        objective=params["objective"],
-        backend=params["backend"],
-        time_limit=params["time_limit"],
-        formulation=params["formulation"],
+        options=solve_options(params),
         timing=params["timing"],
     )
     jobs = params["jobs"] or os.cpu_count() or 1

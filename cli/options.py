@@ -9,6 +9,9 @@ from typing import Any, TypeVar
 import click
 from click.core import ParameterSource
 
+from solver.solution import Objective
+from solver.solve import SolveOptions
+
 F = TypeVar("F", bound=Callable[..., Any])
 
 # CLI parameter name -> rule option name (RuleSet.from_options spelling).
@@ -197,6 +200,16 @@ def solver_options(func: F) -> F:
     for decorator in reversed(decorators):
         func = decorator(func)
     return func
+
+
+def solve_options(params: dict[str, Any]) -> SolveOptions:
+    """The options of ``solver_options`` as the one value the library takes."""
+    return SolveOptions(
+        objective=Objective(params["objective"]),
+        backend=params["backend"],
+        time_limit=params["time_limit"],
+        formulation=params["formulation"],
+    )
 
 
 def output_options(func: F) -> F:

@@ -27,6 +27,7 @@ from solver.game.editor import MANIPULATIONS, Command, EditError, TurnEditor, Tu
 from solver.game.engine import Game, IllegalMove, TurnRecord
 from solver.hint import Hint, hint
 from solver.rules import RuleSet
+from solver.solve import SolveOptions
 from solver.tiles import Tile, TileSyntaxError, format_tiles, parse_token
 
 CONTROLS = ("undo", "redo", "reset", "done", "draw", "hint", "show", "help", "quit")
@@ -190,7 +191,7 @@ class HumanTurn:
             drawn = f"drew {record.drew}" if record.drew is not None else "the pool is empty: passed"
             return Reply(restored + drawn, ended=record)
         if name == "hint":
-            return Reply(hint=hint(editor.position, command.level, backend=self.backend))
+            return Reply(hint=hint(editor.position, command.level, SolveOptions(backend=self.backend)))
         if name == "help":
             return Reply(help_text())
         if name == "show":

@@ -29,7 +29,7 @@ from solver.errors import InputError
 from solver.files import PUZZLE_KEYS, parse_tokens, position_from_fields, read_fields, read_text, tiles_of
 from solver.position import Position
 from solver.solution import Solution
-from solver.solve import solve
+from solver.solve import SolveOptions, solve
 from solver.steps import Plan, best_steps
 from solver.tiles import Tile
 
@@ -100,7 +100,7 @@ def measure(position: Position, solution: Solution | None = None) -> tuple[Diffi
 
     Returns the difficulty, the answer rearranged to move the fewest table tiles, and its steps.
     """
-    solution, plan = best_steps(solution or solve(position, formulation=_measured_with(position)))
+    solution, plan = best_steps(solution or solve(position, SolveOptions(formulation=_measured_with(position))))
     moved, broken = plan.tiles_moved, plan.sets_broken
     if moved == 0 and broken == 0:
         level = 1

@@ -16,7 +16,7 @@ from solver.errors import BackendError, NotationError, PositionError, RulesError
 from solver.position import Position
 from solver.rules import RuleSet, Wrap
 from solver.solution import Objective, Solution
-from solver.solve import solve
+from solver.solve import SolveOptions, solve
 from solver.tiles import Tile
 from solver.validator import Violation, validate
 
@@ -30,6 +30,7 @@ __all__ = [
     "RulesError",
     "RummikubError",
     "Solution",
+    "SolveOptions",
     "Tile",
     "Violation",
     "Wrap",

@@ -15,6 +15,7 @@ from typing import Any
 
 from solver.errors import BackendError, RummikubError, ValidationFailure
 from solver.files import MAX_INPUT_BYTES, decode_text, position_from_record
+from solver.solve import SolveOptions, solve
 from solver.workers import worker_pool
 
 
@@ -33,17 +34,12 @@ class BatchSettings:
 
     rule_overrides: tuple[tuple[str, object], ...] = ()
     opened: bool | None = None
-    objective: str = "tiles"
-    backend: str = "bnb"
-    time_limit: float | None = None
-    formulation: str = "auto"
+    options: SolveOptions = SolveOptions()
     timing: bool = True  # False: leave out "seconds", so the output is byte-identical run to run
 
 
 def answer_line(number: int, raw: bytes | None, settings: BatchSettings) -> tuple[str, Outcome]:
     """One input line to one output line (JSON text, no newline) and how it went."""
-    from solver.solve import solve
-
     result: dict[str, Any]
     where = f"line {number}"
     try:
@@ -59,9 +55,7 @@ def answer_line(number: int, raw: bytes | None, settings: BatchSettings) -> tupl
         except (ValueError, RecursionError):  # an integer of thousands of digits, deep nesting
             raise _LineError("not valid JSON: nested too deeply or too large a number") from None
         position = position_from_record(record, where, dict(settings.rule_overrides), settings.opened)
-        solution = solve(
-            position, settings.objective, settings.backend, settings.time_limit, settings.formulation
-        )
+        solution = solve(position, settings.options)
         return json.dumps(solution.to_dict(settings.timing)), Outcome.ANSWERED
     except BackendError as err:
         result, outcome = {"line": number, "error": str(err)}, Outcome.BACKEND_FAILED
@@ -81,11 +75,10 @@ def answer_lines(
         for number, raw in lines:
             yield answer_line(number, raw, settings)
         return
-    # Load the solver before forking, so that the workers share it instead of each importing it.
-    from solver import solve as _solve  # noqa: F401
+    # Load the backend's library before forking, so that the workers share it.
     from solver.backends import preload
 
-    preload(settings.backend)
+    preload(settings.options.backend)
     _warm_models(settings)
     with worker_pool(jobs) as pool:
         work = ((number, raw, settings) for number, raw in lines)
@@ -99,12 +92,11 @@ def _warm_models(settings: BatchSettings) -> None:
     from solver.model import build_model
     from solver.position import Position
     from solver.rules import RuleSet
-    from solver.solution import Objective
 
     try:
         rules = RuleSet.from_options(dict(settings.rule_overrides))
         for opened in (True, False):
-            build_model(Position((), (), opened, rules), Objective(settings.objective), settings.formulation)
+            build_model(Position((), (), opened, rules), settings.options.objective, settings.options.formulation)
     except (RummikubError, ValueError):
         pass  # the lines will report what is wrong with these settings
 

@@ -9,7 +9,7 @@ from typing import Any
 
 from solver.position import Position
 from solver.solution import Objective, Solution
-from solver.solve import solve
+from solver.solve import SolveOptions, solve
 from solver.tiles import Tile, points
 from solver.validator import Violation, played_tiles, validate
 
@@ -70,18 +70,16 @@ class CheckReport:
 def check_answer(
     position: Position,
     answer: Sequence[Sequence[Tile]],
-    objective: Objective | str = Objective.TILES,
-    backend: str = "bnb",
+    options: SolveOptions = SolveOptions(),
 ) -> CheckReport:
     """Validate ``answer`` (the whole table after the move) and compare it with the optimum."""
-    objective = Objective(objective)
     violations = validate(position, answer)
     played = played_tiles(position, answer) & Counter(position.rack)
-    best = solve(position, objective, backend)
+    best = solve(position, options)
     return CheckReport(
         position=position,
         answer=tuple(tuple(s) for s in answer),
-        objective=objective,
+        objective=options.objective,
         violations=tuple(violations),
         played=tuple(sorted(played.elements())),
         best=best,

@@ -6,8 +6,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from solver.position import Position
-from solver.solution import Objective, Solution, unchanged
-from solver.solve import solve
+from solver.solution import Solution, unchanged
+from solver.solve import SolveOptions, solve
 from solver.steps import Plan, best_steps, name
 from solver.tiles import Tile
 
@@ -35,13 +35,11 @@ class Hint:
         return data
 
 
-def hint(
-    position: Position, level: int, objective: Objective | str = Objective.TILES, backend: str = "bnb"
-) -> Hint:
+def hint(position: Position, level: int, options: SolveOptions = SolveOptions()) -> Hint:
     if level not in (1, 2, 3):
         raise ValueError(f"hint level {level}: levels are 1, 2 and 3")
     # The answer arranged to move the fewest table tiles (see solver.least_moves).
-    solution, plan = best_steps(solve(position, objective, backend))
+    solution, plan = best_steps(solve(position, options), options.backend)
     kept = set(unchanged(position.table, [s.tiles for s in solution.table]))
     involved = [s for i, s in enumerate(position.table) if i not in kept]
     return Hint(level, solution, tuple(involved), plan)

@@ -5,6 +5,8 @@ from __future__ import annotations
 import dataclasses
 import time
 from collections import Counter
+from dataclasses import dataclass
+from typing import Any, NamedTuple
 
 from solver.backends import get_backend
 from solver.errors import ValidationFailure
@@ -19,43 +21,72 @@ from solver.tiles import Tile, points
 from solver.validator import validate
 
 
-def solve(
-    position: Position,
-    objective: Objective | str = Objective.TILES,
-    backend: str = "bnb",
-    time_limit: float | None = None,
-    formulation: str = "auto",
-) -> Solution:
+@dataclass(frozen=True, slots=True)
+class SolveOptions:
+    """How to solve a turn, handed whole to ``solve`` and the services built on it (as
+    python-chess hands an ``engine.Limit`` to ``play``).
+
+    ``objective``: what the best move maximises first; ``backend``: the exact solver;
+    ``time_limit``: seconds for the search (None: no limit); ``formulation``: the integer program
+    (``auto`` lets the backend choose).
+    """
+
+    objective: Objective = Objective.TILES
+    backend: str = "bnb"
+    time_limit: float | None = None
+    formulation: str = "auto"
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "objective", Objective(self.objective))
+
+    def replace(self, **changes: Any) -> SolveOptions:
+        return dataclasses.replace(self, **changes)
+
+
+class Found(NamedTuple):
+    """One search's answer before it is checked and described."""
+
+    sets: list[list[Tile]]  # the table after the move
+    played: list[Tile]
+    optimal: bool  # proven optimal
+    build_seconds: float
+    solve_seconds: float
+
+    def unproven(self) -> Found:
+        return self._replace(optimal=False)
+
+
+def solve(position: Position, options: SolveOptions = SolveOptions()) -> Solution:
     """The best move for ``position``; validated before it is returned.
 
     Raises BackendError if the backend fails and ValidationFailure if the answer breaks a rule
     (a bug). A time limit never turns into "no move": status ``time_limit`` says it is unproven.
     """
     started = time.perf_counter()
-    objective = Objective(objective)
-    if formulation == "auto" and backend not in ("highs", "bnb"):
-        formulation = "sets"  # CBC and CP-SAT solve den Hertog & Hulshof's set model by default
-    found = _shortcut(position, objective, backend, time_limit) if backend == "bnb" else None
-    fallback: _Found | None = None
-    if found is None and backend == "bnb" and formulation == "auto" and needs_joker_rows(position):
-        found, fallback = _free_first(position, objective, backend, time_limit)
-        if time_limit is not None:  # the limit covers the whole solve
-            time_limit = max(time_limit - (time.perf_counter() - started), 0.001)
-    if found is None and fallback is not None and time_limit is not None and time_limit < 0.2:
-        found = (*fallback[:2], False, *fallback[3:])  # no time left to build the joker model
+    backend = options.backend
+    if options.formulation == "auto" and backend not in ("highs", "bnb"):
+        # CBC and CP-SAT solve den Hertog & Hulshof's set model by default.
+        options = options.replace(formulation="sets")
+    found = _shortcut(position, options) if backend == "bnb" else None
+    fallback: Found | None = None
+    if found is None and backend == "bnb" and options.formulation == "auto" and needs_joker_rows(position):
+        found, fallback = _free_first(position, options)
+        if options.time_limit is not None:  # the limit covers the whole solve
+            options = options.replace(time_limit=max(options.time_limit - (time.perf_counter() - started), 0.001))
+    if found is None and fallback is not None and options.time_limit is not None and options.time_limit < 0.2:
+        found = fallback.unproven()  # no time left to build the joker model
     if found is None:
-        found = _search(position, objective, backend, time_limit, formulation)
-        better = fallback is not None and _rank(position, objective, fallback) > _rank(position, objective, found)
-        if not found[2] and fallback is not None and better:  # stopped by the time limit
-            found = (*fallback[:2], False, *fallback[3:])
-    sets, played, optimal, build_seconds, solve_seconds = found
+        found = _search(position, options)
+        if not found.optimal and fallback is not None and _rank(position, options, fallback) > _rank(position, options, found):
+            found = fallback.unproven()  # the time limit stopped the search below the fallback
+    sets, played = found.sets, found.played
     if not played:  # no move: the table stays exactly as it was (a turn never only rearranges)
         sets = [list(s) for s in position.table]
     problems = validate(position, sets)
     if problems:
         details = "; ".join(v.message for v in problems)
         raise ValidationFailure(f"backend {backend} returned an illegal move: {details}")
-    if optimal:
+    if found.optimal:
         status = Status.OPTIMAL if played else Status.NO_MOVE
     else:
         status = Status.TIME_LIMIT
@@ -69,45 +100,32 @@ def solve(
     return Solution(
         position=position,
         status=status,
-        objective=objective,
+        objective=options.objective,
         played=tuple(sorted(played)),
         table=placed,
         kept_sets=sum(1 for s in placed if s.change is SetChange.UNCHANGED),
         backend=backend,
         seconds=time.perf_counter() - started,
-        build_seconds=build_seconds,
-        solve_seconds=solve_seconds,
+        build_seconds=found.build_seconds,
+        solve_seconds=found.solve_seconds,
         retrieved=retrieved,
     )
 
 
-_Found = tuple[list[list[Tile]], list[Tile], bool, float, float]  # sets, played, optimal, times
-
-
-def _search(
-    position: Position,
-    objective: Objective,
-    backend: str,
-    time_limit: float | None,
-    formulation: str,
-    jokers_stay: bool = False,
-) -> _Found:
+def _search(position: Position, options: SolveOptions, jokers_stay: bool = False) -> Found:
     """Build the turn's model, run the backend, decode its answer."""
     started = time.perf_counter()
-    model = build_model(position, objective, formulation, jokers_stay)
+    model = build_model(position, options.objective, options.formulation, jokers_stay)
     built = time.perf_counter()
-    # The limit is for the search. Building the model takes about a millisecond, but a process's
-    # first model also builds its template and loads numpy (0.1-0.15 s), which would leave a
-    # short limit no time to search at all.
-    result = get_backend(backend)(model.lp, time_limit)
+    # The limit is for the search: a process's first model also builds its template and loads
+    # numpy, which would leave a short limit no time to search at all.
+    result = get_backend(options.backend)(model.lp, options.time_limit)
     values = result.values if result.values is not None else model.lp.hint
     sets, played = model.decode(values)
-    return sets, played, result.optimal, built - started + result.build_seconds, result.seconds
+    return Found(sets, played, result.optimal, built - started + result.build_seconds, result.seconds)
 
 
-def _shortcut(
-    position: Position, objective: Objective, backend: str, time_limit: float | None
-) -> _Found | None:
+def _shortcut(position: Position, options: SolveOptions) -> Found | None:
     """Exact answers that avoid the initial meld's larger model, or None to solve it in full.
 
     - A rack whose tiles cannot make sets worth the threshold cannot open: no move (a quick
@@ -124,21 +142,16 @@ def _shortcut(
     if meld_value_bound(rack, rules) < threshold or (
         threshold > 0 and best_meld_value(rack, rules, threshold) < threshold
     ):
-        return [list(s) for s in position.table], [], True, 0.0, 0.0
+        return Found([list(s) for s in position.table], [], True, 0.0, 0.0)
     if not rules.continue_after_meld:
         return None
-    relaxed = dataclasses.replace(position, opened=True)
-    sets, played, optimal, build_seconds, solve_seconds = _search(
-        relaxed, objective, backend, time_limit, "auto"
-    )
-    if optimal and played and not validate(position, sets):
-        return sets, played, True, build_seconds, solve_seconds
+    relaxed = _search(dataclasses.replace(position, opened=True), options.replace(formulation="auto"))
+    if relaxed.optimal and relaxed.played and not validate(position, relaxed.sets):
+        return relaxed
     return None
 
 
-def _free_first(
-    position: Position, objective: Objective, backend: str, time_limit: float | None
-) -> tuple[_Found | None, _Found | None]:
+def _free_first(position: Position, options: SolveOptions) -> tuple[Found | None, Found | None]:
     """Exact answers under strict and locked joker rules from smaller models, and a fallback.
 
     These rules only forbid moves, so the free optimum bounds theirs: a legal answer that scores
@@ -148,33 +161,31 @@ def _free_first(
     limit, the joker model without retrievals. Returns (exact answer or None, fallback or None).
     """
     free = dataclasses.replace(position, rules=position.rules.replace(joker_rules=JokerRules.FREE))
-    sets, played, optimal, build_seconds, solve_seconds = _search(free, objective, backend, time_limit, "auto")
-    if not optimal:
+    auto = options.replace(formulation="auto")
+    best_free = _search(free, auto)
+    if not best_free.optimal:
         return None, None
-    if not played or not validate(position, sets):
-        return (sets, played, True, build_seconds, solve_seconds), None
-    best = _rank(position, objective, (sets, played, True, 0.0, 0.0))
+    if not best_free.played or not validate(position, best_free.sets):
+        return best_free, None
+    best = _rank(position, options, best_free)
     still = [s for s in position.table if any(t.is_joker for t in s)]
     rest = dataclasses.replace(free, table=tuple(s for s in position.table if s not in still))
-    untouched = _search(rest, objective, backend, time_limit, "auto")
+    untouched = _search(rest, auto)
     fallback = None
-    if untouched[1]:
-        fallback = ([*untouched[0], *[list(s) for s in still]], untouched[1], True, *untouched[3:])
-        if untouched[2] and _rank(position, objective, fallback) == best and not validate(position, fallback[0]):
+    if untouched.played:
+        fallback = untouched._replace(sets=[*untouched.sets, *[list(s) for s in still]])
+        if untouched.optimal and _rank(position, options, fallback) == best and not validate(position, fallback.sets):
             return fallback, None
-    if time_limit is not None:
+    if options.time_limit is not None:
         return None, fallback  # under a time limit, go straight to the whole model
-    stay = _search(position, objective, backend, time_limit, "sets", jokers_stay=True)
-    if stay[2] and stay[1] and _rank(position, objective, stay) == best and not validate(position, stay[0]):
+    stay = _search(position, options.replace(formulation="sets"), jokers_stay=True)
+    if stay.optimal and stay.played and _rank(position, options, stay) == best and not validate(position, stay.sets):
         return stay, None
     return None, fallback
 
 
-def _rank(position: Position, objective: Objective, found: _Found) -> tuple[int, int, int]:
+def _rank(position: Position, options: SolveOptions, found: Found) -> tuple[int, int, int]:
     """What the objective ranks, most important first: tiles or points, the other, sets kept."""
-    sets, played = found[0], found[1]
-    tiles, value = len(played), points(played, position.rules)
-    kept = len(unchanged(position.table, sets)) if played else len(position.table)
-    return (tiles, value, kept) if objective is Objective.TILES else (value, tiles, kept)
-
-
+    tiles, value = len(found.played), points(found.played, position.rules)
+    kept = len(unchanged(position.table, found.sets)) if found.played else len(position.table)
+    return (tiles, value, kept) if options.objective is Objective.TILES else (value, tiles, kept)

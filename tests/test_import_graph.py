@@ -229,7 +229,7 @@ def test_the_front_door_solves_a_position() -> None:
     import solver
 
     position = solver.Position.from_strings("R5 B7 O7", ["R4 J R6", "K1 K2 K3"])
-    answer = solver.solve(position, solver.Objective.TILES)
+    answer = solver.solve(position, solver.SolveOptions(objective=solver.Objective.TILES))
     assert isinstance(answer, solver.Solution) and answer.tiles_played == 3
     assert solver.validate(position, [s.tiles for s in answer.table]) == []
     assert isinstance(position.rules, solver.RuleSet)

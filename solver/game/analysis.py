@@ -33,7 +33,7 @@ from solver.game.engine import TurnRecord
 from solver.game.records import GameRecord, read_record
 from solver.position import Position
 from solver.solution import Objective, PlacedSet, SetChange, Solution
-from solver.solve import solve
+from solver.solve import SolveOptions, solve
 from solver.tiles import Tile, points
 from solver.validator import Violation, validate
 
@@ -226,15 +226,15 @@ class Analysis:
 
 
 def judge_turn(
-    turn: TurnRecord, record: GameRecord, objective: Objective, backend: str, source: str = "<record>"
+    turn: TurnRecord, record: GameRecord, options: SolveOptions = SolveOptions(), source: str = "<record>"
 ) -> TurnAnalysis:
     """Solve the position the player faced and check the recorded move."""
     try:
         position = Position(turn.rack, turn.table, turn.opened, record.rules)
     except RummikubError as err:  # e.g. more copies of a tile than the game has: the record is bad
         raise InputError(f"record {source} line {_line_of(source, turn.turn)}: {err}") from None
-    best = solve(position, objective, backend)
-    return TurnAnalysis(turn, position, objective, best, tuple(recorded_move_problems(position, turn)))
+    best = solve(position, options)
+    return TurnAnalysis(turn, position, options.objective, best, tuple(recorded_move_problems(position, turn)))
 
 
 def recorded_move_problems(position: Position, turn: TurnRecord) -> list[Violation]:
@@ -247,25 +247,23 @@ def recorded_move_problems(position: Position, turn: TurnRecord) -> list[Violati
 
 def analyze_file(
     path: str,
-    objective: Objective | str = Objective.TILES,
-    backend: str = "bnb",
+    options: SolveOptions = SolveOptions(),
     player: int | None = None,
     progress: Callable[[int, int], None] | None = None,
 ) -> Analysis:
     """Read a record and judge it (see :func:`analyze`)."""
-    return analyze(read_record(path), objective, backend, player, progress, path)
+    return analyze(read_record(path), options, player, progress, path)
 
 
 def analyze(
     record: GameRecord,
-    objective: Objective | str = Objective.TILES,
-    backend: str = "bnb",
+    options: SolveOptions = SolveOptions(),
     player: int | None = None,
     progress: Callable[[int, int], None] | None = None,
     source: str = "<record>",
 ) -> Analysis:
     """Judge every turn (only ``player``'s, numbered from 1, when given) and sum up per player."""
-    objective = Objective(objective)
+    objective = options.objective
     players = [p for p in record.header.players if player is None or p.player == player]
     if not players:
         numbers = ", ".join(str(p.player) for p in record.header.players)
@@ -275,7 +273,7 @@ def analyze(
     for done, turn in enumerate(chosen):
         if progress is not None:
             progress(done, len(chosen))
-        judged.append(judge_turn(turn, record, objective, backend, source))
+        judged.append(judge_turn(turn, record, options, source))
     summary = tuple(
         _summary(p.player, p.name, [t for t in judged if t.turn.player == p.player], objective)
         for p in players

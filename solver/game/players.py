@@ -25,8 +25,8 @@ from solver.game.engine import Game, GameView, TurnRecord
 from solver.melds import best_reading, is_valid, run_numbers, run_starts
 from solver.position import Position
 from solver.rules import JokerRules, RuleSet
-from solver.solution import Solution
-from solver.solve import solve
+from solver.solution import Objective, Solution
+from solver.solve import SolveOptions, solve
 from solver.tiles import JOKER, Tile, tile
 from solver.validator import validate
 
@@ -125,7 +125,7 @@ class Hard:
         samples: int = 16,
         weight: float = 20.0,
         seed: int = 0,
-        objective: str = "points",
+        objective: Objective = Objective.POINTS,
         hold: bool | None = None,
     ) -> None:
         self.hold = hold
@@ -140,7 +140,7 @@ class Hard:
         most = solve(position)
         if not most.tiles_played or not most.rack_left:
             return _table(most)  # nothing to play, or going out
-        shed = solve(position, self.objective) if self.objective != "tiles" else most
+        shed = solve(position, SolveOptions(self.objective)) if self.objective is not Objective.TILES else most
         danger = [seat for seat in view.opponents() if view.rack_sizes[seat] <= self.watch]
         if not danger:
             hold = self.hold if self.hold is not None else view.players > 2
@@ -176,7 +176,7 @@ class Hard:
             return _table(shed)
         rest = Counter(position.rack) - Counter(own.played)
         if rest:
-            play = solve(dataclasses.replace(position, rack=tuple(sorted(rest.elements()))), self.objective)
+            play = solve(dataclasses.replace(position, rack=tuple(sorted(rest.elements()))), SolveOptions(self.objective))
             if play.tiles_played:
                 return _table(play)
         kept = max(own.table, key=lambda s: (sum(t.number for t in s.tiles), len(s.tiles)))

@@ -11,7 +11,7 @@ from solver.game.engine import Game, GameConfig, GameView
 from solver.game.players import Easy, Hard, Medium, goes_out, make_player
 from solver.position import Position
 from solver.rules import RuleSet
-from solver.solve import solve
+from solver.solve import SolveOptions, solve
 from solver.tiles import Tile, parse_token
 from solver.validator import validate
 
@@ -135,7 +135,7 @@ def test_hard_sheds_points_when_nobody_is_close_to_going_out() -> None:
     for v in VIEWS:
         if min(v.rack_sizes[s] for s in v.opponents()) <= hard.watch:
             continue
-        most, shed = solve(v.position), solve(v.position, "points")
+        most, shed = solve(v.position), solve(v.position, SolveOptions(objective="points"))
         if not most.tiles_played or not most.rack_left:
             continue
         table = hard.choose(v)

@@ -12,6 +12,8 @@ from cli.errors import EXIT_ILLEGAL, EXIT_NOT_OPTIMAL
 from cli.main import cli
 from solver.check import check_answer
 from solver.position import Position
+from solver.solution import Objective
+from solver.solve import SolveOptions
 from solver.tiles import Tile, parse_token
 
 
@@ -37,7 +39,7 @@ def test_legal_but_not_optimal() -> None:
 
 def test_points_objective_judges_points() -> None:
     # Judged by points: all three tiles (R5 B7 O7 = 19) is also the most value that can be played.
-    report = check_answer(POSITION, sets("R4 R5 R6", "B7 O7 J", "K1 K2 K3"), "points")
+    report = check_answer(POSITION, sets("R4 R5 R6", "B7 O7 J", "K1 K2 K3"), SolveOptions(Objective.POINTS))
     assert report.optimal and report.points_played == 19
 
 

@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 from solver.files import position_from_record
-from solver.solve import solve
+from solver.solve import SolveOptions, solve
 from solver.validator import validate
 from tests import paths
 
@@ -72,7 +72,7 @@ def test_conformance(record: dict[str, Any], variant: str, backend: str, formula
     objective, options = VARIANTS[variant]
     fields = {k: v for k, v in record.items() if k != "oracle"}
     position = position_from_record(fields, record["id"], options)
-    solution = solve(position, objective, backend, formulation=formulation)
+    solution = solve(position, SolveOptions(objective=objective, backend=backend, formulation=formulation))
     assert solution.status in ("optimal", "no_move")
     got = solution.tiles_played if objective == "tiles" else solution.points_played
     assert got == record["oracle"][variant]

@@ -10,7 +10,7 @@ from solver.melds import best_reading
 from solver.model.flow import flow_supported
 from solver.position import Position
 from solver.solution import Solution
-from solver.solve import solve
+from solver.solve import SolveOptions, solve
 from solver.tiles import Tile
 from solver.validator import validate
 from tests.strategies import positions
@@ -59,13 +59,13 @@ def greedy_rack_sets(position: Position) -> int:
 @given(positions())
 def test_backends_agree_and_answers_are_legal(position: Position) -> None:
     answers = [
-        solve(position, "tiles", "cbc", formulation="sets"),
-        solve(position, "tiles", "cpsat", formulation="sets"),
-        solve(position, "tiles", "highs", formulation="auto"),  # flow where the rules allow it
-        solve(position, "tiles", "bnb", formulation="auto"),
+        solve(position, SolveOptions(backend="cbc", formulation="sets")),
+        solve(position, SolveOptions(backend="cpsat", formulation="sets")),
+        solve(position, SolveOptions(backend="highs", formulation="auto")),  # flow where the rules allow it
+        solve(position, SolveOptions(backend="bnb", formulation="auto")),
     ]
     if flow_supported(position.rules):
-        answers.append(solve(position, "tiles", "cpsat", formulation="flow"))
+        answers.append(solve(position, SolveOptions(backend="cpsat", formulation="flow")))
     for answer in answers:
         check_invariants(position, answer)
     # The objective is lexicographic (tiles, points, kept sets): every engine must agree on all three.
@@ -76,8 +76,8 @@ def test_backends_agree_and_answers_are_legal(position: Position) -> None:
 @SETTINGS
 @given(positions(max_sets=8, max_rack=14))
 def test_points_objective(position: Position) -> None:
-    by_points = {b: solve(position, "points", b) for b in ("cbc", "cpsat", "highs", "bnb")}
-    by_tiles = solve(position, "tiles", "cbc")
+    by_points = {b: solve(position, SolveOptions(objective="points", backend=b)) for b in ("cbc", "cpsat", "highs", "bnb")}
+    by_tiles = solve(position, SolveOptions(backend="cbc"))
     for solution in by_points.values():
         check_invariants(position, solution)
     assert len({(s.points_played, s.tiles_played, s.kept_sets) for s in by_points.values()}) == 1

@@ -15,7 +15,7 @@ from click.testing import CliRunner
 
 from cli.main import cli
 from solver.files import MAX_INPUT_BYTES, position_from_record
-from solver.solve import solve
+from solver.solve import SolveOptions, solve
 from solver.validator import validate
 from tests.paths import ROOT
 
@@ -127,11 +127,11 @@ def test_a_tight_time_limit_gives_a_valid_move_and_an_honest_status(backend: str
     # must say whether it was proven (timing is measured by bench/bench.py).
     for line in hard_rows(6):
         position = position_from_record(json.loads(line), "hard")
-        answer = solve(position, "tiles", backend, time_limit=0.02)
+        answer = solve(position, SolveOptions(backend=backend, time_limit=0.02))
         assert answer.status in ("optimal", "no_move", "time_limit")
         assert validate(position, [list(s.tiles) for s in answer.table]) == []
         if answer.status != "time_limit":
-            assert answer.tiles_played == solve(position, "tiles", "bnb").tiles_played
+            assert answer.tiles_played == solve(position, SolveOptions(backend="bnb")).tiles_played
 
 
 def test_another_highs_user_in_the_same_process() -> None:
@@ -150,7 +150,7 @@ def test_another_highs_user_in_the_same_process() -> None:
     other.changeColCost(0, -1.0)
     other.run()
     for backend in ("bnb", "highs"):
-        answer = solve(Position.from_strings("R7 B7 O7 K2", ["R4 R5 R6", "K3 K4 K5"]), backend=backend)
+        answer = solve(Position.from_strings("R7 B7 O7 K2", ["R4 R5 R6", "K3 K4 K5"]), SolveOptions(backend=backend))
         assert answer.tiles_played == 4
         highspy.Highs.resetGlobalScheduler(True)
         other.run()  # the other user carries on too

@@ -12,7 +12,7 @@ from hypothesis import HealthCheck, given, settings
 from cli.main import cli
 from solver.least_moves import least_moves
 from solver.position import Position
-from solver.solve import solve
+from solver.solve import SolveOptions, solve
 from solver.steps import ACTIONS, Plan, best_steps, plan_steps, replay
 from solver.tiles import Tile
 from tests.strategies import positions
@@ -137,7 +137,7 @@ def test_a_tile_from_the_middle_moves() -> None:
 def test_steps_follow_the_least_moves_table() -> None:
     # The flow model's own table moves R8 and a joker; the least-moves table moves only the joker.
     position = Position.from_strings("K8 R1 R5 R6", ["B8 R8 O8", "O4 O5 J J", "R1 R2 R3 R4 R5"])
-    answer = solve(position, formulation="flow")
+    answer = solve(position, SolveOptions(formulation="flow"))
     own = plan_steps(position.table, [s.tiles for s in answer.table], answer.played, position.rules)
     after, plan = steps_for(position)
     assert own.tiles_moved == 2 and plan.tiles_moved == 1

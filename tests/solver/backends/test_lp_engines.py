@@ -22,7 +22,7 @@ from solver.backends.linear import LpArrays
 from solver.files import position_from_record
 from solver.model import build_model
 from solver.solution import Objective
-from solver.solve import solve
+from solver.solve import SolveOptions, solve
 from tests.solver.test_conformance import CASES, VARIANTS
 
 pytestmark = pytest.mark.skipif(not lp_engine.available(), reason="the simplex engine was not built")
@@ -142,7 +142,7 @@ def test_bnb_on_highs_meets_the_oracle_too(
     objective, options = VARIANTS[variant]
     fields = {k: v for k, v in record.items() if k != "oracle"}
     position = position_from_record(fields, record["id"], options)
-    solution = solve(position, objective, "bnb")
+    solution = solve(position, SolveOptions(objective=objective, backend="bnb"))
     got = solution.tiles_played if objective == "tiles" else solution.points_played
     assert solution.status in ("optimal", "no_move") and got == record["oracle"][variant]
     if variant == "tiles" and "kept" in record["oracle"]:
