@@ -29,12 +29,10 @@ from solver.backends.lp_engine import LpFailure, make_engine
 from solver.errors import BackendError
 
 # Gomory cuts at the root of each part of the objective (not the one-shot weighted search), by
-# LP engine. On HiGHS they took 26% of the LP solves out of self-play positions (p99 46 -> 21
-# per position) and 5% out of the hard ones; each round costs an LP solve, and every cut row
-# makes later solves a little slower, hence the small budget. On the compiled simplex an LP
-# solve costs less than making a round of cuts (0.1-0.3 ms against 0.9), and every row makes
-# its pivots dearer: without cuts, hard p99 24.5 -> 19.4 ms, hard-heldout 17.2 -> 9.5 ms,
-# self-play the same (one run, interleaved, best of three).
+# LP engine. On HiGHS a round saves more LP solves than it costs; every cut row makes later
+# solves a little slower, hence the small budget. On the compiled simplex an LP solve costs less
+# than making a round of cuts, and every row makes its pivots dearer: no cuts up front.
+# (The measurements behind these settings: bench/results/speed.md.)
 CUT_ROUNDS = {"simplex": 0, "highs": 2}
 # ...but a part whose search runs past this many nodes gets the cuts after all and searches again
 # from the best move found (the few long searches, of 50-150 LP solves, are where cuts pay).
@@ -43,12 +41,9 @@ ESCALATED_CUT_ROUNDS = 2
 CUTS_PER_ROUND = 5
 MAX_CUTS = 15
 NODE_LIMIT = 400  # then HiGHS's MIP solver takes over (cuts and heuristics pay off there)
-QUICK_NODES = 7  # nodes for the one-shot weighted search before solving part by part (4..25 tried:
-# 7 needed the fewest LP solves over the bench sets, 14% fewer than 4)
-# A dive before the first part's search (that part's search starts from the play-nothing move and
-# met its first move only after a dozen or more nodes on the hard positions): hard LP solves
-# 1,679 -> 1,480, p99 54 -> 46; self-play within 1%. 8 nodes, or fixing only the nearest variable
-# per step, helped less or not at all.
+QUICK_NODES = 7  # nodes for the one-shot weighted search before solving part by part (the fewest LP solves)
+# A dive before the first part's search: that search starts from the play-nothing move and, on
+# big positions, would meet its first move only after a dozen nodes or more.
 DIVE_NODES = 15
 DIVE_FIX_GAP = 0.3  # each step fixes every variable this close to an integer (at least one)
 TOLERANCE = 1e-6
@@ -202,7 +197,7 @@ def solve_bnb(lp: LinearModel, time_limit: float | None) -> BackendResult:
                 continue
             # Branch on the most fractional variable; explore the nearer side first, but by
             # level the up side of a scored variable (play the tile, keep the set): a move
-            # at the level mostly rounds those up (hard p99 64 -> 56 LP solves).
+            # at the level mostly rounds those up.
             floor_j = math.floor(x[j])
             down_upper = upper.copy()
             down_upper[j] = floor_j

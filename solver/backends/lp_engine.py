@@ -27,8 +27,8 @@ ENGINES = ("simplex", "highs")
 SOLVES = [0]  # LP solves so far in this process, by every engine (the bench's work measure)
 TOLERANCE = 1e-6  # a solution vector this far outside its bounds is stale
 # The simplex engine keeps a dense basis inverse: a pivot costs rows squared, a refactor rows
-# cubed. The pattern model's 53 rows suit it; an initial meld's flow model (400 rows and more)
-# took 3-50 ms per LP against HiGHS's 1-2.
+# cubed. The pattern model's 53 rows suit it; bigger models (an initial meld's flow model has 400
+# rows and more) are cheaper on HiGHS.
 DENSE_ROWS = 150
 
 

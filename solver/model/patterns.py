@@ -10,9 +10,8 @@ flow formulation.
 
 Its LP relaxation is as strong as the flow formulation's (runs of three to five tiles generate the
 same cone of coverings as the flow's runs, and colour subsets the same as the group counts), but it
-has about 55 rows instead of about 220, so each simplex iteration is cheaper: solving took a fifth
-less time on the hard bench set and 6–16% less on self-play. The initial meld stays with the flow
-formulation.
+has about 55 rows instead of about 220, so each simplex iteration is cheaper. The initial meld
+stays with the flow formulation.
 """
 
 from __future__ import annotations
