@@ -20,12 +20,13 @@ from __future__ import annotations
 
 import math
 import time
+from importlib.util import find_spec
 from typing import Any
 
 from solver.backends.gomory import RowStore, gomory_cuts
 from solver.backends.highs import expand, solve_highs
-from solver.backends.linear import BackendResult, LinearModel
-from solver.backends.lp_engine import LpFailure, make_engine
+from solver.backends.linear import BackendResult, LinearModel, LpArrays
+from solver.backends.lp_engine import LpEngine, LpFailure, make_engine
 from solver.errors import BackendError
 
 # Gomory cuts at the root of each part of the objective (not the one-shot weighted search), by
@@ -72,66 +73,118 @@ class _TooBig(Exception):
 
 
 def solve_bnb(lp: LinearModel, time_limit: float | None) -> BackendResult:
-    try:
-        import numpy as np
-    except ImportError as err:  # pragma: no cover - numpy comes with highspy, a dependency
-        raise BackendError(f"backend bnb needs numpy: {err}") from None
+    if find_spec("numpy") is None:  # pragma: no cover - numpy comes with highspy, a dependency
+        raise BackendError("backend bnb needs numpy (pip install numpy)")
 
     started = time.perf_counter()
     arrays, keep = lp.arrays().reduced()
-    n = len(keep)
-    if n == 0:  # nothing can change: the starting move is the only one
+    if len(keep) == 0:  # nothing can change: the starting move is the only one
         return BackendResult(list(lp.hint), True, 0.0, time.perf_counter() - started)
     engine = make_engine(arrays, LP_ENGINE)
     built = time.perf_counter()
     # The limit is for the search: a process's first solve also loads numpy and the LP engine
-    # here (0.1-0.15 s), which would otherwise use up a short limit before the first node.
-    deadline = None if time_limit is None else built + time_limit
-    # In an initial meld, decide first whether the player opens and with which tiles: the
-    # meld's sets follow from those, and branching on them first keeps the tree small.
-    priority = np.zeros(n)
-    if "opens" in lp.names:
-        names = [lp.names[v] for v in keep.tolist()]
-        priority = np.array([2.0 if v == "opens" else 1.0 if v.startswith("r_") else 0.0 for v in names])
-    column_of_entry = np.repeat(np.arange(n), np.diff(arrays.start))
-    fixed: list[tuple[Any, int]] = []  # (stage cost vector, its optimum): rows added so far
+    # here, which would otherwise use up a short limit before the first node.
+    search = _Search(lp, arrays, keep, engine, None if time_limit is None else built + time_limit)
+    if not search.feasible(search.best_x):
+        raise BackendError("bnb: the model's starting move is infeasible (a bug)")
+    try:
+        if not search.weighted():
+            search.by_stages()
+    except _OutOfTime:
+        return _result(expand(search.best_x, keep, len(lp.names)), False, started, built)
+    except (_GiveUp, _TooBig):
+        return _fallback(lp, search.deadline, started)
+    return _result(expand(search.best_x, keep, len(lp.names)), True, started, built)
 
-    def feasible(x: Any) -> bool:
-        """Integral x satisfies every row, bound and fixed stage exactly (integers)."""
-        # Integer terms: the float sums are exact.
-        activity = np.bincount(arrays.index, arrays.value * x[column_of_entry], len(arrays.row_lower))
-        return bool(
-            (activity >= arrays.row_lower).all()
-            and (activity <= arrays.row_upper).all()
-            and (x >= arrays.lower).all()
-            and (x <= arrays.upper).all()
-            and all(round(float(c @ x)) >= v for c, v in fixed)
-        )
 
-    def bound_of(value: float) -> int:
-        """What an LP's optimal value promises at most, in integers (see BOUND_SLACK)."""
-        return math.floor(value + BOUND_SLACK)
+def bound_of(value: float) -> int:
+    """What an LP's optimal value promises at most, in integers (see BOUND_SLACK)."""
+    return math.floor(value + BOUND_SLACK)
 
-    all_columns = np.arange(n, dtype=np.int32)
 
-    def restore_root_bounds() -> None:
-        """Leave the LP as it was: the next search starts from the root bounds."""
-        engine.set_bounds(all_columns, arrays.lower, arrays.upper)
+class _Search:
+    """One model's search: the LP engine kept warm across every step, the rows fixed so far."""
 
-    def lp_solution() -> tuple[Any, int] | None:
-        """The LP optimum within the engine's current bounds and its rounded-down bound, or
-        None if infeasible."""
+    def __init__(self, lp: LinearModel, arrays: LpArrays, keep: Any, engine: LpEngine, deadline: float | None) -> None:
+        import numpy as np
+
+        self.lp = lp
+        self.arrays = arrays
+        self.keep = keep
+        self.n = n = len(keep)
+        self.engine = engine
+        self.deadline = deadline
+        # The best move so far, as the steps below return it (a step stopped by the time limit
+        # leaves it as it was): the play-nothing move at first.
+        self.best_x: Any = np.array(lp.hint, dtype=np.float64)[keep]
+        # In an initial meld, decide first whether the player opens and with which tiles: the
+        # meld's sets follow from those, and branching on them first keeps the tree small.
+        self.priority = np.zeros(n)
+        if "opens" in lp.names:
+            names = [lp.names[v] for v in keep.tolist()]
+            self.priority = np.array([2.0 if v == "opens" else 1.0 if v.startswith("r_") else 0.0 for v in names])
+        self.column_of_entry = np.repeat(np.arange(n), np.diff(arrays.start))
+        self.all_columns = np.arange(n, dtype=np.int32)
+        self.position_of = np.full(len(lp.names), -1, dtype=np.int64)
+        self.position_of[keep] = np.arange(n)
+        self.fixed: list[tuple[Any, int]] = []  # (stage cost vector, its optimum): rows added so far
+        self.rows: RowStore | None = None  # the LP's rows, kept once cuts are made
+
+    # -- the two ways through -------------------------------------------------------------
+
+    def weighted(self) -> bool:
+        """Usually the weighted objective's relaxation is integral or nearly: one short search.
+        Whether it proved the best move optimal."""
+        weighted = self.cost_of(self.lp.objective)
+        self.engine.set_cost(weighted)
         try:
-            solved = engine.solve()
-        except LpFailure:
-            raise _GiveUp from None
-        if solved is None:
-            return None
-        x, value = solved
-        return x, bound_of(value)
+            self.best_x = self.branch_and_bound(weighted, self.best_x, QUICK_NODES)
+            return True
+        except _TooBig as partial:
+            self.best_x = partial.best_x
+            self.restore_root_bounds()  # a search leaves its last node's bounds
+            return False
+
+    def by_stages(self) -> None:
+        """Optimise the lexicographic parts one after another: tighter bounds per part."""
+        for number, stage in enumerate(self.lp.stages):
+            cost = self.cost_of(stage)
+            self.engine.set_cost(cost)
+            self.stage(cost, first=number == 0)
+            value = round(float(cost @ self.best_x))
+            # Later stages may not lose what this one won.
+            self.engine.add_row_at_least(cost, value)
+            self.fixed.append((cost, value))
+            if self.rows is not None:
+                self.rows.add(cost, value, math.inf, integral=True)
+
+    def stage(self, cost: Any, first: bool) -> None:
+        """The best move for one part of the objective: cuts, a dive (first part), the search."""
+        settled, self.best_x = self.strengthen(cost, self.best_x, CUT_ROUNDS[self.engine.kind])
+        if not settled and first:
+            self.best_x, settled = self.dive(cost, self.best_x)
+        if settled:
+            return
+        # Branch first on the variables this stage scores (which sets to keep, say).
+        focus = self.priority + 4.0 * (cost != 0)
+        budget = CUTS_AFTER_NODES[self.engine.kind]
+        try:
+            self.best_x = self.branch_and_bound(cost, self.best_x, budget or NODE_LIMIT, focus, by_level=True)
+        except _TooBig as partial:
+            if budget is None:
+                raise
+            # A long search: here cuts pay for themselves. Tighten the root, search again.
+            self.best_x = partial.best_x
+            self.restore_root_bounds()
+            settled, self.best_x = self.strengthen(cost, self.best_x, ESCALATED_CUT_ROUNDS)
+            if not settled:  # strengthen solves at the root bounds and leaves them
+                self.best_x = self.branch_and_bound(cost, self.best_x, NODE_LIMIT, focus, by_level=True)
+        self.restore_root_bounds()
+
+    # -- the steps --------------------------------------------------------------------------
 
     def branch_and_bound(
-        cost: Any, best_x: Any, node_limit: int = NODE_LIMIT, priority: Any = priority, by_level: bool = False
+        self, cost: Any, best_x: Any, node_limit: int = NODE_LIMIT, priority: Any = None, by_level: bool = False
     ) -> Any:
         """The integral x maximising cost (depth first, pruning by the rounded-down LP bound).
 
@@ -139,12 +192,15 @@ def solve_bnb(lp: LinearModel, time_limit: float | None) -> BackendResult:
         the root's bound; nodes below it wait. When none is left at the level, no move scores it,
         and the search goes on with the waiting nodes at the highest bound among them. A move at
         the root's bound, found early, prunes every waiting node at once; a plain dive would
-        first settle for lesser moves and explore beneath them (hard7-63's kept sets: 84 LP
-        solves depth first, 26 by level).
+        first settle for lesser moves and explore beneath them.
 
         The LP is left at the bounds of the last node solved: a caller that solves again
         restores the root's bounds first.
         """
+        import numpy as np
+
+        arrays, engine = self.arrays, self.engine
+        priority = self.priority if priority is None else priority
         best = round(float(cost @ best_x))
         # Nodes as (a bound on them: their parent's, rounded down; lower; upper; their LP solution
         # and its bound if already solved). A node whose bound cannot beat the best found is
@@ -166,8 +222,7 @@ def solve_bnb(lp: LinearModel, time_limit: float | None) -> BackendResult:
             if parent_bound <= best:
                 continue
             if solved is None:  # else a waiting node, solved before
-                if deadline is not None and time.perf_counter() > deadline:
-                    raise _OutOfTime
+                self.check_time()
                 nodes += 1
                 if nodes > node_limit:
                     raise _TooBig(best_x)
@@ -176,7 +231,7 @@ def solve_bnb(lp: LinearModel, time_limit: float | None) -> BackendResult:
                 if len(changed):
                     engine.set_bounds(changed, lower[changed], upper[changed])
                 current_lower, current_upper = lower, upper
-                solved = lp_solution()
+                solved = self.lp_solution()
                 if solved is None:
                     continue  # infeasible
             x, bound = solved
@@ -189,7 +244,7 @@ def solve_bnb(lp: LinearModel, time_limit: float | None) -> BackendResult:
             j = int(np.argmax(gaps + priority * (gaps > TOLERANCE)))
             if gaps[j] <= TOLERANCE:
                 value = round(float(cost @ rounded))
-                if value > best and feasible(rounded):
+                if value > best and self.feasible(rounded):
                     best, best_x = value, rounded
                 continue
             if bound < level:
@@ -208,22 +263,7 @@ def solve_bnb(lp: LinearModel, time_limit: float | None) -> BackendResult:
             stack += [down, up] if up_first else [up, down]
         return best_x
 
-    best_x = np.array(lp.hint, dtype=np.float64)[keep]
-    if not feasible(best_x):
-        raise BackendError("bnb: the model's starting move is infeasible (a bug)")
-
-    position_of = np.full(len(lp.names), -1, dtype=np.int64)
-    position_of[keep] = np.arange(n)
-
-    def cost_of(terms: list[tuple[int, int]]) -> Any:
-        if not terms:
-            return np.zeros(n)
-        columns, coefficients = zip(*terms)
-        at = position_of[list(columns)]
-        used = at >= 0  # a dropped column is fixed at zero
-        return np.bincount(at[used], np.array(coefficients, dtype=np.float64)[used], n)
-
-    def dive(cost: Any, best_x: Any) -> tuple[Any, bool]:
+    def dive(self, cost: Any, best_x: Any) -> tuple[Any, bool]:
         """A move at the root's bound, if a quick dive meets one, else ``best_x``; and whether
         that move settles the stage (its value reaches the bound of the root LP, cuts and all).
 
@@ -231,14 +271,15 @@ def solve_bnb(lp: LinearModel, time_limit: float | None) -> BackendResult:
         the LP is integral (a move, once it checks out row by row) or its bound falls below the
         root's. No backtracking: a heuristic, whose answer the search then only has to prove.
         """
-        lower, upper = arrays.lower.copy(), arrays.upper.copy()
+        import numpy as np
+
+        lower, upper = self.arrays.lower.copy(), self.arrays.upper.copy()
         best = round(float(cost @ best_x))
         target = None
         try:
             for _ in range(DIVE_NODES):
-                if deadline is not None and time.perf_counter() > deadline:
-                    raise _OutOfTime
-                solved = lp_solution()
+                self.check_time()
+                solved = self.lp_solution()
                 if solved is None:
                     break
                 x, bound = solved
@@ -249,7 +290,7 @@ def solve_bnb(lp: LinearModel, time_limit: float | None) -> BackendResult:
                 gaps = np.abs(x - rounded)
                 fractional = gaps > TOLERANCE
                 if not fractional.any():
-                    if feasible(rounded):
+                    if self.feasible(rounded):
                         # At the root's own bound, the search would only repeat the root.
                         return rounded, round(float(cost @ rounded)) >= target
                     break
@@ -258,21 +299,21 @@ def solve_bnb(lp: LinearModel, time_limit: float | None) -> BackendResult:
                     fix[int(np.argmin(np.where(fractional, gaps, 1.0)))] = True
                 at = np.flatnonzero(fix).astype(np.int32)
                 lower[at] = upper[at] = rounded[at]
-                engine.set_bounds(at, lower[at], upper[at])
+                self.engine.set_bounds(at, lower[at], upper[at])
         finally:
-            restore_root_bounds()
+            self.restore_root_bounds()
         return best_x, False
 
-    rows: RowStore | None = None  # the LP's rows, kept once cuts are made
-
-    def strengthen(cost: Any, best_x: Any, rounds: int) -> tuple[bool, Any]:
+    def strengthen(self, cost: Any, best_x: Any, rounds: int) -> tuple[bool, Any]:
         """Add Gomory cuts while the root LP is fractional and could still beat the best found.
 
         Returns whether the root LP settled the stage, and the best solution: a root that
         cannot beat it, or an integral root, needs no search (nor the search's first solve,
         which would repeat this one).
         """
-        nonlocal rows
+        import numpy as np
+
+        arrays = self.arrays
         # The bounds alone may settle it: every rack tile played leaves no more points to win.
         scored = cost != 0
         c = cost[scored]
@@ -280,77 +321,79 @@ def solve_bnb(lp: LinearModel, time_limit: float | None) -> BackendResult:
         if math.isfinite(box) and bound_of(box) <= round(float(cost @ best_x)):
             return True, best_x
         for _ in range(rounds):
-            if deadline is not None and time.perf_counter() > deadline:
-                raise _OutOfTime
-            if rows is not None and rows.cuts >= MAX_CUTS:
+            self.check_time()
+            if self.rows is not None and self.rows.cuts >= MAX_CUTS:
                 return False, best_x
-            solved = lp_solution()
+            solved = self.lp_solution()
             if solved is None or solved[1] <= round(float(cost @ best_x)):
                 return True, best_x
             x = solved[0]
             rounded = np.round(x)
             if (np.abs(x - rounded) <= TOLERANCE).all():
-                if round(float(cost @ rounded)) > round(float(cost @ best_x)) and feasible(rounded):
+                if round(float(cost @ rounded)) > round(float(cost @ best_x)) and self.feasible(rounded):
                     return True, rounded
                 return False, best_x
-            if rows is None:
-                rows = RowStore(arrays)
-                for stage_cost, value in fixed:
-                    rows.add(stage_cost, value, math.inf, integral=True)
+            if self.rows is None:
+                self.rows = RowStore(arrays)
+                for stage_cost, value in self.fixed:
+                    self.rows.add(stage_cost, value, math.inf, integral=True)
+            rows = self.rows
             limit = min(CUTS_PER_ROUND, MAX_CUTS - rows.cuts)
-            cuts = gomory_cuts(engine, rows, x, arrays.lower, arrays.upper, limit)
+            cuts = gomory_cuts(self.engine, rows, x, arrays.lower, arrays.upper, limit)
             if not cuts:
                 return False, best_x
             for pi, pi0 in cuts:
-                engine.add_row_at_least(pi, pi0)
+                self.engine.add_row_at_least(pi, pi0)
                 rows.add(pi, pi0, math.inf, integral=False)
                 rows.cuts += 1
         return False, best_x
 
-    try:
-        # Usually the weighted objective's relaxation is integral or nearly: one short search.
-        weighted = cost_of(lp.objective)
-        engine.set_cost(weighted)
+    # -- helpers ----------------------------------------------------------------------------
+
+    def feasible(self, x: Any) -> bool:
+        """Integral x satisfies every row, bound and fixed stage exactly (integers)."""
+        import numpy as np
+
+        arrays = self.arrays
+        # Integer terms: the float sums are exact.
+        activity = np.bincount(arrays.index, arrays.value * x[self.column_of_entry], len(arrays.row_lower))
+        return bool(
+            (activity >= arrays.row_lower).all()
+            and (activity <= arrays.row_upper).all()
+            and (x >= arrays.lower).all()
+            and (x <= arrays.upper).all()
+            and all(round(float(c @ x)) >= v for c, v in self.fixed)
+        )
+
+    def cost_of(self, terms: list[tuple[int, int]]) -> Any:
+        import numpy as np
+
+        if not terms:
+            return np.zeros(self.n)
+        columns, coefficients = zip(*terms)
+        at = self.position_of[list(columns)]
+        used = at >= 0  # a dropped column is fixed at zero
+        return np.bincount(at[used], np.array(coefficients, dtype=np.float64)[used], self.n)
+
+    def lp_solution(self) -> tuple[Any, int] | None:
+        """The LP optimum within the engine's current bounds and its rounded-down bound, or
+        None if infeasible."""
         try:
-            best_x = branch_and_bound(weighted, best_x, QUICK_NODES)
-            return _result(expand(best_x, keep, len(lp.names)), True, started, built)
-        except _TooBig as partial:
-            best_x = partial.best_x
-            restore_root_bounds()  # a search leaves its last node's bounds
-        # Otherwise optimise the lexicographic parts one after another: tighter bounds per part.
-        for number, stage in enumerate(lp.stages):
-            cost = cost_of(stage)
-            engine.set_cost(cost)
-            settled, best_x = strengthen(cost, best_x, CUT_ROUNDS[engine.kind])
-            if not settled and number == 0:
-                best_x, settled = dive(cost, best_x)
-            if not settled:
-                # Branch first on the variables this stage scores (which sets to keep, say).
-                focus = priority + 4.0 * (cost != 0)
-                budget = CUTS_AFTER_NODES[engine.kind]
-                try:
-                    best_x = branch_and_bound(cost, best_x, budget or NODE_LIMIT, focus, by_level=True)
-                except _TooBig as partial:
-                    if budget is None:
-                        raise
-                    # A long search: here cuts pay for themselves. Tighten the root, search again.
-                    best_x = partial.best_x
-                    restore_root_bounds()
-                    settled, best_x = strengthen(cost, best_x, ESCALATED_CUT_ROUNDS)
-                    if not settled:  # strengthen solves at the root bounds and leaves them
-                        best_x = branch_and_bound(cost, best_x, NODE_LIMIT, focus, by_level=True)
-                restore_root_bounds()
-            value = round(float(cost @ best_x))
-            # Later stages may not lose what this one won.
-            engine.add_row_at_least(cost, value)
-            fixed.append((cost, value))
-            if rows is not None:
-                rows.add(cost, value, math.inf, integral=True)
-    except _OutOfTime:
-        return _result(expand(best_x, keep, len(lp.names)), False, started, built)
-    except (_GiveUp, _TooBig):
-        return _fallback(lp, deadline, started)
-    return _result(expand(best_x, keep, len(lp.names)), True, started, built)
+            solved = self.engine.solve()
+        except LpFailure:
+            raise _GiveUp from None
+        if solved is None:
+            return None
+        x, value = solved
+        return x, bound_of(value)
+
+    def restore_root_bounds(self) -> None:
+        """Leave the LP as it was: the next search starts from the root bounds."""
+        self.engine.set_bounds(self.all_columns, self.arrays.lower, self.arrays.upper)
+
+    def check_time(self) -> None:
+        if self.deadline is not None and time.perf_counter() > self.deadline:
+            raise _OutOfTime
 
 
 def _result(values: list[int], optimal: bool, started: float, built: float) -> BackendResult:

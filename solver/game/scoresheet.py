@@ -262,16 +262,37 @@ def make_round(
     the winner must have a rack; in a blocked round every player, and the winner (named or not)
     is the lowest rack. Raises RoundError naming the field, the token and the problem.
     """
-    named_winner = None
+    named_winner = _named_winner(players, winner, blocked)
+    parsed = _parsed_racks(players, racks, named_winner, blocked)
+    round_winner = _round_winner(parsed, settings, named_winner, winner, blocked)
+    never, could = _opening_flags(players, settings, round_winner, never_opened, could_have_opened)
+    return Round(
+        winner=named_winner,
+        racks=tuple((p, parsed[p]) for p in players if p in parsed),
+        never_opened=never,
+        could_have_opened=could,
+        blocked=blocked,
+    )
+
+
+def _named_winner(players: Sequence[str], winner: str | None, blocked: bool) -> str | None:
+    """The winner as the sheet names them; only a blocked round may leave it out."""
     if winner is not None:
-        named_winner = _find_player(players, winner)
-        if named_winner is None:
+        named = _find_player(players, winner)
+        if named is None:
             raise RoundError("winner", winner, f"unknown player (players: {', '.join(players)})")
-    elif not blocked:
+        return named
+    if not blocked:
         raise RoundError(
             "winner", None, "required: who emptied the rack (if nobody could play, the round is blocked)"
         )
+    return None
 
+
+def _parsed_racks(
+    players: Sequence[str], racks: Sequence[tuple[str, str, str | int]], named_winner: str | None, blocked: bool
+) -> dict[str, Rack]:
+    """Every rack the round needs, once each, read and checked against the game's tiles."""
     parsed: dict[str, Rack] = {}
     tokens: dict[str, str] = {}
     for token, name, text in racks:
@@ -304,7 +325,13 @@ def make_round(
             f"missing for {', '.join(missing)} (a {'blocked ' if blocked else ''}round needs {who})",
         )
     _check_tile_counts(players, parsed, tokens)
+    return parsed
 
+
+def _round_winner(
+    parsed: Mapping[str, Rack], settings: Settings, named_winner: str | None, winner: str | None, blocked: bool
+) -> str:
+    """Who won: the named winner, else (blocked) the lowest rack, which a named winner must hold."""
     sums = {p: parsed[p].penalty(settings.joker_penalty) for p in parsed}
     if blocked:
         lowest = _lowest(sums)
@@ -322,8 +349,17 @@ def make_round(
                 None,
                 f"{' and '.join(lowest)} tie for the lowest rack ({sums[lowest[0]]}): name the winner",
             )
-    round_winner = named_winner or _lowest(sums)[0]
+    return named_winner or _lowest(sums)[0]
 
+
+def _opening_flags(
+    players: Sequence[str],
+    settings: Settings,
+    round_winner: str,
+    never_opened: Sequence[str],
+    could_have_opened: Sequence[str],
+) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The club sheet's never-opened and could-have-opened players, in seat order."""
     flags: dict[str, tuple[str, ...]] = {}
     for key, names in (("never-opened", never_opened), ("could-have-opened", could_have_opened)):
         found: list[str] = []
@@ -352,13 +388,7 @@ def make_round(
             "also named never-opened: a player is one or the other "
             "(could have opened: 200, never could: 100)",
         )
-    return Round(
-        winner=named_winner,
-        racks=tuple((p, parsed[p]) for p in players if p in parsed),
-        never_opened=flags["never-opened"],
-        could_have_opened=flags["could-have-opened"],
-        blocked=blocked,
-    )
+    return flags["never-opened"], flags["could-have-opened"]
 
 
 def _check_tile_counts(players: Sequence[str], racks: Mapping[str, Rack], tokens: Mapping[str, str]) -> None:

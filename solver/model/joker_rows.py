@@ -21,11 +21,12 @@ from __future__ import annotations
 
 from collections import Counter, defaultdict
 from collections.abc import Sequence
+from dataclasses import dataclass, field
 from functools import lru_cache
 from itertools import combinations
 
 from solver.backends.linear import INF, LinearModel
-from solver.jokers import Role, assignments, can_host, numbered, table_readings
+from solver.jokers import Role, TableReading, assignments, can_host, numbered, table_readings
 from solver.melds import run_numbers, run_starts
 from solver.model.candidates import TileKey
 from solver.model.turn import set_name, tile_name
@@ -108,45 +109,86 @@ def add_joker_rows(
     With ``stay`` no table joker may be retrieved: a smaller model of a subset of the legal moves
     (``solve`` tries it first; when it reaches the free optimum, that is the optimum).
     """
-    rules = position.rules
-    locked = rules.joker_rules is JokerRules.LOCKED
-    official = rules.joker_retrieval is Retrieval.OFFICIAL
-    joker = JOKER.index(rules)
-    before = [(i, s, table_readings(s, rules)) for i, s in enumerate(position.table, 1) if JOKER in s]
+    jokers = _TableJokers.of(position, table, rack, stay)
+    classes, hosts = _split_by_declaration(lp, jokers, x_of)
+    fates = _joker_fates(lp, jokers, classes)
+    _slot_rows(lp, jokers, classes, hosts, fates, played)
 
-    # Split the sets whose joker declarations matter: those a table joker could stay in, and
-    # (official retrieval) those that could host a retrieved joker next to two rack tiles.
-    wanted = {t for _, _, readings in before for reading in readings for r in reading.roles for t in r.options}
-    cores = [numbered(s) for _, s, _ in before]
-    classes: dict[TileKey, list[tuple[tuple[Tile, ...], int]]] = {}
-    hosts: list[tuple[TileKey, tuple[Tile, ...] | None, int]] = []
-    can_retrieve = not stay and any(
-        table[t.index(rules)] + rack[t.index(rules)]
-        for _, _, readings in before
-        for reading in readings
-        for role in reading.roles
-        for t in role.options
+
+Declared = dict[TileKey, list[tuple[tuple[Tile, ...], int]]]  # set -> (declaration, its variable)
+Hosts = list[tuple[TileKey, tuple[Tile, ...] | None, int]]  # (set, declaration or None, variable)
+
+
+@dataclass(frozen=True)
+class _TableJokers:
+    """The table's jokers and what the rules let happen to them in this position."""
+
+    rules: RuleSet
+    before: list[tuple[int, tuple[Tile, ...], tuple[TableReading, ...]]]  # table sets holding jokers
+    table: Counter[int]
+    rack: Counter[int]
+    can_retrieve: bool  # some tile that a table joker stands for is on the table or the rack
+
+    @staticmethod
+    def of(position: Position, table: Counter[int], rack: Counter[int], stay: bool) -> _TableJokers:
+        rules = position.rules
+        before = [(i, s, table_readings(s, rules)) for i, s in enumerate(position.table, 1) if JOKER in s]
+        can_retrieve = not stay and any(
+            table[t.index(rules)] + rack[t.index(rules)]
+            for _, _, readings in before
+            for reading in readings
+            for role in reading.roles
+            for t in role.options
+        )
+        return _TableJokers(rules, before, table, rack, can_retrieve)
+
+    @property
+    def locked(self) -> bool:
+        return self.rules.joker_rules is JokerRules.LOCKED
+
+    @property
+    def official(self) -> bool:
+        return self.rules.joker_retrieval is Retrieval.OFFICIAL
+
+
+@dataclass
+class _Fates:
+    """What may become of each table joker: the rows' terms, gathered for the slot rows."""
+
+    capacity: dict[tuple[int, Tile], list[tuple[int, int]]] = field(default_factory=lambda: defaultdict(list))
+    replacing: dict[Tile, list[tuple[int, int]]] = field(default_factory=lambda: defaultdict(list))
+    retrieved: list[int] = field(default_factory=list)
+
+
+def _split_by_declaration(lp: LinearModel, jokers: _TableJokers, x_of: dict[TileKey, int]) -> tuple[Declared, Hosts]:
+    """Split the sets whose joker declarations matter: those a table joker could stay in, and
+    (official retrieval) those that could host a retrieved joker next to two rack tiles."""
+    rules, rack = jokers.rules, jokers.rack
+    joker = rules.joker_index
+    wanted = frozenset(
+        t for _, _, readings in jokers.before for reading in readings for r in reading.roles for t in r.options
     )
+    near_tiles = {t.index(rules) for _, s, _ in jokers.before for t in numbered(s)}
     own_counts: Counter[tuple[TileKey, tuple[Tile, ...]]] = Counter()
-    for _, written, readings in before:
+    for _, written, readings in jokers.before:
         own = _own_declaration(written, readings[0].roles, rules)
         if own is not None:
             own_counts[(own[0], own[1])] += 1
-    near_tiles = {t.index(rules) for core in cores for t in core}
-    wanted_tiles = frozenset(wanted)
+    classes: Declared = {}
+    hosts: Hosts = []
     for key, x in x_of.items():
-        jokers = key.count(joker)
-        if not jokers:
+        count = key.count(joker)
+        if not count:
             continue
         distinct = set(key)
-        mine = sum(1 for i in distinct if i != joker and rack[i]) + min(rack[joker], jokers - 1)
-        host = official and can_retrieve and mine >= 2
+        mine = sum(1 for i in distinct if i != joker and rack[i]) + min(rack[joker], count - 1)
+        host = jokers.official and jokers.can_retrieve and mine >= 2
         if not (distinct & near_tiles):
             if host:
                 hosts.append((key, None, x))
             continue
         options = _declarations(key, rules)
-        if not any(wanted_tiles.intersection(a) for a in options):
+        if not any(wanted.intersection(a) for a in options):
             if host:  # no table joker can stay in it: how its jokers are declared doesn't matter
                 hosts.append((key, None, x))
             continue
@@ -160,14 +202,17 @@ def add_joker_rows(
                 hosts.append((key, a, v))
         classes[key] = split
         lp.row(f"declare_{set_name(key, rules)}", [(x, 1)] + [(v, -1) for _, v in split], 0, 0)
+    return classes, hosts
 
+
+def _joker_fates(lp: LinearModel, jokers: _TableJokers, classes: Declared) -> _Fates:
+    """Each joker of a table set, under the reading chosen for the set, stays in a split copy
+    that declares its tile and keeps a numbered tile of its set, or is retrieved."""
+    rules, table, rack = jokers.rules, jokers.table, jokers.rack
     held_of = {key: numbered([Tile.from_index(j, rules) for j in key]) for key in classes}
-    declared_of = {v: a for split in classes.values() for a, v in split}
-    capacity: dict[tuple[int, Tile], list[tuple[int, int]]] = defaultdict(list)
-    replacing: dict[Tile, list[tuple[int, int]]] = defaultdict(list)
-    retrieved: list[int] = []
+    fates = _Fates()
     hint_used: Counter[tuple[int, Tile]] = Counter()
-    for i, written, readings in before:
+    for i, written, readings in jokers.before:
         core = numbered(written)
         chooses: list[int | None] = [None]
         if len(readings) > 1:
@@ -188,7 +233,7 @@ def add_joker_rows(
                     if not (set(held) & set(core)):
                         continue  # it would leave its set: only retrieval takes it elsewhere
                     # Locked: the set may only grow, unless one of its jokers is retrieved.
-                    unlocked_only = locked and bool(core - held)
+                    unlocked_only = jokers.locked and bool(core - held)
                     for a, v in split:
                         for t in sorted(set(a) & set(role.options)):
                             hint = 0
@@ -200,40 +245,48 @@ def add_joker_rows(
                                 hint = 1
                                 hint_used[(v, t)] += 1
                             g = lp.var(f"{name}_stays_in_{lp.names[v][2:]}_{t}", 1, hint=hint)
-                            capacity[(v, t)].append((g, 1))
+                            fates.capacity[(v, t)].append((g, 1))
                             terms.append((g, 1))
                             (gated if unlocked_only else homes[v]).append((g, 1))
                 for t in role.options:
-                    if not can_retrieve or table[t.index(rules)] + rack[t.index(rules)] == 0:
+                    if not jokers.can_retrieve or table[t.index(rules)] + rack[t.index(rules)] == 0:
                         continue  # no such tile could replace it
                     ret = lp.var(f"{name}_retrieved_by_{t}", 1)
-                    replacing[t].append((ret, 1))
+                    fates.replacing[t].append((ret, 1))
                     terms.append((ret, 1))
-                    retrieved.append(ret)
+                    fates.retrieved.append(ret)
                     mine_retrieved.append(ret)
                 # Each joker of the chosen reading stays or is retrieved; none of another reading.
                 hi = 1 if choose is None else 0
                 lp.row(name, terms + ([(choose, -1)] if choose is not None else []), hi, hi)
                 role_homes.append(homes)
-            if locked:
+            if jokers.locked:
                 _lock_rows(lp, f"locked_{i}_{k}", role_homes, mine_retrieved)
                 if gated:
                     n = len(reading.roles)
                     lp.row(f"locked_{i}_{k}_unlocked", gated + [(x, -n) for x in mine_retrieved], -INF, 0)
+    return fates
 
-    # A copy declaring t holds as many staying or retrieved jokers there as it has jokers declaring t.
+
+def _slot_rows(
+    lp: LinearModel, jokers: _TableJokers, classes: Declared, hosts: Hosts, fates: _Fates, played: dict[int, int]
+) -> None:
+    """A copy declaring t holds as many staying or retrieved jokers there as it has jokers
+    declaring t; a retrieved joker is replaced by a real tile it stood for."""
+    rules = jokers.rules
+    declared_of = {v: a for split in classes.values() for a, v in split}
     slots: dict[tuple[int, Tile], list[tuple[int, int]]] = defaultdict(list)
-    if official and retrieved:
-        _host_rows(lp, hosts, retrieved, played, rack, rules, slots)
-    for (v, t) in sorted(set(capacity) | set(slots)):
+    if jokers.official and fates.retrieved:
+        _host_rows(lp, hosts, fates.retrieved, played, jokers.rack, rules, slots)
+    for v, t in sorted(set(fates.capacity) | set(slots)):
         a_count = declared_of[v].count(t)
-        terms = capacity.get((v, t), []) + slots.get((v, t), [])
+        terms = fates.capacity.get((v, t), []) + slots.get((v, t), [])
         lp.row(f"slots_{lp.names[v]}_{t}", [*terms, (v, -a_count)], -INF, 0)
-    # A retrieved joker is replaced by a real tile it stood for: no more than are on the new table.
-    for t, terms in sorted(replacing.items()):
+    # No more retrieved jokers replaced by t than there are t on the new table.
+    for t, terms in sorted(fates.replacing.items()):
         ti = t.index(rules)
         extra = [(played[ti], -1)] if ti in played else []
-        lp.row(f"replace_{tile_name(ti, rules)}", terms + extra, -INF, table[ti])
+        lp.row(f"replace_{tile_name(ti, rules)}", terms + extra, -INF, jokers.table[ti])
 
 
 def _lock_rows(
