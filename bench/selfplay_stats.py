@@ -10,7 +10,7 @@ Matchups (standard rules), each over ``--games`` games (at least 1000 for the is
 
 A side *beats* the other when the lower end of the 95% Wilson interval of its share of the
 games won is above 50%. Games come in groups sharing one deal, each AI taking every seat (see
-solver/selfplay.py), so the interval, which treats games as independent, is on the safe side.
+solver/game/selfplay.py), so the interval, which treats games as independent, is on the safe side.
 
 Each matchup writes ``bench/results/selfplay-<matchup>.json`` (the ``selfplay --json`` summary);
 then ``bench/results/selfplay.md`` is rebuilt from every such file present.

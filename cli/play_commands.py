@@ -1,5 +1,5 @@
 """``rummikub play``: a game at the terminal against AI players (reading lines, printing; the
-turn logic is solver.session's)."""
+turn logic is cli.session's and solver.game.editor's)."""
 
 from __future__ import annotations
 

@@ -15,7 +15,7 @@ Two ways to build a candidate, both working backwards from the answer:
 A candidate is kept only if
 - the tiles it was built to play are exactly what an optimal move plays, and no other choice of
   rack tiles plays as many (the optimal set of played tiles is unique);
-- its measured difficulty (``solver.puzzles.measure``: the least-moves answer's work) is the one
+- its measured difficulty (``puzzles.library.measure``: the least-moves answer's work) is the one
   asked for, and from difficulty 2 on no answer leaves every table set as it was;
 - it gives nothing away: the rack cannot make a set on its own, and (from difficulty 3) no two
   rack tiles make a set with one table tile that comes away freely (the end of a run of four or

@@ -29,7 +29,7 @@ STDIN = "-"
 _SPLIT = re.compile(r"[\s,;]+")
 _KEY = re.compile(r"^([A-Za-z][A-Za-z_-]*)\s*:(.*)$")
 POSITION_KEYS = ("title", "id", "opened", "rules", "rack", "table", "notes")
-# A puzzle's recorded answer (solver/puzzles.py); a position file may carry it, solving ignores it.
+# A puzzle's recorded answer (puzzles/library.py); a position file may carry it, solving ignores it.
 PUZZLE_KEYS = (*POSITION_KEYS, "difficulty", "answer-played", "answer")
 
 

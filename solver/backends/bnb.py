@@ -3,7 +3,7 @@
 The flow model's LP relaxation is nearly always integral at the root or a few branches away,
 so a plain depth-first branch and bound over warm-started dual simplex solves beats a general
 MIP solver's set-up cost many times over. The LPs are solved by one of the engines of
-``lp.py``: the project's compiled dual simplex for models up to 150 rows, HiGHS otherwise. The
+``lp_engine.py``: the project's compiled dual simplex for models up to 150 rows, HiGHS otherwise. The
 objective's lexicographic parts (``stages``) are optimised one after another, each with small
 integer coefficients whose LP bound, rounded down, prunes hard; each optimum is then fixed by a
 row before the next part. Each part searches by level (see ``branch_and_bound``). Gomory cuts
@@ -48,7 +48,7 @@ QUICK_NODES = 7  # nodes for the one-shot weighted search before solving part by
 DIVE_NODES = 15
 DIVE_FIX_GAP = 0.3  # each step fixes every variable this close to an integer (at least one)
 TOLERANCE = 1e-6
-LP_ENGINE = "auto"  # see lp.py: the compiled simplex when built, else HiGHS
+LP_ENGINE = "auto"  # see lp_engine.py: the compiled simplex when built, else HiGHS
 # An LP bound is rounded down only after adding this slack. HiGHS returns optima with dual
 # infeasibilities up to its 1e-7 tolerance (60% of the solves on the bench sets had some), so a
 # computed bound may lie below the true one by up to 1e-7 times the sum of the columns' ranges:

@@ -1,5 +1,5 @@
 """Tests of ``rummikub play`` (driven by scripted input through CliRunner) and of the turn logic
-in solver/session.py (the edit state with undo/redo, the commands, the turn timer).
+in cli/session.py and solver/game/editor.py (the edit state with undo/redo, the commands, the turn timer).
 
 The scripted player plays the solver's one-turn optimum by typing commands: it takes every table
 set the move changes into the workspace, then lays the new sets. The same script is replayed on the

@@ -1,4 +1,4 @@
-"""Tests of the score sheet (solver/scoresheet.py): rack penalties, round scoring, totals, the file.
+"""Tests of the score sheet (solver/game/scoresheet.py): rack penalties, round scoring, totals, the file.
 
 Expected scores are worked out by hand from ../shared/RULES.md, "End of a round and scoring".
 """

@@ -1,0 +1,113 @@
+"""``rummikub puzzles``: list, show, check, generate and record the library's puzzles."""
+
+from __future__ import annotations
+
+import json
+
+import click
+
+from cli.errors import EXIT_BAD_INPUT, EXIT_ILLEGAL, EXIT_NOT_OPTIMAL, fail, guarded
+from cli.render import render_check, render_puzzle
+
+
+@click.group()
+def puzzles() -> None:
+    """The puzzle library: list, show and check puzzles; record a new puzzle's answer."""
+
+
+@puzzles.command("list")
+@click.option(
+    "--difficulty", type=click.IntRange(1, 5), default=None, help="Only puzzles of this difficulty."
+)
+@click.option("--json", "as_json", is_flag=True, help="Print a JSON list instead of text.")
+def puzzles_list(difficulty: int | None, as_json: bool) -> None:
+    """The bundled puzzles: id, difficulty (1-5, measured) and title."""
+    from puzzles.library import library
+
+    found = [p for p in guarded(library) if difficulty is None or p.difficulty == difficulty]
+    if as_json:
+        click.echo(json.dumps([p.summary() for p in found]))
+        return
+    for p in found:
+        click.echo(f"{p.id:24} {'*' * p.difficulty:5}  {p.position.title}")
+
+
+@puzzles.command("show")
+@click.argument("puzzle_id", metavar="ID")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object (with the recorded answer).")
+@click.option("--svg", "svg_file", metavar="FILE", help="Also draw the puzzle and its answer as SVG.")
+def puzzles_show(puzzle_id: str, as_json: bool, svg_file: str | None) -> None:
+    """Show a puzzle (its answer only in --json)."""
+    from puzzles.library import find
+
+    puzzle = guarded(lambda: find(puzzle_id))
+    if svg_file:
+        from solver.solve import solve as solve_position
+        from solver.svg import solution_svg, write_svg
+
+        solution = guarded(lambda: solve_position(puzzle.position))
+        guarded(lambda: write_svg(svg_file, solution_svg(solution, puzzle.position.title)))
+    click.echo(json.dumps(puzzle.to_dict()) if as_json else render_puzzle(puzzle))
+
+
+@puzzles.command("check")
+@click.argument("puzzle_id", metavar="ID")
+@click.option(
+    "--answer",
+    "answer_file",
+    required=True,
+    metavar="ANSWER_FILE",
+    help="Your table after the move, one set per line ('-': standard input).",
+)
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of text.")
+@click.pass_context
+def puzzles_check(ctx: click.Context, /, puzzle_id: str, answer_file: str, as_json: bool) -> None:
+    """Check your answer to a puzzle (exit status as for `rummikub check`)."""
+    from puzzles.library import find
+    from solver.check import check_answer
+    from solver.files import load_answer
+
+    puzzle = guarded(lambda: find(puzzle_id))
+    answer = guarded(lambda: load_answer(answer_file, puzzle.position.rules))
+    report = guarded(lambda: check_answer(puzzle.position, answer))
+    if as_json:
+        click.echo(json.dumps(report.to_dict()))
+    else:
+        click.echo(render_check(report, False, False))
+    if not report.legal:
+        ctx.exit(EXIT_ILLEGAL)
+    if not report.optimal:
+        ctx.exit(EXIT_NOT_OPTIMAL)
+
+
+@puzzles.command("generate")
+@click.option("--difficulty", type=click.IntRange(1, 5), required=True, help="Measured difficulty, 1-5.")
+@click.option("--seed", type=int, default=0, show_default=True, help="Same seed, same puzzle.")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object (as `puzzles show --json`).")
+def puzzles_generate(difficulty: int, seed: int, as_json: bool) -> None:
+    """Create a new puzzle of a measured difficulty, with a unique optimal set of tiles to play."""
+    from puzzles.generate import generated_puzzle
+
+    puzzle = guarded(lambda: generated_puzzle(difficulty, seed))
+    click.echo(json.dumps(puzzle.to_dict()) if as_json else render_puzzle(puzzle))
+
+
+@puzzles.command("record")
+@click.argument("puzzle_file", metavar="FILE")
+def puzzles_record(puzzle_file: str) -> None:
+    """Measure a puzzle file's difficulty and write it, with an optimal answer, into the file."""
+    from puzzles.library import measure, recorded_text
+    from solver.files import load_position, read_text
+
+    position = guarded(lambda: load_position(puzzle_file))
+    difficulty, solution, _ = guarded(lambda: measure(position))
+    text, _ = guarded(lambda: read_text(puzzle_file, "puzzle"))
+    try:
+        with open(puzzle_file, "w", encoding="utf-8") as handle:
+            handle.write(recorded_text(text, difficulty, solution))
+    except OSError as err:
+        raise fail(f"cannot write puzzle file {puzzle_file}: {err.strerror or err}", EXIT_BAD_INPUT) from None
+    click.echo(
+        f"{puzzle_file}: difficulty {difficulty.level} ({difficulty.tiles_moved} table tiles move, "
+        f"{difficulty.sets_broken} sets broken, {difficulty.steps} steps); answer plays {solution.tiles_played}"
+    )
