@@ -8,6 +8,7 @@ from typing import Any
 
 import click
 
+from cli.errors import guarded
 from cli.options import output_options, use_color
 from cli.render import set_text, tiles_text
 from solver.game.analysis import Analysis, Label, TurnAnalysis
@@ -46,7 +47,6 @@ def analyze(record_file: str, player: int | None, objective: str, backend: str, 
     mistake (2-3), blunder (4 or more, or a missed opening or going-out); illegal for a recorded move
     that breaks a rule. Non-best turns show the better move; a summary per player follows.
     """
-    from cli.errors import guarded
     from solver.game.analysis import analyze_file
     from solver.solution import Objective
     from solver.solve import SolveOptions

@@ -10,13 +10,12 @@ from typing import Any
 
 import click
 
+from cli.errors import EXIT_INTERRUPTED, guarded
 from cli.options import explicit_rule_options, rule_options
 from solver.rules import RuleSet
 
 
 def _rules(ctx: click.Context, params: dict[str, Any]) -> RuleSet:
-    from cli.errors import guarded
-
     return guarded(lambda: RuleSet.from_options(explicit_rule_options(ctx, params)))
 
 
@@ -83,7 +82,6 @@ def selfplay(ctx: click.Context, /, **params: Any) -> None:
 
     Ctrl-C stops the series: the report then covers the games finished so far (exit status 130).
     """
-    from cli.errors import EXIT_INTERRUPTED, guarded
     from solver.game.selfplay import Settings, parse_ais, run_games, summarize
 
     rules = _rules(ctx, params)
@@ -184,7 +182,6 @@ def odds(ctx: click.Context, /, deals: int, turns: int, seed: int, as_json: bool
     meld variants (no joker in the meld, joker in the meld), for every deal and split by whether
     the deal held a joker, with 95% Wilson intervals.
     """
-    from cli.errors import guarded
     from solver.game.selfplay import OddsSettings, opening_odds
 
     rules = _rules(ctx, params)

@@ -9,6 +9,7 @@ from typing import IO, Any
 
 import click
 
+from cli.errors import guarded
 from cli.options import explicit_rule_options, rule_options
 from cli.render import render_hint, tile_text, tiles_text
 from cli.session import HumanTurn, Reply, seat_names
@@ -77,7 +78,6 @@ def play(ctx: click.Context, /, **params: Any) -> None:
     move 3 R5 1 (a table tile from set 3 to set 1), take 2 R5 (a tile off set 2 into the workspace),
     split 2 R8, undo, redo, reset, done, draw, hint, quit. 'help' lists them all.
     """
-    from cli.errors import guarded
     from solver.game.engine import GameConfig
     from solver.game.players import make_player
     from solver.rules import RuleSet

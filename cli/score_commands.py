@@ -12,6 +12,7 @@ from typing import Any, TypeVar
 
 import click
 
+from cli.errors import EXIT_BAD_INPUT, fail, guarded
 from solver.game.scoresheet import JOKER_PENALTIES, Results, Round, RoundError, Scoring, Sheet
 
 T = TypeVar("T")
@@ -20,8 +21,6 @@ F = TypeVar("F", bound=Callable[..., Any])
 
 def _guarded(action: Callable[[], T]) -> T:
     """Library errors as one-line messages (exit 1); a round's error names the option it came from."""
-    from cli.errors import EXIT_BAD_INPUT, fail, guarded  # here, not at the top: cli.main imports us
-
     def named() -> T:
         try:
             return action()
