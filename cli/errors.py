@@ -12,7 +12,7 @@ import click
 
 from solver.errors import BackendError, RummikubError, ValidationFailure
 
-# Exit statuses (documented in the README).
+# Exit statuses (documented in docs/commands.md and the README).
 EXIT_OK = 0
 EXIT_BAD_INPUT = 1
 EXIT_USAGE = 2

@@ -1,6 +1,6 @@
 """Reading racks, tables and positions from files, standard input and JSON records.
 
-Formats (documented in the README):
+Formats (documented in docs/formats.md):
 - rack file: tiles separated by spaces, commas or newlines; ``#`` starts a comment;
 - table file: one set per line, tiles separated by spaces or commas;
 - position file: ``key: value`` lines (``title``, ``id``, ``opened``, ``rules``, ``rack``,
