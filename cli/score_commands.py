@@ -1,6 +1,6 @@
 """``rummikub score``: the score sheet of a game at a real table (new, round, fix, show).
 
-Thin: parse the options, call solver.scoresheet, render. The sheet lives in a file, so that every
+Thin: parse the options, call solver.game.scoresheet, render. The sheet lives in a file, so that every
 step is one command (scriptable, testable) and a game can be reopened at any time.
 """
 

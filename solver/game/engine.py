@@ -6,7 +6,7 @@ after the move; it goes through the independent validator, and an illegal table 
 :class:`IllegalMove` and leaves the game as it was), :meth:`Game.draw` (one tile from the pool, a
 pass once the pool is empty) or :meth:`Game.penalty` (a turn-timer penalty). The round ends when a
 rack is emptied, or when the pool is empty and every player has passed in turn (then the lowest
-rack wins). Scores come from :mod:`solver.scoring`; :class:`Match` chains rounds with running totals.
+rack wins). Scores come from :mod:`solver.game.scoring`; :class:`Match` chains rounds with running totals.
 
 Randomness comes only from ``random.Random(config.seed)``: the same config gives the same round.
 Seats are 0-based here; records and the CLI number players from 1.
