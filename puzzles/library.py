@@ -65,9 +65,11 @@ class Puzzle:
     def summary(self) -> dict[str, Any]:
         return {"id": self.id, "title": self.position.title, "difficulty": self.difficulty}
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self, answer: bool = True) -> dict[str, Any]:
+        """The puzzle as JSON; without ``answer`` it leaves the recorded answer out (a trainer
+        shows the puzzle, not its solution)."""
         p = self.position
-        return {
+        data: dict[str, Any] = {
             "id": self.id,
             "title": p.title,
             "difficulty": self.difficulty,
@@ -75,11 +77,13 @@ class Puzzle:
             "table": [[str(t) for t in s] for s in p.table],
             "initial_meld": not p.opened,
             "rules": p.rules.to_dict(),
-            "answer": {
+        }
+        if answer:
+            data["answer"] = {
                 "tiles_played": self.answer_played,
                 "table": [[str(t) for t in s] for s in self.answer],
-            },
-        }
+            }
+        return data
 
 
 def _measured_with(position: Position) -> str:

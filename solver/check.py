@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from solver.melds import why_invalid
 from solver.position import Position
 from solver.solution import Objective, Solution
 from solver.solve import SolveOptions, solve
@@ -50,6 +51,25 @@ class CheckReport:
         if self.objective is Objective.TILES:
             return self.best.tiles_played - (self.tiles_played if self.legal else 0)
         return self.best.points_played - (self.points_played if self.legal else 0)
+
+    def violation_sets(self) -> tuple[tuple[int, ...], ...]:
+        """For each violation, the sets of the answer it is about (indices from 0), so that a
+        picture of the answer can mark them: an invalid set is itself; any other violation
+        naming tiles is about every set holding one of them (none when no set does: a table
+        tile that went missing)."""
+        rules = self.position.rules
+        invalid = [i for i, s in enumerate(self.answer) if why_invalid(list(s), rules) is not None]
+        out: list[tuple[int, ...]] = []
+        for v in self.violations:
+            if v.code == "invalid_set":
+                # The validator names invalid sets in table order, each with its tiles as given.
+                i = next(i for i in invalid if self.answer[i] == v.tiles)
+                invalid.remove(i)
+                out.append((i,))
+            else:
+                named = set(v.tiles)
+                out.append(tuple(i for i, s in enumerate(self.answer) if named & set(s)))
+        return tuple(out)
 
     def to_dict(self, show: bool = False) -> dict[str, Any]:
         data: dict[str, Any] = {

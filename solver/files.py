@@ -29,6 +29,8 @@ STDIN = "-"
 _SPLIT = re.compile(r"[\s,;]+")
 _KEY = re.compile(r"^([A-Za-z][A-Za-z_-]*)\s*:(.*)$")
 POSITION_KEYS = ("title", "id", "opened", "rules", "rack", "table", "notes")
+# The fields of a position as one JSON object (a batch line, a JSON position file).
+RECORD_FIELDS = ("rack", "table", "initial_meld", "opened", "rules", "id", "title", "notes")
 # A puzzle's recorded answer (puzzles/library.py); a position file may carry it, solving ignores it.
 PUZZLE_KEYS = (*POSITION_KEYS, "difficulty", "answer-played", "answer")
 
@@ -194,6 +196,17 @@ def load_position(
 ) -> Position:
     """A position file (text or JSON). Explicit rule options and ``opened`` override the file."""
     text, label = read_text(path, "position")
+    return position_from_text(text, label, rule_overrides, opened)
+
+
+def position_from_text(
+    text: str,
+    label: str,
+    rule_overrides: Mapping[str, object] | None = None,
+    opened: bool | None = None,
+) -> Position:
+    """A position file's content (``key: value`` lines, or one JSON object), wherever it came
+    from: a file on disk, or one uploaded to the web app. ``label`` names it in messages."""
     if text.lstrip().startswith("{"):
         try:
             record = json.loads(text)
@@ -336,10 +349,9 @@ def position_from_record(
     """
     if not isinstance(record, dict):
         raise InputError(f"{where}: expected a JSON object with 'rack' and 'table'")
-    allowed = {"rack", "table", "initial_meld", "opened", "rules", "id", "title", "notes"}
-    unknown = sorted(set(record) - allowed)
+    unknown = sorted(set(record) - set(RECORD_FIELDS))
     if unknown:
-        raise InputError(f"{where}: unknown field {unknown[0]!r} (fields: {', '.join(sorted(allowed))})")
+        raise InputError(f"{where}: unknown field {unknown[0]!r} (fields: {', '.join(sorted(RECORD_FIELDS))})")
     if "rack" not in record:
         raise InputError(f"{where}: missing field 'rack'")
     file_rules = record.get("rules", {})
@@ -377,6 +389,15 @@ def position_from_record(
     return _build(rack, table, opened, rules, **meta)
 
 
+def answer_from_record(value: Any, where: str, rules: RuleSet) -> list[list[Tile]]:
+    """A proposed table after the move as JSON: a list of sets, each a list of tiles or one
+    string. Tiles must be tiles; the sets are not checked here (the validator reports invalid
+    ones), as for an answer file."""
+    if not isinstance(value, list):
+        raise InputError(f'{where}: expected a list of sets such as [["R4", "R5", "R6"]]')
+    return [tiles_of(_json_tiles(raw, f"set {i} of {where}", rules)) for i, raw in enumerate(value, 1)]
+
+
 def _json_bool(value: Any, where: str, key: str) -> bool:
     if isinstance(value, bool):
         return value
@@ -401,11 +422,14 @@ def tiles_of(located: Sequence[Located]) -> list[Tile]:
 
 
 __all__ = [
+    "RECORD_FIELDS",
     "InputError",
     "PositionError",
+    "answer_from_record",
     "load_position",
     "load_rack_and_table",
     "parse_position_text",
     "position_from_record",
+    "position_from_text",
     "read_text",
 ]

@@ -36,10 +36,12 @@ class Hint:
 
 
 def hint(position: Position, level: int, options: SolveOptions = SolveOptions()) -> Hint:
+    """A hint of ``level`` (1-3); ``options.time_limit`` bounds each search (the move's, then the
+    rearrangement's), as for ``solve``: under a limit, a move found in time."""
     if level not in (1, 2, 3):
         raise ValueError(f"hint level {level}: levels are 1, 2 and 3")
     # The answer arranged to move the fewest table tiles (see solver.least_moves).
-    solution, plan = best_steps(solve(position, options), options.backend)
+    solution, plan = best_steps(solve(position, options), options.backend, options.time_limit)
     kept = set(unchanged(position.table, [s.tiles for s in solution.table]))
     involved = [s for i, s in enumerate(position.table) if i not in kept]
     return Hint(level, solution, tuple(involved), plan)

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -109,13 +109,18 @@ def name(tiles: Sequence[Tile] | Counter[Tile], rules: RuleSet) -> str:
     return format_tiles(reading.tiles if reading else sorted(items))
 
 
-def best_steps(solution: Solution, backend: str = "bnb") -> tuple[Solution, Plan]:
-    """The solution rearranged to move the fewest table tiles, and its steps."""
+def best_steps(
+    solution: Solution, backend: str = "bnb", time_limit: float | None = None
+) -> tuple[Solution, Plan]:
+    """The solution rearranged to move the fewest table tiles, and its steps.
+
+    Stopped by ``time_limit`` (seconds for the rearrangement's search), the steps are those of
+    the best arrangement found: still the same tiles played, perhaps more table tiles moved."""
     from solver.solution import SetChange, describe_table
 
     position = solution.position
     after = [list(s.tiles) for s in solution.table]
-    found = least_moves(position, after, solution.played, backend)
+    found = least_moves(position, after, solution.played, backend, time_limit)
     table = describe_table(position, found.sets, solution.played)
     better = dataclasses.replace(
         solution, table=table, kept_sets=sum(1 for s in table if s.change is SetChange.UNCHANGED)
@@ -442,16 +447,71 @@ class _Planner:
             self.steps.append(Step("lay", tuple(p.tiles), "rack", shown, detail))
 
 
+@dataclass(frozen=True)
+class TableAt:
+    """The table as it stands after one step: its sets (tiles in natural order, old sets where
+    they were, new ones after them), the sets the step changed (indices into ``sets``) and the
+    table tiles put aside for a new set not laid yet (that set's name, the tiles)."""
+
+    sets: tuple[tuple[Tile, ...], ...]
+    changed: tuple[int, ...]
+    aside: tuple[tuple[str, tuple[Tile, ...]], ...]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "table": [[str(t) for t in s] for s in self.sets],
+            "changed": list(self.changed),
+            "aside": [{"for": target, "tiles": [str(t) for t in tiles]} for target, tiles in self.aside],
+        }
+
+
+def tables_after_steps(before: Sets, plan: Plan, played: Sequence[Tile], rules: RuleSet) -> list[TableAt]:
+    """The table after each step of ``plan`` (one entry per step), so that the steps can be shown
+    one at a time; the last one is the new table."""
+    return [
+        TableAt(
+            tuple(_ordered(s, rules) for s in table if s),
+            tuple(sorted({_live_index(table, k) for k in changed if table[k]})),
+            tuple((target, tuple(sorted(tiles.elements()))) for target, tiles in aside.items()),
+        )
+        for table, changed, aside in _replayed(before, plan, played, rules)
+    ]
+
+
+def _ordered(tiles: Counter[Tile], rules: RuleSet) -> tuple[Tile, ...]:
+    items = list(tiles.elements())
+    reading = best_reading(items, rules)
+    return reading.tiles if reading else tuple(sorted(items))
+
+
+def _live_index(table: list[Counter[Tile]], k: int) -> int:
+    """Index of set ``k`` among the sets that are not empty (an emptied set is not shown)."""
+    return sum(1 for s in table[:k] if s)
+
+
 def replay(before: Sets, plan: Plan, played: Sequence[Tile], rules: RuleSet) -> list[Counter[Tile]]:
     """Carry the steps out on the old table, finding each set by the name the step uses.
 
     Checks what a person would notice: a step taking tiles a set does not hold, rack tiles the
     rack does not hold, tiles "off the end" that are not at an end, tiles left in hand.
     """
+    table: list[Counter[Tile]] = [Counter(s) for s in before]
+    for after, _, _ in _replayed(before, plan, played, rules):
+        table = after
+    return [s for s in table if s]
+
+
+def _replayed(
+    before: Sets, plan: Plan, played: Sequence[Tile], rules: RuleSet
+) -> Iterator[tuple[list[Counter[Tile]], set[int], dict[str, Counter[Tile]]]]:
+    """After each step: the sets (an emptied set stays, empty, so indices hold), the indices the
+    step changed, the tiles put aside. The checks of ``replay`` run as it goes; the last ones
+    after the last step."""
     table: list[tuple[str, Counter[Tile]]] = [(name(s, rules), Counter(s)) for s in before]
     rack = Counter(played)
     aside: dict[str, Counter[Tile]] = {}
     moved = 0
+    changed: set[int] = set()
 
     def find(called: str, holding: Counter[Tile]) -> int:
         for k, (n, s) in enumerate(table):
@@ -464,6 +524,7 @@ def replay(before: Sets, plan: Plan, played: Sequence[Tile], rules: RuleSet) -> 
 
     def change(k: int, tiles: Counter[Tile]) -> None:
         table[k] = (name(tiles, rules), tiles)
+        changed.add(k)
 
     def deliver(target: str, tiles: Counter[Tile]) -> None:
         if target.startswith(NEW):
@@ -478,16 +539,21 @@ def replay(before: Sets, plan: Plan, played: Sequence[Tile], rules: RuleSet) -> 
         rack -= tiles
 
     for step in plan.steps:
+        changed = set()
         tiles = Counter(step.tiles)
         if step.action == "split":
-            _, whole = table.pop(find(step.source, tiles))
+            k = find(step.source, tiles)
+            whole = table[k][1].copy()  # earlier snapshots hold the set itself
             assert whole == tiles, f"split names the wrong tiles: {step}"
+            parts = []
             for piece in step.target.split(" | "):
                 part = parse(piece)
                 assert not (part - whole), f"split takes what the set does not hold: {step}"
                 whole -= part
-                table.append((piece, part))
+                parts.append((piece, part))
             assert not whole, f"split leaves tiles out: {step}"
+            table[k : k + 1] = parts  # the parts where the run was
+            changed = set(range(k, k + len(parts)))
         elif step.action in ("retrieve", "swap"):
             new, old = step.tiles
             k = find(step.source, Counter([old]))
@@ -520,10 +586,11 @@ def replay(before: Sets, plan: Plan, played: Sequence[Tile], rules: RuleSet) -> 
                 del aside[step.target]
             from_rack(laid - put, step)
             table.append((step.target, laid))
+            changed = {len(table) - 1}
+        yield [s for _, s in table], changed, {target: tiles.copy() for target, tiles in aside.items()}
     assert not aside, "table tiles left in hand"
     assert not rack, "played tiles left on the rack"
     assert moved == plan.tiles_moved, f"the steps move {moved} table tiles, the plan says {plan.tiles_moved}"
-    return [s for _, s in table if s]
 
 
 def _at_an_end(tiles: Counter[Tile], taken: Counter[Tile], rules: RuleSet) -> bool:

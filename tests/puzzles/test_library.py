@@ -35,6 +35,13 @@ def test_puzzle_solves_to_its_recorded_optimum(puzzle: Puzzle) -> None:
     assert measure(puzzle.position)[0].level == puzzle.difficulty
 
 
+def test_to_dict_leaves_the_answer_out_on_request() -> None:
+    puzzle = PUZZLES[0]
+    hidden, shown = puzzle.to_dict(answer=False), puzzle.to_dict()
+    assert "answer" not in hidden and hidden == {k: v for k, v in shown.items() if k != "answer"}
+    assert shown["answer"]["tiles_played"] == puzzle.answer_played
+
+
 def test_cli_list_show_check(tmp_path: Path) -> None:
     runner = CliRunner()
     listed = json.loads(runner.invoke(cli, ["puzzles", "list", "--json"]).stdout)

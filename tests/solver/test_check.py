@@ -54,6 +54,21 @@ def test_illegal_answer_lists_every_violation() -> None:
     assert "best" not in data  # the optimum is only revealed on request
 
 
+def test_violation_sets_mark_the_sets_each_violation_is_about() -> None:
+    # Sets 0 and 2 are invalid (and equal: each violation gets its own); R9 is nowhere to be had.
+    report = check_answer(POSITION, sets("R4 R5", "K1 K2 K3", "R4 R5", "B7 O7 J R6 R9"))
+    by_code = {}
+    for v, marked in zip(report.violations, report.violation_sets()):
+        by_code.setdefault(v.code, []).append(marked)
+    assert by_code["invalid_set"] == [(0,), (2,), (3,)]
+    assert by_code["tile_not_available"] == [(0, 2, 3)]  # R4 R5 twice is one R4 and R5 too many
+    # A table tile that went missing is in no set: nothing to mark, the message says it.
+    report = check_answer(POSITION, sets("R4 R5 R6", "B7 O7 J"))
+    assert [(v.code, m) for v, m in zip(report.violations, report.violation_sets())] == [
+        ("table_tile_missing", ())
+    ]
+
+
 def test_no_move_is_optimal_when_nothing_can_be_played() -> None:
     position = Position.from_strings("K9", ["R1 R2 R3"])
     report = check_answer(position, sets("R1 R2 R3"))

@@ -9,8 +9,15 @@ from pathlib import Path
 
 import pytest
 
-from solver.errors import InputError, NotationError, PositionError, RulesError
-from solver.files import load_position, load_rack_and_table, parse_position_text, position_from_record
+from solver.errors import InputError, NotationError, PositionError, RulesError, RummikubError
+from solver.files import (
+    answer_from_record,
+    load_position,
+    load_rack_and_table,
+    parse_position_text,
+    position_from_record,
+    position_from_text,
+)
 from solver.position import Position
 from solver.rules import RuleSet, Wrap
 from solver.tiles import Tile, format_tiles
@@ -503,3 +510,44 @@ def test_position_to_dict_reads_back() -> None:
     pos = load_position(write("p.txt", FULL_TEXT))
     again = position_from_record(pos.to_dict(), "p")
     assert again == pos
+
+
+# --- content without a file (the web app's uploads) -----------------------------------------------
+
+def test_position_from_text_reads_both_formats_like_a_file() -> None:
+    from_file = load_position(write("p.txt", FULL_TEXT))
+    assert position_from_text(FULL_TEXT, "upload.txt") == from_file
+    as_json = json.dumps(from_file.to_dict())
+    assert position_from_text("\n  " + as_json, "upload.json") == from_file
+
+
+def test_position_from_text_names_the_label_and_applies_overrides() -> None:
+    with pytest.raises(NotationError) as err:
+        position_from_text("rack: R4 R44\n", "upload.txt")
+    assert message(err) == "invalid tile 'R44' in rack in position file upload.txt line 1: numbers run 1..13"
+    with pytest.raises(InputError) as err:
+        position_from_text('{"rack": [}', "upload.json")
+    assert message(err).startswith("position file upload.json line 1: not valid JSON (")
+    pos = position_from_text('{"rack": "R4", "initial_meld": true}', "u", {"wrap": "full"}, opened=True)
+    assert (pos.rules.wrap, pos.opened) == (Wrap.FULL, True)
+
+
+def test_answer_from_record_keeps_invalid_sets_and_expands_shorthands() -> None:
+    rules = RuleSet()
+    answer = answer_from_record([["R4", "J", "R6"], "KBR7", ["R1", "R2"], []], "answer", rules)
+    assert [text(s) for s in answer] == ["R4 J R6", "K7 B7 R7", "R1 R2", ""]
+
+
+@pytest.mark.parametrize(
+    ("value", "expected"),
+    [
+        ("R4 R5 R6", 'answer: expected a list of sets such as [["R4", "R5", "R6"]]'),
+        ([["R4", "R5", "R6"], ["R14"]], "invalid tile 'R14' in set 2 of answer: numbers run 1..13"),
+        ([["R4", 5]], 'set 1 of answer: 5 is not a tile (tiles are strings like "R7")'),
+        ([{"R": 4}], 'set 1 of answer: expected a list of tiles such as ["R4", "R5"]'),
+    ],
+)
+def test_answer_from_record_errors(value: object, expected: str) -> None:
+    with pytest.raises(RummikubError) as err:
+        answer_from_record(value, "answer", RuleSet())
+    assert message(err) == expected

@@ -2,14 +2,19 @@
 
 from __future__ import annotations
 
+import importlib
 import json
+from collections.abc import Callable
+from typing import Any
 
 import pytest
 from click.testing import CliRunner
 
+import solver.steps
 from cli.main import cli
 from solver.hint import hint
 from solver.position import Position
+from solver.solve import SolveOptions
 
 POSITION = Position.from_strings("R5 B7 O7 K13", ["R4 J R6", "K1 K2 K3"])
 
@@ -21,6 +26,24 @@ def test_levels_reveal_more_and_more() -> None:
     assert "steps" not in two
     assert [s["action"] for s in three["steps"]] == ["retrieve", "lay"]
     assert three["tiles_moved"] == 1
+
+
+def test_time_limit_bounds_both_searches(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The move's search and the rearrangement's search (least moves) each get the limit."""
+    limits: list[tuple[str, object]] = []
+
+    def spy(label: str, real: Callable[..., Any], limit: Callable[[Any], object]) -> Callable[..., Any]:
+        def call(*args: Any) -> Any:
+            limits.append((label, limit(args)))
+            return real(*args)
+
+        return call
+
+    solve_module = importlib.import_module("solver.solve")  # `solver.solve` is the front door's function
+    monkeypatch.setattr(solve_module, "_search", spy("search", solve_module._search, lambda a: a[1].time_limit))
+    monkeypatch.setattr(solver.steps, "least_moves", spy("least_moves", solver.steps.least_moves, lambda a: a[4]))
+    assert hint(POSITION, 3, SolveOptions(time_limit=4)).to_dict()["tiles"] == 3
+    assert ("search", 4) in limits and ("least_moves", 4) in limits
 
 
 def test_level_must_be_1_to_3() -> None:

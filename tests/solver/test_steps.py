@@ -13,17 +13,25 @@ from cli.main import cli
 from solver.least_moves import least_moves
 from solver.position import Position
 from solver.solve import SolveOptions, solve
-from solver.steps import ACTIONS, Plan, best_steps, plan_steps, replay
+from solver.steps import ACTIONS, Plan, best_steps, plan_steps, replay, tables_after_steps
 from solver.tiles import Tile
 from tests.strategies import positions
 
 
 def steps_for(position: Position) -> tuple[list[list[Tile]], Plan]:
-    """The least-moves answer and its steps, checked by replaying them on the old table."""
+    """The least-moves answer and its steps, checked by replaying them on the old table, and
+    the tables shown step by step: one per step, the last one the new table."""
     answer, plan = best_steps(solve(position))
     after = [list(s.tiles) for s in answer.table]
     replayed = replay(position.table, plan, answer.played, position.rules)
     assert same_table(replayed, after)
+    shown = tables_after_steps(position.table, plan, answer.played, position.rules)
+    assert len(shown) == len(plan.steps)
+    if shown:
+        assert same_table([Counter(s) for s in shown[-1].sets], after)
+        assert not shown[-1].aside
+    for at in shown:
+        assert all(at.sets) and all(0 <= k < len(at.sets) for k in at.changed)
     return after, plan
 
 
@@ -173,3 +181,33 @@ def test_cli_steps_json() -> None:
     assert data["table"] == [["R6", "R7", "R8", "R9", "R10"], ["K7", "B7", "O7"]]
     text = CliRunner().invoke(cli, ["solve", "puzzles/group-swap.txt", "--steps"]).stdout
     assert "Steps (1 table tile change set):\n  1. Swap O7 from your rack for R7 in K7 B7 R7" in text
+
+
+def test_tables_after_steps_show_each_step_in_place() -> None:
+    # Swap O7 for R7 in the group (R7 goes to the run), then add R6 to the run.
+    position = Position.from_strings("O7 R6", ["K7 B7 R7", "R8 R9 R10"])
+    answer, plan = best_steps(solve(position))
+    shown = [at.to_dict() for at in tables_after_steps(position.table, plan, answer.played, position.rules)]
+    assert shown == [
+        {"table": [["K7", "B7", "O7"], ["R7", "R8", "R9", "R10"]], "changed": [0, 1], "aside": []},
+        {"table": [["K7", "B7", "O7"], ["R6", "R7", "R8", "R9", "R10"]], "changed": [1], "aside": []},
+    ]
+
+
+def test_tables_after_steps_keep_split_parts_in_place_and_show_tiles_put_aside() -> None:
+    # The joker is put aside for the new set, then laid with B7 O7.
+    position = Position.from_strings("R5 B7 O7", ["R4 J R6", "K1 K2 K3"])
+    answer, plan = best_steps(solve(position))
+    shown = [at.to_dict() for at in tables_after_steps(position.table, plan, answer.played, position.rules)]
+    assert shown[0] == {
+        "table": [["R4", "R5", "R6"], ["K1", "K2", "K3"]],
+        "changed": [0],
+        "aside": [{"for": "B7 O7 J", "tiles": ["J"]}],
+    }
+    assert shown[1]["table"][2] == ["B7", "O7", "J"] and shown[1]["changed"] == [2] and not shown[1]["aside"]
+    # A split puts its parts where the run was, ahead of the sets after it.
+    position = Position.from_strings("B8", ["B6 B7 B8 B9 B10", "K1 K2 K3 K4"])
+    answer, plan = best_steps(solve(position))
+    first = tables_after_steps(position.table, plan, answer.played, position.rules)[0].to_dict()
+    assert plan.steps[0].action == "split"
+    assert first["table"][2] == ["K1", "K2", "K3", "K4"] and first["changed"] == [0, 1]
