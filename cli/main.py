@@ -358,4 +358,5 @@ _LAZY_COMMANDS = {
     "selfplay": "cli.game_commands:selfplay",
     "odds": "cli.game_commands:odds",
     "puzzles": "cli.puzzle_commands:puzzles",
+    "serve": "cli.serve_commands:serve",
 }

@@ -1,0 +1,98 @@
+"""``rummikub serve``: start the web app (parse the options, open the socket, run the server)."""
+
+from __future__ import annotations
+
+import ipaddress
+import os
+import socket
+import threading
+import time
+import webbrowser
+
+import click
+
+from cli.errors import EXIT_BAD_INPUT, fail
+
+
+@click.command("serve")
+@click.option(
+    "--host",
+    default="127.0.0.1",
+    show_default=True,
+    help="Address to listen on (127.0.0.1: this computer only; 0.0.0.0: every network it is on).",
+)
+@click.option(
+    "--port", type=click.IntRange(0, 65535), default=8000, show_default=True, help="Port (0: any free port)."
+)
+@click.option("--open", "open_browser", is_flag=True, help="Open the analysis board in a web browser.")
+@click.option(
+    "--time-limit",
+    type=click.FloatRange(min=0.1, max=600),
+    default=10.0,
+    show_default=True,
+    help="Seconds for each search of a request (a request may ask for less, never more).",
+)
+@click.option(
+    "--jobs",
+    type=click.IntRange(min=0),
+    default=0,
+    show_default=True,
+    help="Solver processes (0: one per CPU).",
+)
+def serve(host: str, port: int, open_browser: bool, time_limit: float, jobs: int) -> None:
+    """Start the web app: an analysis board, a puzzle trainer and the JSON API behind them.
+
+    Everything is served from this package (no network needed); docs/web-api.md describes the API.
+    Stop it with Ctrl-C.
+    """
+    import uvicorn
+
+    from web.app import create_app
+    from web.limits import Limits
+
+    limits = Limits(time_limit=time_limit, workers=jobs or os.cpu_count() or 1)
+    try:
+        listener = _listen(host, port)
+    except OSError as err:  # a busy port, an address this computer does not have
+        raise fail(f"cannot listen on {host} port {port}: {err.strerror or err}", EXIT_BAD_INPUT) from None
+    bound = listener.getsockname()[1]
+    shown = f"[{host}]" if ":" in host else host
+    url = f"http://{'127.0.0.1' if host in ('0.0.0.0', '::') else shown}:{bound}/"
+    if not _loopback(host):
+        click.echo(
+            f"Note: listening on {host}: anyone who can reach this computer can use the app.", err=True
+        )
+    server = uvicorn.Server(uvicorn.Config(create_app(limits), log_level="warning", access_log=False))
+    threading.Thread(target=_announce, args=(server, url, open_browser), daemon=True).start()
+    server.run(sockets=[listener])
+
+
+def _listen(host: str, port: int) -> socket.socket:
+    """The listening socket, opened here so that a busy port is one line, not a server log."""
+    listener = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET, socket.SOCK_STREAM)
+    try:
+        listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        listener.bind((host, port))
+        listener.listen(128)
+    except OSError:
+        listener.close()
+        raise
+    return listener
+
+
+def _loopback(host: str) -> bool:
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return host == "localhost"
+
+
+def _announce(server: object, url: str, open_browser: bool) -> None:
+    """Once the server answers: say where, and open the browser if asked."""
+    while not getattr(server, "started", False):
+        if getattr(server, "should_exit", False):
+            return
+        time.sleep(0.05)
+    click.echo(f"Serving the rummikub web app at {url} (Ctrl-C to stop)")
+    if open_browser and not webbrowser.open(url):
+        click.echo(f"No web browser found here: open {url} in one.", err=True)

@@ -1,0 +1,187 @@
+"""HTTP: the routes, request bodies read within a size cap, JSON decoded, errors as JSON.
+
+Every answer of the API is JSON, an error ``{"error": "<one line>"}`` with a 4xx status for a
+request a person got wrong (never a traceback). The library is reached only through
+``web.service``: cheap calls (parsing, the puzzle list) in a thread, solves in the worker pool.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import asynccontextmanager
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from starlette.applications import Starlette
+from starlette.concurrency import run_in_threadpool
+from starlette.datastructures import MutableHeaders
+from starlette.exceptions import HTTPException
+from starlette.middleware import Middleware
+from starlette.requests import Request
+from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.routing import Mount, Route
+from starlette.staticfiles import StaticFiles
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from web import service
+from web.limits import Limits
+from web.pool import SolverPool
+
+STATIC = Path(str(resources.files("web") / "static"))
+# The pages load nothing from elsewhere and run no inline script: the policy makes that hold.
+SECURITY_HEADERS = {
+    "Content-Security-Policy": "default-src 'self'; img-src 'self' data:; object-src 'none'; base-uri 'none'",
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "no-referrer",
+}
+
+
+class BadRequest(Exception):
+    def __init__(self, status: int, message: str) -> None:
+        super().__init__(message)
+        self.status = status
+        self.message = message
+
+
+def create_app(limits: Limits | None = None, pool_kind: str = "process") -> Starlette:
+    """The app; its solver pool starts with it (and is warm before the first request)."""
+    limits = limits or Limits()
+    state: dict[str, SolverPool] = {}
+
+    @asynccontextmanager
+    async def lifespan(_: Starlette) -> AsyncIterator[None]:
+        state["pool"] = SolverPool(limits, pool_kind)
+        await state["pool"].warm()
+        try:
+            yield
+        finally:
+            state.pop("pool").close()
+
+    async def solver(request: Request) -> Response:
+        endpoint = request.url.path.rsplit("/", 1)[-1]  # solve, check or hint
+        body = await _json_body(request, limits)
+        return _json(await state["pool"].run(endpoint, body, limits))
+
+    async def parse(request: Request) -> Response:
+        endpoint = request.url.path.rsplit("/", 1)[-1]  # tiles or position
+        content_type = request.headers.get("content-type", "")
+        if endpoint == "position" and not content_type.startswith("application/json"):
+            data = await _body(request, limits)  # an uploaded file, by content
+            name = request.query_params.get("name", "upload")
+            return _json(await run_in_threadpool(service.answer, "upload", data, name, limits))
+        body = await _json_body(request, limits)
+        return _json(await run_in_threadpool(service.answer, endpoint, body, limits))
+
+    async def rules(_: Request) -> Response:
+        return _json(service.answer("rules", limits))
+
+    async def puzzle_list(request: Request) -> Response:
+        level = request.query_params.get("difficulty")
+        return _json(await run_in_threadpool(service.answer, "puzzles", level))
+
+    async def puzzle(request: Request) -> Response:
+        puzzle_id, answer = request.path_params["puzzle_id"], request.query_params.get("answer")
+        return _json(await run_in_threadpool(service.answer, "puzzle", puzzle_id, answer))
+
+    routes = [
+        Route("/", _page("index.html")),
+        Route("/puzzles", _page("puzzles.html")),
+        Route("/api/rules", rules),
+        Route("/api/tiles", parse, methods=["POST"]),
+        Route("/api/position", parse, methods=["POST"]),
+        Route("/api/solve", solver, methods=["POST"]),
+        Route("/api/check", solver, methods=["POST"]),
+        Route("/api/hint", solver, methods=["POST"]),
+        Route("/api/puzzles", puzzle_list),
+        Route("/api/puzzles/{puzzle_id}", puzzle),
+        Mount("/static", StaticFiles(directory=STATIC), name="static"),
+    ]
+    return Starlette(
+        routes=routes,
+        lifespan=lifespan,
+        middleware=[Middleware(_SecurityHeaders)],
+        exception_handlers={HTTPException: _http_error, BadRequest: _bad_request, Exception: _internal_error},
+    )
+
+
+class _SecurityHeaders:
+    """Adds SECURITY_HEADERS to every response (plain ASGI: nothing between the app and the socket)."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        async def with_headers(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                MutableHeaders(scope=message).update(SECURITY_HEADERS)
+            await send(message)
+
+        await self.app(scope, receive, with_headers if scope["type"] == "http" else send)
+
+
+def _page(name: str) -> Callable[[Request], Awaitable[Response]]:
+    async def page(_: Request) -> Response:
+        return FileResponse(STATIC / name, media_type="text/html")
+
+    return page
+
+
+async def _body(request: Request, limits: Limits) -> bytes:
+    """The request body, refused as soon as it passes the cap (a huge body is never held whole)."""
+    cap = limits.max_body_bytes
+    too_large = BadRequest(413, f"request body too large (over {cap:,} bytes)")
+    declared = request.headers.get("content-length", "")
+    if declared.isdigit() and int(declared) > cap:
+        raise too_large
+    chunks, size = [], 0
+    async for chunk in request.stream():
+        size += len(chunk)
+        if size > cap:
+            raise too_large
+        chunks.append(chunk)
+    return b"".join(chunks)
+
+
+async def _json_body(request: Request, limits: Limits) -> Any:
+    data = await _body(request, limits)
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as err:
+        raise BadRequest(400, f"request: not UTF-8 text (bad byte at {err.start})") from None
+    if not text.strip():
+        raise BadRequest(400, "request: empty body (expected a JSON object)")
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as err:
+        raise BadRequest(
+            400, f"request: not valid JSON: {err.msg} at line {err.lineno} column {err.colno}"
+        ) from None
+    except (ValueError, RecursionError):  # an integer of thousands of digits, deep nesting
+        raise BadRequest(400, "request: not valid JSON: nested too deeply or too large a number") from None
+
+
+def _json(answer: tuple[int, Any]) -> Response:
+    status, body = answer
+    return JSONResponse(body, status)
+
+
+async def _bad_request(_: Request, exc: Exception) -> Response:
+    assert isinstance(exc, BadRequest)
+    return JSONResponse({"error": exc.message}, exc.status)
+
+
+async def _http_error(request: Request, exc: Exception) -> Response:
+    assert isinstance(exc, HTTPException)
+    if exc.status_code == 404:
+        message = f"no such page or endpoint: {request.url.path[:80]}"
+    elif exc.status_code == 405:
+        message = f"{request.method} is not allowed on {request.url.path[:80]}"
+    else:
+        message = str(exc.detail)
+    return JSONResponse({"error": message}, exc.status_code, headers=exc.headers)
+
+
+async def _internal_error(_: Request, exc: Exception) -> Response:
+    return JSONResponse({"error": f"internal error (please report): {type(exc).__name__}"}, 500)

@@ -1,0 +1,74 @@
+"""The solver processes: solves run off the event loop, so a slow one never freezes the pages.
+
+Worker processes rather than threads: the solver is Python and C that holds the GIL, so threads
+would take turns on one core while processes use every core (bench/results/web.md measures both),
+and HiGHS keeps one thread scheduler per process, which concurrent solves in threads would share.
+The processes are spawned, not forked: a fork of a server that has started threads (the event loop's
+thread pool, HiGHS's scheduler) can inherit a lock held by a thread that no longer exists.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import multiprocessing
+from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from typing import Any
+
+from web import service
+from web.limits import Limits
+
+Answer = tuple[int, Any]
+
+
+class SolverPool:
+    """Runs ``service.answer`` calls in worker processes (or threads, for comparison), with a
+    bound on how many may wait, and a deadline for each."""
+
+    def __init__(self, limits: Limits, kind: str = "process") -> None:
+        if kind not in ("process", "thread"):
+            raise ValueError(f"pool kind {kind!r}: process or thread")
+        self.limits = limits
+        self.kind = kind
+        self.pending = 0
+        self._executor = self._start()
+
+    def _start(self) -> Executor:
+        if self.kind == "thread":
+            return ThreadPoolExecutor(self.limits.workers, thread_name_prefix="solver")
+        return ProcessPoolExecutor(
+            self.limits.workers, multiprocessing.get_context("spawn"), initializer=service.start_worker
+        )
+
+    async def warm(self) -> None:
+        """Start every worker now (each loads the solver once), not on the first requests; a
+        server whose workers cannot start says so and stops instead of failing every solve."""
+        started = await asyncio.gather(*(self.run("rules", self.limits) for _ in range(self.limits.workers)))
+        failed = [body["error"] for status, body in started if status != 200]
+        if failed:
+            raise RuntimeError(f"the solver processes did not start: {failed[0]}")
+
+    async def run(self, endpoint: str, *args: Any) -> Answer:
+        if self.pending >= self.limits.max_pending:
+            return 503, {
+                "error": f"the server is busy ({self.pending} solves waiting); try again in a moment"
+            }
+        self.pending += 1
+        executor = self._executor
+        try:
+            future = asyncio.get_running_loop().run_in_executor(executor, service.answer, endpoint, *args)
+            return await asyncio.wait_for(future, self.limits.deadline)
+        except TimeoutError:
+            return 504, {"error": f"the solve took too long (over {self.limits.deadline:g} seconds)"}
+        except BrokenProcessPool:
+            # A worker died (out of memory, a crash in C): new workers for the next requests
+            # (once, however many requests the dead pool failed).
+            if executor is self._executor:
+                executor.shutdown(wait=False, cancel_futures=True)
+                self._executor = self._start()
+            return 500, {"error": "internal error (please report): a solver process stopped"}
+        finally:
+            self.pending -= 1
+
+    def close(self) -> None:
+        self._executor.shutdown(wait=True, cancel_futures=True)

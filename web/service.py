@@ -1,0 +1,324 @@
+"""JSON in, one library call, JSON out: the one module of the web app that imports the library.
+
+Each endpoint function takes the decoded request (and the server's limits) and returns what the
+response body holds, in the CLI's JSON shapes (``solve --json``, ``check --json``, ``hint --json``,
+``puzzles list/show --json``). A request a person got wrong raises ``RequestError`` with the same
+one-line message the CLI prints; ``answer`` turns every outcome, a bug included, into a status and
+a JSON body, so that nothing reaches the client as a traceback.
+"""
+
+from __future__ import annotations
+
+import logging
+import signal
+from collections.abc import Callable
+from functools import cache
+from pathlib import PurePath
+from typing import Any
+
+from puzzles.library import Puzzle, library
+from solver.check import check_answer
+from solver.errors import BackendError, RummikubError, ValidationFailure
+from solver.files import RECORD_FIELDS, answer_from_record, decode_text, parse_tokens, position_from_record
+from solver.files import position_from_text as read_position_text
+from solver.hint import hint as make_hint
+from solver.position import Position
+from solver.rules import COLOUR_LETTERS, COLOUR_NAMES, JokerRules, Retrieval, RuleSet, Wrap
+from solver.solution import Solution, Status
+from solver.solve import SolveOptions
+from solver.solve import solve as solve_position
+from solver.steps import Plan, best_steps, tables_after_steps
+from web.limits import Limits
+
+Json = dict[str, Any]
+OBJECTIVES = ("tiles", "points")
+BACKEND = "bnb"  # the fastest exact backend, in-process: nothing else is offered over the web
+_log = logging.getLogger("rummikub.web")
+
+
+class RequestError(Exception):
+    """A request the server refuses: an HTTP status and a one-line message for the person."""
+
+    def __init__(self, status: int, message: str) -> None:
+        super().__init__(status, message)
+        self.status = status
+        self.message = message
+
+
+# --------------------------------------------------------------------------- what the pages need
+
+
+def rules_info(limits: Limits) -> Json:
+    """The rule options with their defaults, the values this server takes, and the colours, so a
+    page can offer every option the CLI has without knowing them itself."""
+    defaults = RuleSet().to_dict()
+    return {
+        "defaults": defaults,
+        "bounds": {key: list(limits.rule_bounds[key]) for key in defaults if key in limits.rule_bounds},
+        "choices": {
+            "wrap": [w.value for w in Wrap],
+            "joker-rules": [j.value for j in JokerRules],
+            "joker-retrieval": [r.value for r in Retrieval],
+        },
+        "colours": [{"letter": letter, "name": name} for letter, name in zip(COLOUR_LETTERS, COLOUR_NAMES)],
+        "objectives": list(OBJECTIVES),
+        "time_limit": limits.time_limit,
+    }
+
+
+def tiles(body: Any, limits: Limits) -> Json:
+    """Tiles typed in the notation (``R4-7``, ``KBR7``, ``J``) under the request's rules, expanded."""
+    fields = _object(body, {"text", "rules"})
+    if not isinstance(fields.get("text"), str):
+        raise RequestError(400, "request: 'text' must be a string of tiles such as \"R4-7 KBR7\"")
+    rules = _rules(fields.get("rules", {}), limits)
+    return {"tiles": [str(t) for t, _ in parse_tokens(fields["text"], "the typed tiles", rules)]}
+
+
+def position(body: Any, limits: Limits) -> Json:
+    """A position in the batch input format, checked and written out in full (canonical tiles,
+    every rule), as a page loading a shared link needs it."""
+    found = position_from_record(body, "request")
+    _check_rules(found.rules, limits)
+    return found.to_dict()
+
+
+def upload(data: bytes, name: str, limits: Limits) -> Json:
+    """An uploaded position file, by content (the formats ``rummikub solve FILE`` reads). The name
+    only labels messages: nothing is ever read from the server's disk."""
+    label = PurePath(name.replace("\\", "/")).name[:80] or "upload"
+    found = read_position_text(decode_text(data, f"position file {label}"), label)
+    _check_rules(found.rules, limits)
+    return found.to_dict()
+
+
+def puzzles(difficulty: str | None) -> list[Json]:
+    """The bundled puzzles, as ``puzzles list --json`` (optionally of one difficulty)."""
+    level = None
+    if difficulty is not None:
+        if difficulty not in ("1", "2", "3", "4", "5"):
+            raise RequestError(400, f"difficulty must be 1, 2, 3, 4 or 5, got {difficulty[:20]!r}")
+        level = int(difficulty)
+    return [p.summary() for p in _library().values() if level is None or p.difficulty == level]
+
+
+def puzzle(puzzle_id: str, answer: str | None) -> Json:
+    """One puzzle, as ``puzzles show --json``, its recorded answer only when asked."""
+    return _puzzle(puzzle_id, 404).to_dict(answer=_flag(answer, "answer"))
+
+
+# --------------------------------------------------------------------------- the solver's answers
+
+
+def solve(body: Any, limits: Limits) -> Json:
+    """The best move, as ``solve --json``; with ``"steps": true`` as ``solve --steps --json``, each
+    step also in words (``text``) and with the table as it stands after it (``after``)."""
+    found, options = _position(body, {"objective", "steps", "time_limit"}, limits)
+    time_limit = _time_limit(options, limits)
+    solution = solve_position(found, _solve_options(options, time_limit))
+    if not _flag(options.get("steps", False), "steps"):
+        return _noted(solution.to_dict(), solution, time_limit)
+    solution, plan = best_steps(solution, BACKEND, time_limit)
+    data = solution.to_dict()
+    data["steps"] = _steps(solution, plan)
+    data["tiles_moved"] = plan.tiles_moved
+    return _noted(data, solution, time_limit)
+
+
+def check(body: Any, limits: Limits) -> Json:
+    """A proposed table judged, as ``check --json`` (``"show": true`` adds the optimum); each
+    violation also names the answer's sets it is about (``sets``, indices from 0)."""
+    found, options = _position(body, {"answer", "objective", "show", "time_limit"}, limits)
+    if "answer" not in options:
+        raise RequestError(400, "request: missing field 'answer' (the table after the move, a list of sets)")
+    answer = answer_from_record(options["answer"], "answer", found.rules)
+    time_limit = _time_limit(options, limits)
+    report = check_answer(found, answer, _solve_options(options, time_limit))
+    data = report.to_dict(_flag(options.get("show", False), "show"))
+    for shown, sets in zip(data["violations"], report.violation_sets()):
+        shown["sets"] = list(sets)
+    return _noted(data, report.best, time_limit)
+
+
+def hint(body: Any, limits: Limits) -> Json:
+    """A hint of ``level`` 1, 2 or 3, as ``hint --json`` (level 3's steps as in ``solve``)."""
+    found, options = _position(body, {"level", "objective", "time_limit"}, limits)
+    level = options.get("level", 1)
+    if level not in (1, 2, 3) or isinstance(level, bool):
+        raise RequestError(400, f"request: 'level' must be 1, 2 or 3, got {_shown(level)}")
+    time_limit = _time_limit(options, limits)
+    found_hint = make_hint(found, level, _solve_options(options, time_limit))
+    data = found_hint.to_dict()
+    if level == 3:
+        data["steps"] = _steps(found_hint.solution, found_hint.plan)
+    return _noted(data, found_hint.solution, time_limit)
+
+
+# --------------------------------------------------------------------------- running one request
+
+ENDPOINTS: dict[str, Callable[..., Any]] = {
+    "rules": rules_info,
+    "tiles": tiles,
+    "position": position,
+    "upload": upload,
+    "puzzles": puzzles,
+    "puzzle": puzzle,
+    "solve": solve,
+    "check": check,
+    "hint": hint,
+}
+
+
+def answer(endpoint: str, *args: Any) -> tuple[int, Any]:
+    """Run one endpoint: (HTTP status, JSON body). Never raises: a bug is a one-line 500 here and
+    a traceback in the server's log, never in the response."""
+    try:
+        return 200, ENDPOINTS[endpoint](*args)
+    except RequestError as err:
+        return err.status, {"error": err.message}
+    except BackendError as err:
+        return 503, {"error": str(err)}
+    except ValidationFailure as err:
+        _log.error("an answer failed validation: %s", err)
+        return 500, {"error": f"internal error (please report): {err}"}
+    except RummikubError as err:  # the person's mistake, worded by the library
+        return 400, {"error": str(err)}
+    except Exception as err:
+        _log.exception("internal error in %s", endpoint)
+        return 500, {"error": f"internal error (please report): {type(err).__name__}: {err}"}
+
+
+def start_worker() -> None:
+    """A solver process's start: Ctrl-C is the server's to handle; the solver is loaded and its
+    models built once, so the first request is answered as fast as the rest."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    for opened in (True, False):
+        solve_position(
+            Position.from_strings("R10 R11 R12 B1", ["K1 K2 K3"], opened), SolveOptions(backend=BACKEND)
+        )
+    _library()
+
+
+# --------------------------------------------------------------------------- request fields
+
+
+def _object(body: Any, allowed: set[str]) -> Json:
+    if not isinstance(body, dict):
+        raise RequestError(400, f"request: expected a JSON object (fields: {', '.join(sorted(allowed))})")
+    unknown = sorted(set(body) - allowed)
+    if unknown:
+        raise RequestError(
+            400, f"request: unknown field {unknown[0]!r} (fields: {', '.join(sorted(allowed))})"
+        )
+    return body
+
+
+def _position(body: Any, option_fields: set[str], limits: Limits) -> tuple[Position, Json]:
+    """The request's position (the batch input format, or a puzzle by its id) and its options."""
+    fields = _object(body, {*RECORD_FIELDS, "puzzle", *option_fields})
+    options = {key: value for key, value in fields.items() if key in option_fields}
+    record = {key: value for key, value in fields.items() if key in RECORD_FIELDS}
+    if "puzzle" in fields:
+        if record:
+            raise RequestError(
+                400, f"request: give a 'puzzle' id or a position, not both (got {next(iter(record))!r} too)"
+            )
+        if not isinstance(fields["puzzle"], str):
+            raise RequestError(
+                400,
+                f"request: 'puzzle' must be a puzzle id such as \"split-run\", got {_shown(fields['puzzle'])}",
+            )
+        return _puzzle(fields["puzzle"], 400).position, options
+    found = position_from_record(record, "request")
+    _check_rules(found.rules, limits)
+    return found, options
+
+
+def _rules(value: Any, limits: Limits) -> RuleSet:
+    if not isinstance(value, dict):
+        raise RequestError(400, 'request: \'rules\' must be an object such as {"wrap": "american"}')
+    rules = RuleSet.from_options(value)
+    _check_rules(rules, limits)
+    return rules
+
+
+def _check_rules(rules: RuleSet, limits: Limits) -> None:
+    for key, value in rules.to_dict().items():
+        if key in limits.rule_bounds:
+            low, high = limits.rule_bounds[key]
+            if not low <= value <= high:
+                raise RequestError(
+                    400,
+                    f"invalid rule {key}={value}: this server takes {low}..{high} (larger games cost too much to solve)",
+                )
+
+
+def _solve_options(options: Json, time_limit: float) -> SolveOptions:
+    objective = options.get("objective", "tiles")
+    if objective not in OBJECTIVES:
+        raise RequestError(400, f"request: 'objective' must be tiles or points, got {_shown(objective)}")
+    return SolveOptions(objective=objective, backend=BACKEND, time_limit=time_limit)
+
+
+def _time_limit(options: Json, limits: Limits) -> float:
+    """The request's time limit, never above the server's."""
+    asked = options.get("time_limit", limits.time_limit)
+    if isinstance(asked, bool) or not isinstance(asked, (int, float)) or not asked > 0:
+        raise RequestError(
+            400, f"request: 'time_limit' must be a number of seconds above 0, got {_shown(asked)}"
+        )
+    return min(float(asked), limits.time_limit)
+
+
+def _flag(value: Any, name: str) -> bool:
+    if isinstance(value, bool):
+        return value
+    words = {"yes": True, "true": True, "1": True, "no": False, "false": False, "0": False}
+    if isinstance(value, str) and value.lower() in words:
+        return words[value.lower()]
+    if value is None:
+        return False
+    raise RequestError(400, f"request: '{name}' must be true or false, got {_shown(value)}")
+
+
+def _shown(value: Any) -> str:
+    text = repr(value) if not isinstance(value, str) else f"'{value}'"
+    return text if len(text) <= 24 else text[:23] + "…"
+
+
+# --------------------------------------------------------------------------- answers in JSON
+
+
+@cache
+def _library() -> dict[str, Puzzle]:
+    """The bundled puzzles by id, read once (they ship with the package and do not change)."""
+    return {p.id: p for p in library()}
+
+
+def _puzzle(puzzle_id: str, status: int) -> Puzzle:
+    puzzles = _library()
+    if puzzle_id not in puzzles:
+        shown = puzzle_id if len(puzzle_id) <= 40 else puzzle_id[:40] + "…"
+        raise RequestError(status, f"no puzzle {shown!r} (puzzles: {', '.join(puzzles)})")  # as the CLI says
+    return puzzles[puzzle_id]
+
+
+def _steps(solution: Solution, plan: Plan) -> list[Json]:
+    """The steps as the CLI's JSON, each with its words and the table as it stands after it."""
+    position = solution.position
+    after = tables_after_steps(position.table, plan, solution.played, position.rules)
+    return [
+        {**step.to_dict(), "text": str(step), "after": at.to_dict()} for step, at in zip(plan.steps, after)
+    ]
+
+
+def _noted(data: Json, solution: Solution, time_limit: float) -> Json:
+    if solution.status is Status.TIME_LIMIT:
+        data["note"] = (
+            f"the server's time limit ({time_limit:g} s) stopped the search: the move is legal,"
+            " the best found, but not proven optimal"
+        )
+    return data
+
+
+__all__ = ["ENDPOINTS", "RequestError", "answer", "start_worker"]
