@@ -1,0 +1,210 @@
+// The analysis board: build a position (palette, drag, typed notation, an uploaded file or a
+// shared link), choose the rules, then ask for the best move (with its steps) or for hints.
+// The position lives in the page's address, so it can be bookmarked or shared.
+
+import { get, post, upload } from "./api.js";
+import { Board } from "./board.js";
+import { rulesForm } from "./rules.js";
+import { colourList, setColours } from "./tiles.js";
+import { hintView, showAnswer } from "./views.js";
+
+const $ = (id) => document.getElementById(id);
+let info; // GET /api/rules
+let rules; // every rule option's value
+let form; // the rules form
+let objective = "tiles";
+let hintLevel = 0;
+let board;
+
+function say(text, kind = "error") {
+  const message = $("message");
+  message.textContent = text;
+  message.dataset.kind = kind;
+}
+
+/** Rule options that differ from the standard game (what a request or a link needs to say). */
+function ruleChanges() {
+  return Object.fromEntries(Object.entries(rules).filter(([key, value]) => info.defaults[key] !== value));
+}
+
+function request() {
+  return {
+    rack: board.rack(),
+    table: board.table(),
+    initial_meld: $("not-opened").checked,
+    rules: ruleChanges(),
+    objective,
+  };
+}
+
+// ---------------------------------------------------------------- the address of the position
+
+function link() {
+  const params = new URLSearchParams();
+  if (board.rack().length) params.set("rack", board.rack().join(" "));
+  for (const set of board.table()) params.append("set", set.join(" "));
+  if ($("not-opened").checked) params.set("opened", "no");
+  if (objective !== "tiles") params.set("objective", objective);
+  for (const [key, value] of Object.entries(ruleChanges())) params.set(key, String(value));
+  const query = params.toString();
+  return query ? `/?${query}` : "/";
+}
+
+/** Anything changed: the answer and hints shown are stale, the address is updated. */
+function changed() {
+  $("result").hidden = true;
+  $("hints").hidden = true;
+  $("hints").replaceChildren();
+  hintLevel = 0;
+  $("hint").textContent = "Hint 1";
+  $("hint").disabled = false;
+  const here = link();
+  history.replaceState(null, "", here);
+  $("share").href = here;
+}
+
+async function fromAddress() {
+  const params = new URLSearchParams(location.search);
+  for (const [key, value] of params) {
+    if (key in info.defaults) {
+      const base = info.defaults[key];
+      rules[key] = typeof base === "boolean" ? ["yes", "true", "1"].includes(value) : typeof base === "number" ? Number(value) : value;
+    }
+  }
+  if (params.get("objective") === "points") objective = "points";
+  $("not-opened").checked = params.get("opened") === "no";
+  form.show(rules, objective);
+  // Each part read on its own (sets need not be valid yet): a bad one is named, the rest load.
+  const parts = [params.get("rack") ?? "", ...params.getAll("set")];
+  const read = await Promise.all(
+    parts.map((text) =>
+      text.trim() ? parse(text).catch((error) => (say(`in the link: ${error.message}`), [])) : Promise.resolve([]),
+    ),
+  );
+  board.load(read[0], read.slice(1).filter((s) => s.length));
+}
+
+async function parse(text) {
+  return (await post("/api/tiles", { text, rules: ruleChanges() })).tiles;
+}
+
+// ---------------------------------------------------------------- the palette and the rules
+
+function palette() {
+  // Drawn within the server's bounds (a link may ask for more; the server then says what is wrong).
+  const numbers = Math.min(rules.numbers, info.bounds.numbers[1]);
+  const rows = colourList()
+    .slice(0, rules.colours)
+    .map((c) => Array.from({ length: numbers }, (_, i) => `${c.letter}${i + 1}`));
+  if (rules.jokers > 0) rows.push(["J"]);
+  board.renderPalette(rows);
+}
+
+function rulesChanged(values, chosenObjective) {
+  rules = values;
+  objective = chosenObjective;
+  palette();
+  changed();
+}
+
+// ---------------------------------------------------------------- answers
+
+async function bestMove() {
+  say("");
+  $("solve").disabled = true;
+  try {
+    const before = board.table();
+    const answer = await post("/api/solve", { ...request(), steps: true });
+    showAnswer($("result"), answer, before);
+    $("result").hidden = false;
+  } catch (error) {
+    say(error.message);
+  } finally {
+    $("solve").disabled = false;
+  }
+}
+
+async function nextHint() {
+  say("");
+  const level = hintLevel + 1;
+  $("hint").disabled = true;
+  try {
+    const hint = await post("/api/hint", { ...request(), level });
+    hintLevel = level;
+    $("hints").append(hintView(hint));
+    $("hints").hidden = false;
+    $("hint").textContent = level < 3 && hint.tiles ? `Hint ${level + 1}` : "No more hints";
+    $("hint").disabled = level >= 3 || !hint.tiles;
+  } catch (error) {
+    say(error.message);
+    $("hint").disabled = false;
+  }
+}
+
+async function openFile(event) {
+  const file = event.target.files[0];
+  event.target.value = "";
+  if (!file) return;
+  try {
+    const position = await upload("/api/position", file);
+    rules = { ...info.defaults, ...position.rules };
+    $("not-opened").checked = !position.opened;
+    form.show(rules, objective);
+    palette();
+    board.load(position.rack, position.table);
+    changed();
+    say(`Opened ${file.name}${position.title ? `: ${position.title}` : ""}.`, "info");
+  } catch (error) {
+    say(error.message);
+  }
+}
+
+function shortcuts(event) {
+  if (event.target.closest("input, select, textarea")) return;
+  const key = event.key.toLowerCase();
+  if ((event.ctrlKey || event.metaKey) && key === "z") {
+    event.preventDefault();
+    if (event.shiftKey) board.redo();
+    else board.undo();
+  } else if ((event.ctrlKey || event.metaKey) && key === "y") {
+    event.preventDefault();
+    board.redo();
+  }
+}
+
+async function main() {
+  info = await get("/api/rules");
+  setColours(info.colours);
+  rules = { ...info.defaults };
+  form = rulesForm($("rules"), info, rulesChanged);
+  board = new Board($("board"), {
+    mode: "position",
+    rackTitle: "Your rack",
+    palette: $("palette"),
+    parseTiles: parse,
+    onChange: () => {
+      say("");
+      changed();
+    },
+    onError: say,
+  });
+  await fromAddress();
+  palette();
+  changed();
+  $("solve").addEventListener("click", bestMove);
+  $("hint").addEventListener("click", nextHint);
+  $("undo").addEventListener("click", () => board.undo());
+  $("redo").addEventListener("click", () => board.redo());
+  $("clear").addEventListener("click", () =>
+    board.change((state) => {
+      state.rack = [];
+      state.sets = [];
+    }),
+  );
+  $("not-opened").addEventListener("change", changed);
+  $("upload").addEventListener("change", openFile);
+  document.addEventListener("keydown", shortcuts);
+  document.body.dataset.ready = "true";
+}
+
+main().catch((error) => say(error.message));

@@ -1,0 +1,490 @@
+// A board a person edits: a rack and the sets of a table, tiles moved by dragging (mouse or
+// finger) or by picking them up and choosing where they go (click, or the keyboard: Enter on
+// tiles, then Enter on "Move here"), with undo, redo and reset. It knows tiles only as text:
+// whether a set is valid, and what a move is worth, is the server's to say.
+//
+// mode "answer": the puzzle trainer (tiles move between the rack and the table, sets split);
+// mode "position": the analysis board (also a palette to add tiles from, notation typed into
+// a set, tiles removed).
+
+import { compareTiles, tileElement } from "./tiles.js";
+
+let nextId = 1;
+
+function entry(tile, fromRack = false) {
+  return { id: nextId++, tile, fromRack };
+}
+
+function sortEntries(list) {
+  return list.sort((a, b) => compareTiles(a.tile, b.tile));
+}
+
+function el(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [key, value] of Object.entries(attrs)) {
+    if (value === undefined || value === false) continue;
+    if (key === "class") node.className = value;
+    else if (key === "text") node.textContent = value;
+    else if (key.startsWith("data-") || key.startsWith("aria-") || key === "role") node.setAttribute(key, value);
+    else node[key] = value;
+  }
+  node.append(...children.filter((c) => c !== null && c !== undefined));
+  return node;
+}
+
+export class Board {
+  /**
+   * root: where the board is drawn. options: mode ("answer" or "position"), rackTitle,
+   * palette (an element for the palette, position mode), parseTiles(text) -> Promise of tiles
+   * (position mode), onChange(board) after every change, onError(message).
+   */
+  constructor(root, options) {
+    this.root = root;
+    this.options = { mode: "answer", rackTitle: "Your rack", ...options };
+    this.state = { rack: [], sets: [] };
+    this.start = this.copy();
+    this.past = [];
+    this.future = [];
+    this.selected = new Set();
+    this.marks = new Map();
+    this.focusKey = null;
+    this.drag = null;
+    this.suppressClick = false;
+    root.addEventListener("click", (event) => this.onClick(event));
+    root.addEventListener("keydown", (event) => this.onKey(event));
+    root.addEventListener("submit", (event) => this.onSubmit(event));
+    root.addEventListener("change", (event) => this.onNotationChange(event));
+    for (const area of [root, this.options.palette].filter(Boolean)) {
+      area.addEventListener("pointerdown", (event) => this.onPointerDown(event));
+    }
+    if (this.options.palette) {
+      this.options.palette.addEventListener("click", (event) => this.onPaletteClick(event));
+    }
+    document.addEventListener("pointermove", (event) => this.onPointerMove(event));
+    document.addEventListener("pointerup", (event) => this.onPointerUp(event));
+    document.addEventListener("pointercancel", () => this.endDrag());
+  }
+
+  // ------------------------------------------------------------------ the state and its history
+
+  /** A new rack and table (no history; reset comes back here). */
+  load(rack, sets) {
+    this.state = {
+      rack: sortEntries(rack.map((t) => entry(t, true))),
+      sets: sets.map((s) => s.map((t) => entry(t))),
+    };
+    this.start = this.copy();
+    this.past = [];
+    this.future = [];
+    this.selected.clear();
+    this.marks.clear();
+    this.render();
+  }
+
+  copy() {
+    return {
+      rack: this.state.rack.map((e) => ({ ...e })),
+      sets: this.state.sets.map((s) => s.map((e) => ({ ...e }))),
+    };
+  }
+
+  /** Change the board as one undoable step. */
+  change(mutate) {
+    const before = this.copy();
+    mutate(this.state);
+    this.state.sets = this.state.sets.filter((s) => s.length > 0);
+    this.past.push(before);
+    this.future = [];
+    this.afterChange();
+  }
+
+  afterChange() {
+    this.selected.clear();
+    this.marks.clear();
+    this.render();
+    this.options.onChange?.(this);
+  }
+
+  undo() {
+    if (!this.past.length) return;
+    this.future.push(this.copy());
+    this.state = this.past.pop();
+    this.afterChange();
+  }
+
+  redo() {
+    if (!this.future.length) return;
+    this.past.push(this.copy());
+    this.state = this.future.pop();
+    this.afterChange();
+  }
+
+  reset() {
+    const start = { rack: this.start.rack.map((e) => ({ ...e })), sets: this.start.sets.map((s) => s.map((e) => ({ ...e }))) };
+    this.change((state) => {
+      state.rack = start.rack;
+      state.sets = start.sets;
+    });
+  }
+
+  /** The table as lists of tiles (what the server judges or solves). */
+  table() {
+    return this.state.sets.map((s) => s.map((e) => e.tile));
+  }
+
+  rack() {
+    return this.state.rack.map((e) => e.tile);
+  }
+
+  /** Mark sets the server found wrong: index -> reasons (cleared by the next change). */
+  mark(reasons) {
+    this.marks = new Map(reasons);
+    this.render();
+  }
+
+  // ------------------------------------------------------------------ moves
+
+  take(ids) {
+    const taken = [];
+    const pick = (list) => list.filter((e) => (ids.has(e.id) ? (taken.push(e), false) : true));
+    this.state.rack = pick(this.state.rack);
+    this.state.sets = this.state.sets.map(pick);
+    return taken;
+  }
+
+  /** Move tiles (by id) to "rack", "new" (a new set) or "set:N". */
+  move(ids, target) {
+    if (!ids.size) return;
+    this.focusKey = target === "palette" ? null : `tile:${[...ids][0]}`;
+    this.change((state) => {
+      const taken = this.take(ids); // sets emptied stay until the change ends: indices hold
+      if (target === "rack") {
+        state.rack = sortEntries([...state.rack, ...taken]);
+      } else if (target === "new") {
+        state.sets.push(sortEntries(taken));
+      } else if (target.startsWith("set:")) {
+        const set = state.sets[Number(target.slice(4))];
+        set.push(...taken);
+        sortEntries(set);
+      } // "palette": dropped back on the palette, the tiles are gone
+    });
+  }
+
+  /** Cut set `index` in two, the second part starting at tile `id`. */
+  split(index, id) {
+    const set = this.state.sets[index];
+    const at = set.findIndex((e) => e.id === id);
+    if (at <= 0) return;
+    this.focusKey = `tile:${id}`;
+    this.change((state) => {
+      state.sets.splice(index, 1, set.slice(0, at), set.slice(at));
+    });
+  }
+
+  /** Position mode: tiles added (from the palette or typed) to the rack, a set or a new set. */
+  add(tiles, target = "rack") {
+    this.change((state) => {
+      const added = tiles.map((t) => entry(t, target === "rack"));
+      if (target === "rack") state.rack = sortEntries([...state.rack, ...added]);
+      else if (target === "new") state.sets.push(added);
+      else state.sets[Number(target.slice(4))].push(...added);
+    });
+  }
+
+  /** Position mode: set `index` replaced by what was typed for it. */
+  replaceSet(index, tiles) {
+    this.change((state) => {
+      state.sets[index] = tiles.map((t) => entry(t));
+    });
+  }
+
+  // ------------------------------------------------------------------ events
+
+  onClick(event) {
+    if (this.suppressClick) {
+      this.suppressClick = false;
+      return;
+    }
+    const button = event.target.closest("button");
+    if (!button || !this.root.contains(button)) return;
+    if (button.dataset.id) {
+      const id = Number(button.dataset.id);
+      if (this.selected.has(id)) this.selected.delete(id);
+      else this.selected.add(id);
+      this.render();
+    } else if (button.dataset.moveTo) {
+      this.move(new Set(this.selected), button.dataset.moveTo);
+    } else if (button.dataset.split) {
+      const index = Number(button.dataset.split);
+      const chosen = this.state.sets[index].find((e) => this.selected.has(e.id));
+      if (chosen) this.split(index, chosen.id);
+    } else if (button.dataset.removeSet) {
+      const index = Number(button.dataset.removeSet);
+      this.change((state) => state.sets.splice(index, 1));
+    } else if (button.dataset.removeSelected !== undefined) {
+      this.change(() => this.take(new Set(this.selected)));
+    }
+  }
+
+  onKey(event) {
+    const tile = event.target.closest?.("button[data-id]");
+    if (event.key === "Escape" && this.selected.size) {
+      this.selected.clear();
+      this.render();
+    } else if (tile && (event.key === "Delete" || event.key === "Backspace") && this.options.mode === "position") {
+      event.preventDefault();
+      const ids = this.selected.size ? new Set(this.selected) : new Set([Number(tile.dataset.id)]);
+      this.change(() => this.take(ids));
+    }
+  }
+
+  onPaletteClick(event) {
+    if (this.suppressClick) {
+      this.suppressClick = false;
+      return;
+    }
+    const button = event.target.closest("button[data-palette]");
+    if (button) {
+      this.focusKey = null;
+      this.add([button.dataset.palette], "rack");
+    }
+  }
+
+  async onSubmit(event) {
+    event.preventDefault();
+    const form = event.target;
+    const input = form.querySelector("input");
+    const target = form.dataset.addTo;
+    const tiles = await this.parse(input);
+    if (tiles === null || !tiles.length) return;
+    input.value = "";
+    this.focusKey = `input:${target}`;
+    this.add(tiles, target);
+  }
+
+  async onNotationChange(event) {
+    const input = event.target;
+    if (!input.dataset.setNotation) return;
+    const index = Number(input.dataset.setNotation);
+    const tiles = await this.parse(input);
+    if (tiles === null) return;
+    this.focusKey = `notation:${index}`;
+    if (tiles.length) this.replaceSet(index, tiles);
+    else this.change((state) => state.sets.splice(index, 1));
+  }
+
+  async parse(input) {
+    try {
+      const tiles = await this.options.parseTiles(input.value);
+      input.removeAttribute("aria-invalid");
+      return tiles;
+    } catch (error) {
+      input.setAttribute("aria-invalid", "true");
+      this.options.onError?.(error.message);
+      return null;
+    }
+  }
+
+  // Dragging: pointer events, so a mouse and a finger work alike; a press that moves less than
+  // a few pixels is a click (it picks the tile up instead).
+  onPointerDown(event) {
+    const source = event.target.closest("[data-id], [data-palette]");
+    if (!source || event.button !== 0) return;
+    this.drag = { source, x: event.clientX, y: event.clientY, ghost: null, over: null };
+  }
+
+  onPointerMove(event) {
+    const drag = this.drag;
+    if (!drag) return;
+    if (!drag.ghost) {
+      if (Math.hypot(event.clientX - drag.x, event.clientY - drag.y) < 6) return;
+      drag.ghost = drag.source.cloneNode(true);
+      drag.ghost.classList.add("ghost");
+      drag.ghost.removeAttribute("data-id");
+      drag.ghost.removeAttribute("data-palette");
+      drag.ghost.removeAttribute("data-tile");
+      drag.ghost.setAttribute("aria-hidden", "true");
+      document.body.append(drag.ghost);
+      document.body.classList.add("dragging");
+    }
+    drag.ghost.style.left = `${event.clientX - 16}px`;
+    drag.ghost.style.top = `${event.clientY - 22}px`;
+    const over = this.dropTarget(event);
+    if (over !== drag.over) {
+      drag.over?.classList.remove("drop-hover");
+      over?.classList.add("drop-hover");
+      drag.over = over;
+    }
+  }
+
+  onPointerUp(event) {
+    const drag = this.drag;
+    if (!drag) return;
+    if (drag.ghost) {
+      this.suppressClick = true;
+      setTimeout(() => (this.suppressClick = false), 0);
+      const target = this.dropTarget(event);
+      this.endDrag();
+      if (target) this.drop(drag.source, target.dataset.drop);
+    } else {
+      this.drag = null;
+    }
+  }
+
+  endDrag() {
+    if (this.drag?.ghost) this.drag.ghost.remove();
+    this.drag?.over?.classList.remove("drop-hover");
+    document.body.classList.remove("dragging");
+    this.drag = null;
+  }
+
+  dropTarget(event) {
+    const under = document.elementFromPoint(event.clientX, event.clientY);
+    const target = under?.closest("[data-drop]");
+    if (!target) return null;
+    if (target.dataset.drop === "palette" && this.options.mode !== "position") return null;
+    return target;
+  }
+
+  drop(source, target) {
+    if (source.dataset.palette) {
+      if (target !== "palette") this.add([source.dataset.palette], target);
+      return;
+    }
+    const id = Number(source.dataset.id);
+    const ids = this.selected.has(id) ? new Set(this.selected) : new Set([id]);
+    this.move(ids, target);
+  }
+
+  // ------------------------------------------------------------------ drawing
+
+  tileButton(e, where) {
+    const button = tileElement(e.tile, { button: true, played: where !== "rack" && e.fromRack && this.options.mode === "answer" });
+    button.dataset.id = e.id;
+    button.dataset.key = `tile:${e.id}`;
+    const picked = this.selected.has(e.id);
+    button.setAttribute("aria-pressed", String(picked));
+    if (picked) button.classList.add("selected");
+    return button;
+  }
+
+  moveButton(target, text, label) {
+    return el("button", {
+      type: "button",
+      class: "move-here",
+      text,
+      "aria-label": label,
+      "data-move-to": target,
+      "data-key": `move:${target}`,
+      hidden: this.selected.size === 0,
+    });
+  }
+
+  notationForm(target, placeholder, label, button) {
+    return el(
+      "form",
+      { class: "notation", "data-add-to": target },
+      el("input", { type: "text", placeholder, "aria-label": label, "data-key": `input:${target}`, autocomplete: "off", spellcheck: false }),
+      el("button", { type: "submit", text: button }),
+    );
+  }
+
+  render() {
+    const active = document.activeElement;
+    const focusKey = this.focusKey ?? (this.root.contains(active) ? active?.dataset.key : null);
+    this.focusKey = null;
+    const position = this.options.mode === "position";
+    const n = this.selected.size;
+
+    const rackTiles = el("div", { class: "tiles" }, ...this.state.rack.map((e) => this.tileButton(e, "rack")));
+    if (!this.state.rack.length) rackTiles.append(el("span", { class: "empty", text: position ? "empty: click tiles in the palette below, or type them" : "empty" }));
+    const rack = el(
+      "section",
+      { class: "zone rack-zone", "data-drop": "rack", "aria-label": this.options.rackTitle },
+      el("h3", { text: `${this.options.rackTitle} (${this.state.rack.length})` }),
+      rackTiles,
+      el("div", { class: "zone-tools" }, this.moveButton("rack", "Move here", `Move the ${n} selected tile${n === 1 ? "" : "s"} to the rack`)),
+      position ? this.notationForm("rack", "R5 B7 J", "Add tiles to the rack, in notation", "Add") : null,
+    );
+
+    const sets = el("ol", { class: "sets" });
+    this.state.sets.forEach((set, i) => {
+      const reasons = this.marks.get(i);
+      const canSplit = set.findIndex((e) => this.selected.has(e.id)) > 0;
+      const item = el(
+        "li",
+        {
+          class: `set${reasons ? " bad" : ""}`,
+          "data-set": String(i),
+          "data-drop": `set:${i}`,
+          "aria-label": `set ${i + 1}, ${set.length} tile${set.length === 1 ? "" : "s"}${reasons ? ", not valid" : ""}`,
+          "aria-invalid": reasons ? "true" : undefined,
+        },
+        el("div", { class: "tiles" }, ...set.map((e) => this.tileButton(e, "table"))),
+        el(
+          "div",
+          { class: "set-tools" },
+          this.moveButton(`set:${i}`, "Move here", `Move the ${n} selected tile${n === 1 ? "" : "s"} to set ${i + 1}`),
+          !position && canSplit
+            ? el("button", { type: "button", class: "split", text: "Split", "data-split": String(i), "data-key": `split:${i}`, "aria-label": `Split set ${i + 1} before the selected tile` })
+            : null,
+          position
+            ? el("input", {
+                type: "text",
+                class: "set-notation",
+                value: set.map((e) => e.tile).join(" "),
+                "aria-label": `Set ${i + 1} in notation`,
+                "data-set-notation": String(i),
+                "data-key": `notation:${i}`,
+                autocomplete: "off",
+                spellcheck: false,
+              })
+            : null,
+          position
+            ? el("button", { type: "button", class: "remove", text: "✕", "data-remove-set": String(i), "data-key": `remove:${i}`, "aria-label": `Remove set ${i + 1}` })
+            : null,
+        ),
+        reasons ? el("ul", { class: "reasons" }, ...reasons.map((r) => el("li", { text: r }))) : null,
+      );
+      sets.append(item);
+    });
+    const fresh = el(
+      "div",
+      { class: "new-set", "data-drop": "new" },
+      this.moveButton("new", "New set", `Make a new set of the ${n} selected tile${n === 1 ? "" : "s"}`),
+      position ? this.notationForm("new", "R4-7, KBR7", "A new table set, in notation", "Add set") : el("span", { class: "hint-text", text: "Drop tiles here for a new set" }),
+    );
+    const table = el(
+      "section",
+      { class: "zone table-zone", "aria-label": "Table" },
+      el("h3", { text: `Table (${this.state.sets.length} set${this.state.sets.length === 1 ? "" : "s"})` }),
+      sets,
+      fresh,
+    );
+    const tools = position && n
+      ? el("p", { class: "selection-tools" }, el("button", { type: "button", text: `Remove ${n} selected`, "data-remove-selected": "", "data-key": "remove-selected" }))
+      : null;
+    this.root.replaceChildren(rack, table, ...(tools ? [tools] : []));
+    const refocus = focusKey && this.root.querySelector(`[data-key="${CSS.escape(focusKey)}"]`);
+    if (refocus) refocus.focus();
+  }
+
+  /** Position mode: the palette of every tile of the rules (a click puts one on the rack). */
+  renderPalette(tiles) {
+    const palette = this.options.palette;
+    palette.replaceChildren(
+      ...tiles.map((row) =>
+        el(
+          "div",
+          { class: "palette-row" },
+          ...row.map((t) => {
+            const button = tileElement(t, { button: true });
+            button.dataset.palette = t;
+            button.setAttribute("aria-label", `add ${button.getAttribute("aria-label")} to the rack`);
+            return button;
+          }),
+        ),
+      ),
+    );
+  }
+}

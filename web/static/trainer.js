@@ -1,0 +1,256 @@
+// The puzzle trainer: the library by level with each puzzle marked solved or not (kept in this
+// browser, exportable), a puzzle to solve by moving tiles, "Check" (the verdict of
+// `rummikub check`), hints 1-3, then the answer with its steps.
+
+import { get, post } from "./api.js";
+import { Board } from "./board.js";
+import { setColours } from "./tiles.js";
+import { hintView, showAnswer } from "./views.js";
+
+const $ = (id) => document.getElementById(id);
+const STORE = "rummikub.solved"; // puzzle id -> when it was first solved (ISO date)
+const FORMAT = "rummikub-puzzle-progress";
+let puzzles = []; // GET /api/puzzles
+let puzzle = null; // GET /api/puzzles/{id}
+let board;
+let hintLevel = 0;
+
+function say(text, kind = "error") {
+  $("message").textContent = text;
+  $("message").dataset.kind = kind;
+}
+
+function plural(n, word) {
+  return `${n} ${word}${n === 1 ? "" : "s"}`;
+}
+
+// ---------------------------------------------------------------- progress, kept in the browser
+
+function solved() {
+  try {
+    const data = JSON.parse(localStorage.getItem(STORE) ?? "{}");
+    return data && typeof data === "object" && !Array.isArray(data) ? data : {};
+  } catch {
+    return {};
+  }
+}
+
+function markSolved(id) {
+  const all = solved();
+  if (!all[id]) {
+    all[id] = new Date().toISOString();
+    localStorage.setItem(STORE, JSON.stringify(all));
+  }
+}
+
+function exportProgress() {
+  const data = JSON.stringify({ format: FORMAT, version: 1, solved: solved() }, null, 2);
+  const url = URL.createObjectURL(new Blob([data], { type: "application/json" }));
+  const link = document.createElement("a");
+  link.href = url;
+  link.download = "rummikub-progress.json";
+  document.body.append(link);
+  link.click();
+  link.remove();
+  URL.revokeObjectURL(url);
+}
+
+async function importProgress(event) {
+  const file = event.target.files[0];
+  event.target.value = "";
+  if (!file) return;
+  try {
+    const data = JSON.parse(await file.text());
+    if (data?.format !== FORMAT || typeof data.solved !== "object" || data.solved === null) {
+      throw new Error(`${file.name} is not a progress file exported here`);
+    }
+    const all = { ...data.solved, ...solved() };
+    localStorage.setItem(STORE, JSON.stringify(all));
+    listPuzzles();
+    say(`Imported ${file.name}: ${plural(Object.keys(data.solved).length, "puzzle")} solved there.`, "info");
+  } catch (error) {
+    say(error instanceof SyntaxError ? `${file.name} is not JSON` : error.message);
+  }
+}
+
+// ---------------------------------------------------------------- the library
+
+function listPuzzles() {
+  const done = solved();
+  const count = puzzles.filter((p) => done[p.id]).length;
+  $("progress").textContent = `${count} of ${puzzles.length} solved.`;
+  const levels = [];
+  for (let level = 1; level <= 5; level++) {
+    const here = puzzles.filter((p) => p.difficulty === level);
+    if (!here.length) continue;
+    const box = document.createElement("details");
+    box.open = puzzle ? puzzle.difficulty === level : level === 1;
+    const summary = document.createElement("summary");
+    summary.textContent = `Level ${level} (${here.filter((p) => done[p.id]).length}/${here.length} solved)`;
+    const list = document.createElement("ol");
+    for (const p of here) {
+      const item = document.createElement("li");
+      const link = document.createElement("a");
+      link.href = `/puzzles?id=${encodeURIComponent(p.id)}`;
+      link.dataset.puzzle = p.id;
+      link.textContent = p.title || p.id;
+      if (puzzle?.id === p.id) link.setAttribute("aria-current", "page");
+      if (done[p.id]) {
+        const mark = document.createElement("span");
+        mark.className = "solved-mark";
+        mark.textContent = " ✓";
+        mark.setAttribute("aria-label", "solved");
+        link.dataset.solved = "true";
+        link.append(mark);
+      }
+      item.append(link);
+      list.append(item);
+    }
+    box.append(summary, list);
+    levels.push(box);
+  }
+  $("levels").replaceChildren(...levels);
+  const next = puzzles.find((p) => !done[p.id] && p.id !== puzzle?.id);
+  $("next").hidden = !next;
+  if (next) $("next").href = `/puzzles?id=${encodeURIComponent(next.id)}`;
+}
+
+// ---------------------------------------------------------------- one puzzle
+
+async function openPuzzle(id) {
+  puzzle = await get(`/api/puzzles/${encodeURIComponent(id)}`);
+  document.title = `${puzzle.title} · Rummikub puzzle trainer`;
+  $("puzzle-title").textContent = puzzle.title || puzzle.id;
+  const facts = [`Level ${puzzle.difficulty}.`];
+  if (puzzle.initial_meld) facts.push(`You have not opened yet: this turn is your initial meld (${puzzle.rules["meld-threshold"]} points).`);
+  const special = Object.entries(puzzle.rules).filter(([key, value]) => rulesInfo.defaults[key] !== value);
+  if (special.length) facts.push(`Rules: ${special.map(([k, v]) => `${k}=${v}`).join(", ")}.`);
+  facts.push("Play as many tiles from your rack as you can: move them onto the table, rearranging it as you like.");
+  $("puzzle-info").textContent = facts.join(" ");
+  $("workspace").hidden = false;
+  board.load(puzzle.rack, puzzle.table);
+  fresh();
+}
+
+/** The board changed: earlier verdicts and answers are stale. */
+function fresh() {
+  $("verdict").replaceChildren();
+  say("");
+}
+
+function verdictView(report) {
+  const box = document.createElement("div");
+  box.className = "verdict";
+  const words = document.createElement("p");
+  if (report.optimal) {
+    box.classList.add("optimal");
+    words.textContent =
+      report.tiles_played === 0
+        ? "Optimal: nothing can be played here, so drawing a tile is right."
+        : `Optimal! You play ${plural(report.tiles_played, "tile")} (${report.points_played} points), the most there is.`;
+  } else if (report.legal) {
+    box.classList.add("short");
+    const short = report.optimal_tiles - report.tiles_played;
+    words.textContent = `Legal, but ${plural(short, "tile")} short: you play ${report.tiles_played}, the best move plays ${report.optimal_tiles}.`;
+  } else {
+    box.classList.add("illegal");
+    words.textContent = `Not legal (${plural(report.violations.length, "problem")}):`;
+  }
+  box.dataset.verdict = report.optimal ? "optimal" : report.legal ? "short" : "illegal";
+  box.append(words);
+  if (!report.legal) {
+    const list = document.createElement("ul");
+    for (const v of report.violations) {
+      const item = document.createElement("li");
+      item.textContent = v.message;
+      list.append(item);
+    }
+    box.append(list);
+  }
+  return box;
+}
+
+async function check() {
+  fresh();
+  try {
+    const report = await post("/api/check", { puzzle: puzzle.id, answer: board.table() });
+    $("verdict").replaceChildren(verdictView(report));
+    // The offending sets marked on the board, each with its reasons in words.
+    const marks = new Map();
+    report.violations.forEach((v) => v.sets.forEach((i) => marks.set(i, [...(marks.get(i) ?? []), v.message])));
+    board.mark(marks);
+    if (report.optimal) {
+      markSolved(puzzle.id);
+      listPuzzles();
+    }
+  } catch (error) {
+    say(error.message);
+  }
+}
+
+async function nextHint() {
+  const level = hintLevel + 1;
+  try {
+    const hint = await post("/api/hint", { puzzle: puzzle.id, level });
+    hintLevel = level;
+    $("hints").append(hintView(hint));
+    $("hint").textContent = level < 3 ? `Hint ${level + 1}` : "No more hints";
+    $("hint").disabled = level >= 3;
+  } catch (error) {
+    say(error.message);
+  }
+}
+
+async function showTheAnswer() {
+  try {
+    const answer = await post("/api/solve", { puzzle: puzzle.id, steps: true });
+    showAnswer($("answer"), answer, puzzle.table);
+    $("show").disabled = true;
+  } catch (error) {
+    say(error.message);
+  }
+}
+
+function shortcuts(event) {
+  if (!puzzle || event.target.closest("input, select, textarea")) return;
+  const key = event.key.toLowerCase();
+  if ((event.ctrlKey || event.metaKey) && key === "z") {
+    event.preventDefault();
+    if (event.shiftKey) board.redo();
+    else board.undo();
+  } else if ((event.ctrlKey || event.metaKey) && key === "y") {
+    event.preventDefault();
+    board.redo();
+  }
+}
+
+let rulesInfo;
+
+async function main() {
+  const [info, list] = await Promise.all([get("/api/rules"), get("/api/puzzles")]);
+  rulesInfo = info;
+  setColours(info.colours);
+  puzzles = list;
+  board = new Board($("board"), { mode: "answer", rackTitle: "Your rack", onChange: fresh, onError: say });
+  $("undo").addEventListener("click", () => board.undo());
+  $("redo").addEventListener("click", () => board.redo());
+  $("reset").addEventListener("click", () => board.reset());
+  $("check").addEventListener("click", check);
+  $("hint").addEventListener("click", nextHint);
+  $("show").addEventListener("click", showTheAnswer);
+  $("export").addEventListener("click", exportProgress);
+  $("import").addEventListener("change", importProgress);
+  document.addEventListener("keydown", shortcuts);
+  const id = new URLSearchParams(location.search).get("id");
+  if (id) {
+    try {
+      await openPuzzle(id);
+    } catch (error) {
+      say(error.message);
+    }
+  }
+  listPuzzles();
+  document.body.dataset.ready = "true";
+}
+
+main().catch((error) => say(error.message));
