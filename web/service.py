@@ -111,15 +111,16 @@ def puzzle(puzzle_id: str, answer: str | None) -> Json:
 
 
 def solve(body: Any, limits: Limits) -> Json:
-    """The best move, as ``solve --json``; with ``"steps": true`` as ``solve --steps --json``, each
-    step also in words (``text``) and with the table as it stands after it (``after``)."""
+    """The best move, as ``solve --json`` plus ``from_rack``; with ``"steps": true`` as ``solve
+    --steps --json``, each step also in words (``text``) and with the table as it stands after it
+    (``after``)."""
     found, options = _position(body, {"objective", "steps", "time_limit"}, limits)
     time_limit = _time_limit(options, limits)
     solution = solve_position(found, _solve_options(options, time_limit))
     if not _flag(options.get("steps", False), "steps"):
-        return _noted(solution.to_dict(), solution, time_limit)
+        return _noted(_solution(solution), solution, time_limit)
     solution, plan = best_steps(solution, BACKEND, time_limit)
-    data = solution.to_dict()
+    data = _solution(solution)
     data["steps"] = _steps(solution, plan)
     data["tiles_moved"] = plan.tiles_moved
     return _noted(data, solution, time_limit)
@@ -301,6 +302,14 @@ def _puzzle(puzzle_id: str, status: int) -> Puzzle:
         shown = puzzle_id if len(puzzle_id) <= 40 else puzzle_id[:40] + "…"
         raise RequestError(status, f"no puzzle {shown!r} (puzzles: {', '.join(puzzles)})")  # as the CLI says
     return puzzles[puzzle_id]
+
+
+def _solution(solution: Solution) -> Json:
+    """``solve --json``, and which tiles of each set come from the rack (for a picture to
+    highlight: copies are interchangeable, so the library decides which one is "the played R5")."""
+    data = solution.to_dict()
+    data["from_rack"] = [list(s.from_rack) for s in solution.table]
+    return data
 
 
 def _steps(solution: Solution, plan: Plan) -> list[Json]:
