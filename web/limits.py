@@ -31,9 +31,11 @@ class Limits:
     max_pending: int = 64  # solves queued or running; more are refused with 503 until some finish
     workers: int = 2  # solver processes
     rule_bounds: dict[str, tuple[int, int]] = field(default_factory=lambda: dict(RULE_BOUNDS))
+    # Seconds a request waits for its solve (None: 4 x the time limit + 30). A solve's searches
+    # are bounded by the time limit and building its models by the rule bounds; this is for the
+    # rest, so that no request hangs whatever happens in a worker.
+    deadline: float | None = None
 
     @property
-    def deadline(self) -> float:
-        """Seconds after which a request stops waiting for its solve: a solve's searches are
-        bounded by the time limit, building its models by the rule bounds; this catches the rest."""
-        return 4 * self.time_limit + 30
+    def wait(self) -> float:
+        return self.deadline if self.deadline is not None else 4 * self.time_limit + 30

@@ -57,9 +57,9 @@ class SolverPool:
         executor = self._executor
         try:
             future = asyncio.get_running_loop().run_in_executor(executor, service.answer, endpoint, *args)
-            return await asyncio.wait_for(future, self.limits.deadline)
+            return await asyncio.wait_for(future, self.limits.wait)
         except TimeoutError:
-            return 504, {"error": f"the solve took too long (over {self.limits.deadline:g} seconds)"}
+            return 504, {"error": f"the solve took too long (over {self.limits.wait:g} seconds)"}
         except BrokenProcessPool:
             # A worker died (out of memory, a crash in C): new workers for the next requests
             # (once, however many requests the dead pool failed).

@@ -1,0 +1,124 @@
+"""The web app under test: in process (Starlette's test client), as a real server started with
+``rummikub serve`` on a free port, and in a real browser (Debian's Chromium driven by Playwright).
+"""
+
+from __future__ import annotations
+
+import os
+import queue
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from starlette.testclient import TestClient
+
+from tests.paths import TESTS
+from web.app import create_app
+from web.limits import Limits
+
+SCREENSHOTS = TESTS / "web" / "screenshots"
+# Chromium as root in a sandbox-less container, with nothing that reaches for the network.
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+
+
+@pytest.fixture(scope="session")
+def client() -> Iterator[TestClient]:
+    """The app in process, its solver processes started once for every API test."""
+    with TestClient(create_app(Limits(workers=2))) as test_client:
+        yield test_client
+
+
+class Server:
+    """``rummikub serve`` in a process of its own, on a free port."""
+
+    def __init__(self, log: Path, *options: str) -> None:
+        script = Path(sys.executable).with_name("rummikub")
+        command = [str(script)] if script.exists() else [sys.executable, "-c", "from cli.main import main; main()"]
+        self.log = open(log, "w+")  # noqa: SIM115 - open while the server runs
+        self.process = subprocess.Popen(
+            [*command, "serve", "--port", "0", *options],
+            stdout=subprocess.PIPE,
+            stderr=self.log,
+            text=True,
+        )
+        lines: queue.Queue[str] = queue.Queue()
+        assert self.process.stdout is not None
+        threading.Thread(target=lambda: [lines.put(line) for line in self.process.stdout or []], daemon=True).start()
+        try:
+            first = lines.get(timeout=60)
+        except queue.Empty:
+            self.stop()
+            raise AssertionError(f"rummikub serve did not start: {self.errors()}") from None
+        found = re.search(r"(http://\S+?)/? \(Ctrl-C to stop\)", first)
+        assert found, f"unexpected first line {first!r}"
+        self.url = found.group(1)
+
+    def errors(self) -> str:
+        self.log.seek(0)
+        return self.log.read()
+
+    def stop(self) -> int:
+        """Stop it as Ctrl-C does (its solver processes stop with it)."""
+        if self.process.poll() is None:
+            self.process.send_signal(signal.SIGINT)
+            try:
+                self.process.wait(30)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+        return self.process.returncode
+
+
+@pytest.fixture(scope="session")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    running = Server(tmp_path_factory.mktemp("server") / "stderr.log", "--jobs", "2")
+    yield running
+    code = running.stop()
+    errors = running.errors()
+    running.log.close()
+    assert code == 0, f"rummikub serve ended with status {code}: {errors}"
+    assert "Traceback" not in errors, errors
+
+
+def chromium() -> str:
+    path = os.environ.get("RUMMIKUB_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
+    if not Path(path).exists():
+        pytest.fail(
+            "the browser tests need Chromium: apt-get install chromium (Debian), or set RUMMIKUB_CHROMIUM "
+            "to a Chromium binary",
+            pytrace=False,
+        )
+    return path
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Any]:
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=chromium(), args=CHROMIUM_ARGS)
+        yield launched
+        launched.close()
+
+
+@pytest.fixture(scope="session")
+def screenshots() -> Path:
+    """Where the browser tests save their screenshots (git-ignored; look at them)."""
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    return SCREENSHOTS

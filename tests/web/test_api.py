@@ -1,0 +1,268 @@
+"""The JSON API in process: the CLI's JSON shapes, and every bad request a 4xx with one line."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+from starlette.testclient import TestClient
+
+from cli.main import cli
+from solver.files import position_from_record
+from solver.tiles import parse_token
+from solver.validator import validate
+from tests.paths import ROOT
+
+PUZZLES = ROOT / "puzzles"
+BENCH = ROOT / "bench" / "positions"
+JOKER_RETRIEVAL = {"rack": ["R5", "B7", "O7"], "table": [["R4", "J", "R6"], ["K1", "K2", "K3"]]}
+
+
+def cli_json(*args: str) -> Any:
+    result = CliRunner().invoke(cli, list(args))
+    return json.loads(result.stdout)
+
+
+def without(data: dict[str, Any], *keys: str) -> dict[str, Any]:
+    return {k: v for k, v in data.items() if k not in keys}
+
+
+def tiles(*sets: str) -> list[list[str]]:
+    return [[str(t) for tok in s.split() for t in parse_token(tok)] for s in sets]
+
+
+def error_of(response: Any, status: int) -> str:
+    """A refusal: the status, a JSON body of exactly one line of error, no traceback."""
+    assert response.status_code == status, response.text
+    assert response.headers["content-type"].startswith("application/json")
+    body = response.json()
+    assert list(body) == ["error"]
+    message: str = body["error"]
+    assert message and "\n" not in message and "Traceback" not in response.text
+    return message
+
+
+# --------------------------------------------------------------------------- the CLI's shapes
+
+
+@pytest.mark.parametrize("name", ["joker-retrieval", "group-swap", "split-run", "initial-meld", "big-2"])
+def test_solve_answers_as_solve_json_with_steps(client: TestClient, name: str) -> None:
+    puzzle = client.get(f"/api/puzzles/{name}").json()
+    record = {k: puzzle[k] for k in ("rack", "table", "initial_meld", "rules")}
+    data = client.post("/api/solve", json={**record, "steps": True}).json()
+    expected = cli_json("solve", str(PUZZLES / f"{name}.txt"), "--json", "--steps", "--no-timing")
+    expected.pop("id", None)  # the request had no id
+    assert without(data, "seconds", "from_rack", "steps") == without(expected, "steps")
+    assert [without(s, "text", "after") for s in data["steps"]] == expected["steps"]
+    # Each step's table, as it stands after it; the last one is the table after the move.
+    if data["steps"]:
+        last = data["steps"][-1]["after"]
+        assert Counter(map(tuple, map(sorted, last["table"]))) == Counter(map(tuple, map(sorted, data["table"])))
+        assert not last["aside"]
+    # from_rack marks exactly the played tiles.
+    marked = [t for s, flags in zip(data["table"], data["from_rack"]) for t, f in zip(s, flags) if f]
+    assert Counter(marked) == Counter(data["played"])
+
+
+def test_solve_takes_a_batch_line_as_it_is(client: TestClient) -> None:
+    lines = (BENCH / "selfplay.jsonl").read_text().splitlines()[40:45]
+    result = CliRunner().invoke(cli, ["batch", "-", "--no-timing"], input="\n".join(lines) + "\n")
+    expected = [json.loads(line) for line in result.stdout.splitlines()]
+    answers = [client.post("/api/solve", content=line, headers={"content-type": "application/json"}).json() for line in lines]
+    assert [without(a, "seconds", "from_rack") for a in answers] == expected
+
+
+def test_solve_objective_and_no_move(client: TestClient) -> None:
+    points = client.post("/api/solve", json={"rack": "R1 R2 R3 K13 B13 O13", "objective": "points"}).json()
+    assert points["objective"] == "points" and points["points_played"] == 45
+    none = client.post("/api/solve", json={"rack": "K9", "table": ["R1-3"]}).json()
+    assert none["status"] == "no_move" and none["table"] == [["R1", "R2", "R3"]] and "steps" not in none
+
+
+def test_a_time_limited_answer_is_a_legal_move_and_says_so(client: TestClient) -> None:
+    """Hard positions with a millisecond to search: each answer is legal; unproven ones say so."""
+    noted = 0
+    for line in (BENCH / "hard.jsonl").read_text().splitlines()[:12]:
+        record = json.loads(line)
+        data = client.post("/api/solve", json={**record, "time_limit": 0.001}).json()
+        position = position_from_record(record, "hard")
+        table = [[t for tok in s for t in parse_token(tok)] for s in data["table"]]
+        assert validate(position, table) == []
+        assert ("note" in data) == (data["status"] == "time_limit")
+        if data["status"] == "time_limit":
+            noted += 1
+            assert "not proven optimal" in data["note"] and "0.001 s" in data["note"]
+    assert noted, "no hard position hit a 1 ms limit: pick harder ones"
+
+
+def test_check_answers_as_check_json_and_names_the_sets(client: TestClient, tmp_path: Path) -> None:
+    for answer in (["R4 R5 R6", "B7 O7 J", "K1 K2 K3"], ["R4 J R6 R5", "K1 K2 K3"], ["R4 R5", "K1 K2 K3 O7", "B7 J R6"]):
+        data = client.post("/api/check", json={**JOKER_RETRIEVAL, "answer": tiles(*answer)}).json()
+        (tmp_path / "answer.txt").write_text("\n".join(answer) + "\n")
+        expected = cli_json(
+            "check", str(PUZZLES / "joker-retrieval.txt"), "--answer", str(tmp_path / "answer.txt"), "--json"
+        )
+        assert {**data, "violations": [without(v, "sets") for v in data["violations"]]} == expected
+    # The last answer: every set is invalid, each marked as itself.
+    assert [v["sets"] for v in data["violations"]] == [[0], [1], [2]]
+    shown = client.post("/api/check", json={"puzzle": "joker-retrieval", "answer": [["R4", "R5", "R6"]], "show": True})
+    assert shown.json()["best"]["tiles_played"] == 3 and shown.json()["legal"] is False
+
+
+def test_check_accepts_answer_sets_in_notation(client: TestClient) -> None:
+    data = client.post("/api/check", json={"puzzle": "split-run", "answer": ["B6-8", "B8-10", "K1-4"]}).json()
+    assert data["optimal"] is True
+
+
+@pytest.mark.parametrize("level", [1, 2, 3])
+def test_hint_answers_as_hint_json(client: TestClient, level: int) -> None:
+    data = client.post("/api/hint", json={"puzzle": "group-swap", "level": level}).json()
+    expected = cli_json("hint", str(PUZZLES / "group-swap.txt"), "--level", str(level), "--json")
+    if level == 3:
+        assert [without(s, "text", "after") for s in data["steps"]] == expected["steps"]
+        assert data["steps"][0]["text"].startswith("Swap O7 from your rack for R7")
+        data, expected = without(data, "steps"), without(expected, "steps")
+    assert data == expected
+
+
+def test_puzzles_list_and_show_as_the_cli(client: TestClient) -> None:
+    assert client.get("/api/puzzles").json() == cli_json("puzzles", "list", "--json")
+    assert client.get("/api/puzzles?difficulty=3").json() == cli_json("puzzles", "list", "--difficulty", "3", "--json")
+    shown = cli_json("puzzles", "show", "rebuild", "--json")
+    assert client.get("/api/puzzles/rebuild?answer=yes").json() == shown
+    assert client.get("/api/puzzles/rebuild").json() == without(shown, "answer")  # no answer unless asked
+    assert client.get("/api/puzzles/rebuild?answer=no").json() == without(shown, "answer")
+
+
+def test_position_from_a_record_and_from_an_uploaded_file(client: TestClient) -> None:
+    text = (PUZZLES / "american-wrap.txt").read_bytes()
+    uploaded = client.post("/api/position?name=american-wrap.txt", content=text, headers={"content-type": "text/plain"})
+    assert uploaded.status_code == 200
+    expected = position_from_record(uploaded.json(), "x").to_dict()
+    assert uploaded.json() == expected and expected["rules"]["wrap"] == "american"
+    assert client.post("/api/position", json={"rack": "r5 b7", "table": ["R4-6"]}).json()["table"] == [["R4", "R5", "R6"]]
+    assert client.post("/api/tiles", json={"text": "R4-7 KBR7 j", "rules": {"colours": 5}}).json() == {
+        "tiles": ["R4", "R5", "R6", "R7", "K7", "B7", "R7", "J"]
+    }
+
+
+def test_nothing_in_a_request_names_a_server_file(client: TestClient) -> None:
+    """An upload's name only labels messages; a tile that looks like a path is a bad tile."""
+    data = client.post(
+        "/api/position?name=/etc/passwd", content=b"rack: R1 R99\n", headers={"content-type": "text/plain"}
+    )
+    assert error_of(data, 400) == "invalid tile 'R99' in rack in position file passwd line 1: numbers run 1..13"
+    assert "invalid tile '/etc/passwd'" in error_of(client.post("/api/solve", json={"rack": "/etc/passwd"}), 400)
+    assert error_of(client.post("/api/solve", json={"puzzle": "../README"}), 400).startswith("no puzzle '../README'")
+
+
+def test_rules_say_every_option_and_the_server_bounds(client: TestClient) -> None:
+    info = client.get("/api/rules").json()
+    assert set(info["defaults"]) == set(cli_json("puzzles", "show", "rebuild", "--json")["rules"])
+    assert info["bounds"]["jokers"] == [0, 4] and info["choices"]["wrap"] == ["none", "american", "full"]
+    assert [c["name"] for c in info["colours"][:4]] == ["black", "blue", "red", "orange"]
+
+
+# --------------------------------------------------------------------------- bad requests
+
+TEN_MB = b"{" + b" " * (10 * 1024 * 1024) + b"}"
+
+BAD_SOLVES = [
+    (b'{"rack": ["R1"', 400, "request: not valid JSON: Expecting ',' delimiter at line 1 column 15"),
+    (b"", 400, "request: empty body (expected a JSON object)"),
+    (b"\xff\xfe{}", 400, "request: not UTF-8 text (bad byte at 0)"),
+    (b"[" * 100_000 + b"]" * 100_000, 400, "request: not valid JSON: nested too deeply or too large a number"),
+    (b'{"rack": "R1", "id": 1' + b"1" * 5000 + b"}", 400, "request: not valid JSON: nested too deeply or too large a number"),
+    (b'["R1"]', 400, "request: expected a JSON object"),
+    (b'{"rack": "R14"}', 400, "invalid tile 'R14' in rack in request: numbers run 1..13"),
+    (b'{"rack": "X5"}', 400, "invalid tile 'X5' in rack in request: unknown colour 'X' (colours are K B R O)"),
+    (b'{"rack": [7]}', 400, 'rack in request: 7 is not a tile (tiles are strings like "R7")'),
+    (b'{"rack": "R1", "table": ["R1 R2 R4"]}', 400,
+     "invalid set 'R1 R2 R4' in table set 1 in request: gap in run: R1 R2 R4 needs 1 tile in between, it has 0 jokers"),
+    (b'{"rack": "R5 R5", "table": ["R5 R6 R7"]}', 400,
+     "too many copies of R5: 3 (in rack in request, table set 1 in request), the rules allow 2"),
+    (b'{"rack": "J J J"}', 400, "too many jokers: 3 (in rack in request), the rules allow 2"),
+    (b'{"table": []}', 400, "request: missing field 'rack'"),
+    (b'{"rack": "R1", "foo": 1}', 400, "request: unknown field 'foo'"),
+    (b'{"rack": "R1", "rules": {"numbers": 1000}}', 400, "request: invalid rule numbers=1000: must be between 2 and 40"),
+    (b'{"rack": "R1", "rules": {"numbers": 40, "colours": 8}}', 400,
+     "invalid rule numbers=40: this server takes 2..26 (larger games cost too much to solve)"),
+    (b'{"rack": "R1", "rules": {"jokers": 8}}', 400, "invalid rule jokers=8: this server takes 0..4"),
+    (b'{"rack": "R1", "rules": {"copies": 8}}', 400, "invalid rule copies=8: this server takes 1..4"),
+    (b'{"rack": "R1", "rules": {"wrap": "sideways"}}', 400, "request: invalid rule wrap='sideways': must be none, american or full"),
+    (b'{"rack": "R1", "rules": {"colour": 3}}', 400, "request: unknown rule 'colour'"),
+    (b'{"rack": "R1", "objective": "fun"}', 400, "request: 'objective' must be tiles or points, got 'fun'"),
+    (b'{"rack": "R1", "time_limit": -1}', 400, "request: 'time_limit' must be a number of seconds above 0, got -1"),
+    (b'{"rack": "R1", "time_limit": "1"}', 400, "request: 'time_limit' must be a number of seconds above 0, got '1'"),
+    (b'{"rack": "R1", "time_limit": true}', 400, "request: 'time_limit' must be a number of seconds above 0, got True"),
+    (b'{"rack": "R1", "steps": "maybe"}', 400, "request: 'steps' must be true or false, got 'maybe'"),
+    (b'{"rack": "R1", "initial_meld": "yes"}', 400, "request: 'initial_meld' must be true or false, got \"yes\""),
+    (b'{"puzzle": "split-run", "rack": "R1"}', 400, "request: give a 'puzzle' id or a position, not both"),
+    (b'{"puzzle": 7}', 400, "request: 'puzzle' must be a puzzle id such as \"split-run\", got 7"),
+    (b'{"puzzle": "nope"}', 400, "no puzzle 'nope' (puzzles: american-wrap, "),
+    (TEN_MB, 413, "request body too large (over 262,144 bytes)"),
+]
+
+
+@pytest.mark.parametrize(("body", "status", "expected"), BAD_SOLVES, ids=[m[:40] for _, _, m in BAD_SOLVES])
+def test_bad_solve_requests_are_refused_in_one_line(client: TestClient, body: bytes, status: int, expected: str) -> None:
+    message = error_of(client.post("/api/solve", content=body, headers={"content-type": "application/json"}), status)
+    assert message.startswith(expected)
+
+
+def test_a_huge_body_without_a_length_is_cut_off(client: TestClient) -> None:
+    def chunks() -> Any:
+        for _ in range(40):
+            yield b" " * (256 * 1024)
+
+    assert error_of(client.post("/api/solve", content=chunks()), 413).startswith("request body too large")
+    upload = client.post("/api/position", content=TEN_MB, headers={"content-type": "text/plain"})
+    assert error_of(upload, 413).startswith("request body too large")
+
+
+@pytest.mark.parametrize(
+    ("path", "body", "status", "expected"),
+    [
+        ("/api/check", {"puzzle": "split-run"}, 400, "request: missing field 'answer'"),
+        ("/api/check", {"puzzle": "split-run", "answer": "B8"}, 400, 'answer: expected a list of sets such as [["R4", "R5", "R6"]]'),
+        ("/api/check", {"puzzle": "split-run", "answer": [["B8", "B88"]]}, 400, "invalid tile 'B88' in set 1 of answer: numbers run 1..13"),
+        ("/api/check", {"puzzle": "split-run", "answer": [], "show": 3}, 400, "request: 'show' must be true or false, got 3"),
+        ("/api/hint", {"puzzle": "split-run", "level": 4}, 400, "request: 'level' must be 1, 2 or 3, got 4"),
+        ("/api/hint", {"puzzle": "split-run", "level": True}, 400, "request: 'level' must be 1, 2 or 3, got True"),
+        ("/api/hint", {"puzzle": "split-run", "answer": []}, 400, "request: unknown field 'answer'"),
+        ("/api/tiles", {"text": "R4-7 R0"}, 400, "invalid tile 'R0' in the typed tiles: numbers run 1..13"),
+        ("/api/tiles", {"text": 5}, 400, "request: 'text' must be a string of tiles"),
+        ("/api/tiles", {"text": "R1", "rules": []}, 400, "request: 'rules' must be an object"),
+        ("/api/tiles", {"text": "G1", "rules": {"colours": 9}}, 400, "invalid rule colours=9: must be between 1 and 8"),
+        ("/api/position", {"rack": "R1", "rules": {"jokers": 5}}, 400, "invalid rule jokers=5: this server takes 0..4"),
+    ],
+)
+def test_bad_requests_to_every_endpoint(client: TestClient, path: str, body: Any, status: int, expected: str) -> None:
+    assert error_of(client.post(path, json=body), status).startswith(expected)
+
+
+def test_bad_uploads_and_queries(client: TestClient) -> None:
+    binary = client.post("/api/position?name=p.png", content=b"\x89PNG\x00\x00", headers={"content-type": "image/png"})
+    assert error_of(binary, 400) == "position file p.png is not a text file (binary data at byte 4)"
+    unknown_key = client.post("/api/position?name=p.txt", content=b"rack: R1\ncolour: red\n")
+    assert error_of(unknown_key, 400).startswith("position file p.txt line 2: unknown key 'colour'")
+    assert error_of(client.get("/api/puzzles?difficulty=9"), 400) == "difficulty must be 1, 2, 3, 4 or 5, got '9'"
+    assert error_of(client.get("/api/puzzles/nope"), 404).startswith("no puzzle 'nope' (puzzles: ")
+    assert error_of(client.get("/api/puzzles/rebuild?answer=perhaps"), 400) == "request: 'answer' must be true or false, got 'perhaps'"
+    assert error_of(client.get("/api/solve"), 405) == "GET is not allowed on /api/solve"
+    assert error_of(client.get("/nothing/here"), 404) == "no such page or endpoint: /nothing/here"
+
+
+def test_pages_and_assets_are_served_from_the_package(client: TestClient) -> None:
+    for path in ("/", "/puzzles"):
+        page = client.get(path)
+        assert page.status_code == 200 and page.headers["content-type"].startswith("text/html")
+        # Everything the page loads is the server's own: no other host, no inline script.
+        assert "http://" not in page.text and "https://" not in page.text and "<script>" not in page.text
+        assert page.headers["content-security-policy"].startswith("default-src 'self'")
+    for asset in ("app.css", "tiles.js", "board.js", "views.js", "rules.js", "api.js", "analysis.js", "trainer.js", "icon.svg"):
+        assert client.get(f"/static/{asset}").status_code == 200, asset
