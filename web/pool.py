@@ -19,6 +19,7 @@ from web import service
 from web.limits import Limits
 
 Answer = tuple[int, Any]
+STARTUP_SECONDS = 120  # a worker loads numpy, HiGHS and the solver, and builds its first models
 
 
 class SolverPool:
@@ -43,7 +44,15 @@ class SolverPool:
     async def warm(self) -> None:
         """Start every worker now (each loads the solver once), not on the first requests; a
         server whose workers cannot start says so and stops instead of failing every solve."""
-        started = await asyncio.gather(*(self.run("rules", self.limits) for _ in range(self.limits.workers)))
+        loop = asyncio.get_running_loop()
+        calls = [
+            loop.run_in_executor(self._executor, service.answer, "rules", self.limits)
+            for _ in range(self.limits.workers)
+        ]
+        try:
+            started = await asyncio.wait_for(asyncio.gather(*calls), STARTUP_SECONDS)
+        except (TimeoutError, BrokenProcessPool) as err:
+            raise RuntimeError(f"the solver processes did not start: {type(err).__name__}") from None
         failed = [body["error"] for status, body in started if status != 200]
         if failed:
             raise RuntimeError(f"the solver processes did not start: {failed[0]}")

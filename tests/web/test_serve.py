@@ -1,0 +1,42 @@
+"""`rummikub serve`: its options, a busy port in one line, the browser opened on request."""
+
+from __future__ import annotations
+
+import socket
+from types import SimpleNamespace
+
+import pytest
+from click.testing import CliRunner
+
+from cli import serve_commands
+from cli.main import cli
+
+
+def test_help_names_every_option() -> None:
+    result = CliRunner().invoke(cli, ["serve", "--help"])
+    assert result.exit_code == 0
+    for option in ("--host", "--port", "--open", "--time-limit", "--jobs"):
+        assert option in result.stdout
+    assert "Start the web app" in result.stdout
+
+
+def test_a_busy_port_is_one_line() -> None:
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        result = CliRunner().invoke(cli, ["serve", "--port", str(port)])
+    assert result.exit_code == 1
+    assert result.stderr == f"Error: cannot listen on 127.0.0.1 port {port}: Address already in use\n"
+
+
+@pytest.mark.parametrize(("found", "said"), [(True, ""), (False, "No web browser found here: open http://x/ in one.\n")])
+def test_open_asks_for_a_browser_once_the_server_answers(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], found: bool, said: str
+) -> None:
+    opened: list[str] = []
+    monkeypatch.setattr(serve_commands.webbrowser, "open", lambda url: opened.append(url) or found)
+    serve_commands._announce(SimpleNamespace(started=True), "http://x/", True)
+    out, err = capsys.readouterr()
+    assert out == "Serving the rummikub web app at http://x/ (Ctrl-C to stop)\n"
+    assert opened == ["http://x/"] and err == said
