@@ -61,6 +61,8 @@ function changed() {
   const here = link();
   history.replaceState(null, "", here);
   $("share").href = here;
+  const special = Object.entries(ruleChanges()).map(([key, value]) => `${key}=${value}`);
+  $("rules-summary").textContent = `${special.length ? special.join(", ") : "standard rules"}, most ${objective}`;
 }
 
 async function fromAddress() {
@@ -204,6 +206,7 @@ async function main() {
   $("not-opened").addEventListener("change", changed);
   $("upload").addEventListener("change", openFile);
   document.addEventListener("keydown", shortcuts);
+  document.body.dataset.readyMs = String(Math.round(performance.now())); // for bench/web.py
   document.body.dataset.ready = "true";
 }
 

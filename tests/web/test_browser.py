@@ -1,0 +1,290 @@
+"""The pages as a person uses them, in a real browser (Chromium, driven by Playwright), against
+``rummikub serve``. Tests find things by the stable hooks: ``data-tile``, ``data-set``, ids.
+Screenshots of every page go to tests/web/screenshots/ (look at them)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.web.conftest import Server
+
+DESKTOP = {"width": 1200, "height": 900}
+PHONE = {"width": 390, "height": 844}
+
+
+class Page:
+    """A fresh browser context and page that fails the test on any console error it did not expect."""
+
+    def __init__(self, browser: Any, server: Server, screenshots: Path, viewport: dict[str, int]) -> None:
+        self.context = browser.new_context(viewport=viewport, accept_downloads=True)
+        self.page = self.context.new_page()
+        self.server = server
+        self.screenshots = screenshots
+        self.errors: list[str] = []
+        self.expected: list[str] = []
+        self.page.on("console", lambda m: self.errors.append(m.text) if m.type == "error" else None)
+        self.page.on("pageerror", lambda e: self.errors.append(str(e)))
+
+    def open(self, path: str) -> Any:
+        self.page.goto(self.server.url + path)
+        self.page.wait_for_selector("body[data-ready='true']", timeout=10_000)
+        return self.page
+
+    def shot(self, name: str) -> None:
+        self.page.screenshot(path=str(self.screenshots / f"{name}.png"), full_page=True)
+
+    def expect_refusal(self) -> None:
+        """The next request is refused on purpose (the browser logs every 4xx as an error)."""
+        self.expected.append("status of 400")
+
+    def unexpected(self) -> list[str]:
+        return [e for e in self.errors if not any(x in e for x in self.expected)]
+
+
+@pytest.fixture
+def page(browser: Any, server: Server, screenshots: Path) -> Iterator[Page]:
+    opened = Page(browser, server, screenshots, DESKTOP)
+    yield opened
+    opened.context.close()
+    assert not opened.unexpected(), opened.unexpected()
+
+
+def tiles(page: Any, selector: str) -> list[str]:
+    """The tiles inside what ``selector`` finds, in order."""
+    return found(page, f"{selector} [data-tile]")
+
+
+def found(page: Any, selector: str) -> list[str]:
+    """The tiles ``selector`` finds, in order."""
+    return [str(t) for t in page.locator(selector).evaluate_all("els => els.map(e => e.dataset.tile)")]
+
+
+def tab_to(page: Any, selector: str, presses: int = 200) -> None:
+    """Press Tab until the focus is on ``selector``: how a keyboard user gets somewhere."""
+    for _ in range(presses):
+        page.keyboard.press("Tab")
+        if page.evaluate("s => document.activeElement?.matches(s) ?? false", selector):
+            return
+    raise AssertionError(f"Tab never reached {selector}")
+
+
+@pytest.mark.parametrize("viewport", ["desktop", "phone"])
+@pytest.mark.parametrize(("path", "name"), [("/", "analysis"), ("/puzzles", "puzzles"), ("/puzzles?id=rebuild", "puzzle-rebuild")])
+def test_each_page_loads_without_console_errors(
+    browser: Any, server: Server, screenshots: Path, path: str, name: str, viewport: str
+) -> None:
+    opened = Page(browser, server, screenshots, DESKTOP if viewport == "desktop" else PHONE)
+    page = opened.open(path)
+    # Nothing wider than the screen: a phone scrolls down, never sideways.
+    assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+    if name == "puzzles":
+        assert page.locator("#levels a[data-puzzle]").count() >= 85  # the library, by level
+    else:
+        assert page.locator("[data-tile]").count() > 0
+    opened.shot(f"{name}-{viewport}")
+    opened.context.close()
+    assert not opened.errors, opened.errors
+
+
+def test_tiles_are_labelled_and_told_apart_without_hue(page: Page) -> None:
+    p = page.open("/?rack=R7+J+K1+B1+O1")
+    rack = p.locator("#board .rack-zone")
+    assert rack.locator("[data-tile='R7']").get_attribute("aria-label") == "red 7"
+    assert rack.locator("[data-tile='J']").get_attribute("aria-label") == "joker"
+    shapes = [rack.locator(f"[data-tile='{t}'] .shape").inner_text() for t in ("K1", "B1", "R7", "O1", "J")]
+    assert len(set(shapes)) == 5, shapes  # a shape per colour, and the joker's own
+    assert p.locator("#palette [data-tile='O13']").get_attribute("aria-label") == "add orange 13 to the rack"
+
+
+def test_a_position_typed_in_notation_is_solved_with_played_tiles_highlighted(page: Page) -> None:
+    p = page.open("/")
+    p.fill("#board .rack-zone input", "R5 b7 O7")
+    p.press("#board .rack-zone input", "Enter")
+    p.wait_for_selector("#board .rack-zone [data-tile='O7']")
+    for count, typed in enumerate(("R4 J R6", "K1-3"), 1):
+        p.fill("#board .new-set input", typed)
+        p.press("#board .new-set input", "Enter")
+        p.wait_for_selector(f"#board [data-set='{count - 1}']")
+    assert tiles(p, "#board .rack-zone") == ["B7", "R5", "O7"]
+    assert tiles(p, "#board [data-set='1']") == ["K1", "K2", "K3"]
+    p.click("#solve")
+    p.wait_for_selector("#result .headline")
+    assert p.inner_text("#result .headline") == "Best move: play 3 tiles (19 points)."
+    after = "#result .after"
+    assert sorted(found(p, f"{after} .tile.played")) == ["B7", "O7", "R5"]
+    assert [p.inner_text(f"{after} [data-set='{i}'] .badge") for i in range(3)] == ["unchanged", "rebuilt", "rebuilt"]
+    # The steps one at a time, the table as it stands at each.
+    steps = "#result .steps"
+    assert p.inner_text(f"{steps} .step-now") == "Before the move (step 0 of 2)"
+    p.click(f"{steps} [data-step='next']")
+    assert p.inner_text(f"{steps} .step-now").startswith("Step 1 of 2: Put R5 from your rack in place of the J")
+    assert tiles(p, f"{steps} .step-board [data-set='0']") == ["R4", "R5", "R6"]
+    assert tiles(p, f"{steps} .step-board .aside") == ["J"]
+    page.shot("analysis-best-move")
+    p.click(f"{steps} [data-step='next']")
+    assert tiles(p, f"{steps} .step-board [data-set='2']") == ["B7", "O7", "J"]
+    assert p.is_disabled(f"{steps} [data-step='next']")
+    p.click(f"{steps} [data-step='previous']")
+    assert p.inner_text(f"{steps} .step-now").startswith("Step 1 of 2")
+    # The position is in the address: a reload (or a shared link) shows it again.
+    assert "rack=B7+R5+O7" in p.url and "set=R4+J+R6" in p.url
+    p.reload()
+    p.wait_for_selector("body[data-ready='true']")
+    assert tiles(p, "#board .rack-zone") == ["B7", "R5", "O7"]
+    assert tiles(p, "#board [data-set='0']") == ["R4", "J", "R6"]
+
+
+def test_hints_come_one_by_one_on_the_analysis_board(page: Page) -> None:
+    p = page.open("/?rack=R5+B7+O7&set=R4+J+R6&set=K1+K2+K3")
+    p.click("#hint")
+    p.wait_for_selector("#hints .hint[data-level='1']")
+    assert p.inner_text("#hints .hint[data-level='1']") == "Hint 1: you can play 3 tiles (19 points)."
+    assert p.locator("#hints .hint").count() == 1 and p.inner_text("#hint") == "Hint 2"
+    p.click("#hint")
+    p.wait_for_selector("#hints .hint[data-level='2']")
+    assert "Table sets involved: R4 J R6." in p.inner_text("#hints .hint[data-level='2']")
+    p.click("#hint")
+    p.wait_for_selector("#hints .hint[data-level='3'] li")
+    assert p.is_disabled("#hint")
+
+
+def test_the_rules_and_not_opened_yet_reach_the_solver(page: Page) -> None:
+    p = page.open("/?rack=R10+R11+R12+K1+K2+K3")
+    p.check("#not-opened")
+    p.click("#rules-box summary")
+    p.fill("#rules [name='meld-threshold']", "40")
+    p.press("#rules [name='meld-threshold']", "Tab")
+    assert "opened=no" in p.url and "meld-threshold=40" in p.url
+    p.click("#solve")
+    p.wait_for_selector("#result .headline")
+    assert p.inner_text("#result .headline") == "No move: draw a tile."  # 33 + 6 points: short of 40
+    p.fill("#rules [name='meld-threshold']", "30")
+    p.press("#rules [name='meld-threshold']", "Tab")
+    p.click("#solve")
+    p.wait_for_selector("#result .headline")
+    assert p.inner_text("#result .headline") == "Best move (initial meld): play 6 tiles (39 points)."
+
+
+def test_uploading_a_position_file_fills_the_board(page: Page, tmp_path: Path) -> None:
+    p = page.open("/")
+    text = "title: Upload\nrules: wrap=american\nopened: no\nrack: R1 B12 B13\ntable:\n  B11 B12 B13\n"
+    p.set_input_files("#upload", files=[{"name": "mine.txt", "mimeType": "text/plain", "buffer": text.encode()}])
+    p.wait_for_selector("#message[data-kind='info']")
+    assert p.inner_text("#message") == "Opened mine.txt: Upload."
+    assert tiles(p, "#board .rack-zone") == ["B12", "B13", "R1"]
+    assert tiles(p, "#board [data-set='0']") == ["B11", "B12", "B13"]
+    assert p.is_checked("#not-opened") and p.input_value("#rules [name='wrap']") == "american"
+    assert "wrap=american" in p.url and p.inner_text("#rules-summary") == "wrap=american, most tiles"
+    page.shot("analysis-uploaded")
+    page.expect_refusal()
+    p.set_input_files("#upload", files=[{"name": "bad.txt", "mimeType": "text/plain", "buffer": b"rack: R1 R14\n"}])
+    p.wait_for_selector("#message[data-kind='error']:not(:empty)")
+    assert p.inner_text("#message") == "invalid tile 'R14' in rack in position file bad.txt line 1: numbers run 1..13"
+
+
+def drag(p: Any, source: str, target: str) -> None:
+    p.locator(source).drag_to(p.locator(target))
+
+
+def test_a_level_2_puzzle_solved_by_dragging_tiles(page: Page) -> None:
+    p = page.open("/puzzles?id=shift-run")  # rack B4 K8 R8, table B5 B6 B7 B8
+    drag(p, "#board .rack-zone [data-tile='B4']", "#board [data-set='0']")
+    assert tiles(p, "#board [data-set='0']") == ["B4", "B5", "B6", "B7", "B8"]
+    drag(p, "#board [data-set='0'] [data-tile='B8']", "#board .new-set")
+    drag(p, "#board .rack-zone [data-tile='K8']", "#board [data-set='1']")
+    drag(p, "#board .rack-zone [data-tile='R8']", "#board [data-set='1']")
+    assert tiles(p, "#board [data-set='1']") == ["K8", "B8", "R8"]
+    assert sorted(found(p, "#board .table-zone .tile.played")) == ["B4", "K8", "R8"]  # your tiles, highlighted
+    p.click("#check")
+    p.wait_for_selector("#verdict .verdict")
+    assert p.get_attribute("#verdict .verdict", "data-verdict") == "optimal"
+    assert p.inner_text("#verdict .verdict").startswith("Optimal! You play 3 tiles (20 points)")
+    page.shot("trainer-solved-by-dragging")
+    # Marked solved, and it stays so after a reload; the progress can be exported.
+    assert p.get_attribute("#levels a[data-puzzle='shift-run']", "data-solved") == "true"
+    p.reload()
+    p.wait_for_selector("body[data-ready='true']")
+    assert p.get_attribute("#levels a[data-puzzle='shift-run']", "data-solved") == "true"
+    assert p.inner_text("#progress").startswith("1 of ")
+    with p.expect_download() as download:
+        p.click("#export")
+    exported = json.loads(Path(download.value.path()).read_text())
+    assert exported["format"] == "rummikub-puzzle-progress" and list(exported["solved"]) == ["shift-run"]
+
+
+def test_an_illegal_answer_shows_the_offending_set_marked(page: Page) -> None:
+    p = page.open("/puzzles?id=split-run")  # rack B8 R2 O13, table B6-B10 and K1-K4
+    drag(p, "#board .rack-zone [data-tile='B8']", "#board [data-set='1']")
+    p.click("#check")
+    p.wait_for_selector("#verdict .verdict")
+    assert p.get_attribute("#verdict .verdict", "data-verdict") == "illegal"
+    bad = p.locator("#board [data-set='1']")
+    assert "bad" in (bad.get_attribute("class") or "") and bad.get_attribute("aria-invalid") == "true"
+    reason = bad.locator(".reasons li").inner_text()
+    assert reason.startswith("set 2 'K1 K2 K3 K4 B8' is invalid")
+    assert reason in p.inner_text("#verdict .verdict")  # the reason in words, with the verdict
+    assert p.locator("#board [data-set='0'].bad").count() == 0
+    page.shot("trainer-illegal")
+    # Undo takes the tile back; the marks go with the change.
+    p.click("#undo")
+    assert p.locator("#board .set.bad").count() == 0 and tiles(p, "#board .rack-zone") == ["B8", "R2", "O13"]
+
+
+def test_a_puzzle_solved_with_the_keyboard_only(page: Page) -> None:
+    p = page.open("/puzzles?id=borrow-end")  # rack R6 O6, table K6-K9 and B6-B9
+    for tile in ("#board .rack-zone [data-tile='R6']", "#board .rack-zone [data-tile='O6']", "#board [data-set='0'] [data-tile='K6']"):
+        tab_to(p, tile)
+        p.keyboard.press("Enter")  # picked up
+    assert p.locator("#board .tile.selected").count() == 3
+    tab_to(p, "#board [data-move-to='new']")
+    p.keyboard.press("Enter")
+    assert tiles(p, "#board [data-set='2']") == ["K6", "R6", "O6"]
+    p.keyboard.press("Control+z")
+    assert p.locator("#board [data-set]").count() == 2
+    p.keyboard.press("Control+y")
+    assert p.locator("#board [data-set]").count() == 3
+    tab_to(p, "#check")
+    p.keyboard.press("Enter")
+    p.wait_for_selector("#verdict .verdict")
+    assert p.get_attribute("#verdict .verdict", "data-verdict") == "optimal"
+    page.shot("trainer-keyboard")
+
+
+def test_a_run_split_from_the_keyboard(page: Page) -> None:
+    p = page.open("/puzzles?id=split-run")
+    tab_to(p, "#board [data-set='0'] [data-tile='B8']")
+    p.keyboard.press("Space")
+    tab_to(p, "#board [data-split='0']")
+    p.keyboard.press("Enter")
+    assert tiles(p, "#board [data-set='0']") == ["B6", "B7"] and tiles(p, "#board [data-set='1']") == ["B8", "B9", "B10"]
+    tab_to(p, "#board .rack-zone [data-tile='B8']")
+    p.keyboard.press("Enter")
+    tab_to(p, "#board [data-move-to='set:0']")
+    p.keyboard.press("Enter")
+    tab_to(p, "#check")
+    p.keyboard.press("Enter")
+    p.wait_for_selector("#verdict .verdict")
+    assert p.get_attribute("#verdict .verdict", "data-verdict") == "optimal"
+
+
+def test_trainer_hints_then_the_answer_step_by_step(page: Page) -> None:
+    p = page.open("/puzzles?id=group-swap")
+    for level, words in ((1, "Hint 1: you can play 2 tiles (13 points)."), (2, "Table sets involved: K7 B7 R7; R8 R9 R10.")):
+        p.click("#hint")
+        p.wait_for_selector(f"#hints .hint[data-level='{level}']")
+        assert words in p.inner_text(f"#hints .hint[data-level='{level}']")
+    p.click("#hint")
+    p.wait_for_selector("#hints .hint[data-level='3'] li")
+    assert p.is_disabled("#hint") and p.inner_text("#hint") == "No more hints"
+    p.click("#show")
+    p.wait_for_selector("#answer .steps")
+    assert sorted(found(p, "#answer .after .tile.played")) == ["O7", "R6"]
+    p.click("#answer [data-step='next']")
+    assert p.inner_text("#answer .step-now").startswith("Step 1 of 2: Swap O7 from your rack for R7 in K7 B7 R7")
+    assert tiles(p, "#answer .step-board [data-set='0']") == ["K7", "B7", "O7"]
+    page.shot("trainer-answer-steps")
