@@ -69,7 +69,11 @@ def serve(host: str, port: int, open_browser: bool, time_limit: float, jobs: int
 
 def _listen(host: str, port: int) -> socket.socket:
     """The listening socket, opened here so that a busy port is one line, not a server log."""
-    listener = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET, socket.SOCK_STREAM)
+    # IPPROTO_TCP named, not left 0: asyncio turns Nagle's algorithm off only on sockets that say
+    # they are TCP, and with it on every response after the first on a connection waited 40 ms
+    # for a delayed ACK (bench/results/web.md).
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    listener = socket.socket(family, socket.SOCK_STREAM, socket.IPPROTO_TCP)
     try:
         listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         listener.bind((host, port))
