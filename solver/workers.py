@@ -15,8 +15,9 @@ def worker_pool(jobs: int) -> Pool:
     """A pool of ``jobs`` processes, forked where the platform can (the workers then share the
     parent's loaded solver and model templates), spawned elsewhere."""
     context = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn")
-    return context.Pool(jobs, initializer=_ignore_interrupts)
+    return context.Pool(jobs, initializer=ignore_interrupts)
 
 
-def _ignore_interrupts() -> None:
+def ignore_interrupts() -> None:
+    """A worker's start: Ctrl-C is the parent's to handle."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import multiprocessing
+import os
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
@@ -37,6 +38,11 @@ class SolverPool:
     def _start(self) -> Executor:
         if self.kind == "thread":
             return ThreadPoolExecutor(self.limits.workers, thread_name_prefix="solver")
+        # One thread each for the numeric libraries in the workers (they inherit this setting): by
+        # default every worker's OpenBLAS starts a thread per core, and two workers on two cores
+        # took 9.0 s for twenty slow solves instead of 3.9 s (bench/results/web.md).
+        for name in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
+            os.environ.setdefault(name, "1")
         return ProcessPoolExecutor(
             self.limits.workers, multiprocessing.get_context("spawn"), initializer=service.start_worker
         )

@@ -10,7 +10,6 @@ a JSON body, so that nothing reaches the client as a traceback.
 from __future__ import annotations
 
 import logging
-import signal
 from collections.abc import Callable
 from functools import cache
 from pathlib import PurePath
@@ -28,6 +27,7 @@ from solver.solution import Solution, Status
 from solver.solve import SolveOptions
 from solver.solve import solve as solve_position
 from solver.steps import Plan, best_steps, tables_after_steps
+from solver.workers import ignore_interrupts
 from web.limits import Limits
 
 Json = dict[str, Any]
@@ -192,7 +192,7 @@ def answer(endpoint: str, *args: Any) -> tuple[int, Any]:
 def start_worker() -> None:
     """A solver process's start: Ctrl-C is the server's to handle; the solver is loaded and its
     models built once, so the first request is answered as fast as the rest."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    ignore_interrupts()
     for opened in (True, False):
         solve_position(
             Position.from_strings("R10 R11 R12 B1", ["K1 K2 K3"], opened), SolveOptions(backend=BACKEND)
