@@ -213,8 +213,17 @@ def test_a_level_2_puzzle_solved_by_dragging_tiles(page: Page) -> None:
     assert p.inner_text("#progress").startswith("1 of ")
     with p.expect_download() as download:
         p.click("#export")
-    exported = json.loads(Path(download.value.path()).read_text())
+    saved = Path(download.value.path())
+    exported = json.loads(saved.read_text())
     assert exported["format"] == "rummikub-puzzle-progress" and list(exported["solved"]) == ["shift-run"]
+    # Another browser (here: this one, forgotten) takes the progress back from the file.
+    p.evaluate("localStorage.clear()")
+    p.reload()
+    p.wait_for_selector("body[data-ready='true']")
+    assert p.inner_text("#progress").startswith("0 of ")
+    p.set_input_files("#import", files=[{"name": "progress.json", "mimeType": "application/json", "buffer": saved.read_bytes()}])
+    p.wait_for_selector("#levels a[data-puzzle='shift-run'][data-solved='true']")
+    assert p.inner_text("#progress").startswith("1 of ")
 
 
 def test_an_illegal_answer_shows_the_offending_set_marked(page: Page) -> None:
