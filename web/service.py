@@ -116,8 +116,9 @@ def solve(body: Any, limits: Limits) -> Json:
     (``after``)."""
     found, options = _position(body, {"objective", "steps", "time_limit"}, limits)
     time_limit = _time_limit(options, limits)
+    steps = _flag(options.get("steps", False), "steps")
     solution = solve_position(found, _solve_options(options, time_limit))
-    if not _flag(options.get("steps", False), "steps"):
+    if not steps:
         return _noted(_solution(solution), solution, time_limit)
     solution, plan = best_steps(solution, BACKEND, time_limit)
     data = _solution(solution)
@@ -134,8 +135,9 @@ def check(body: Any, limits: Limits) -> Json:
         raise RequestError(400, "request: missing field 'answer' (the table after the move, a list of sets)")
     answer = answer_from_record(options["answer"], "answer", found.rules)
     time_limit = _time_limit(options, limits)
+    show = _flag(options.get("show", False), "show")
     report = check_answer(found, answer, _solve_options(options, time_limit))
-    data = report.to_dict(_flag(options.get("show", False), "show"))
+    data = report.to_dict(show)
     for shown, sets in zip(data["violations"], report.violation_sets()):
         shown["sets"] = list(sets)
     return _noted(data, report.best, time_limit)
@@ -145,7 +147,7 @@ def hint(body: Any, limits: Limits) -> Json:
     """A hint of ``level`` 1, 2 or 3, as ``hint --json`` (level 3's steps as in ``solve``)."""
     found, options = _position(body, {"level", "objective", "time_limit"}, limits)
     level = options.get("level", 1)
-    if level not in (1, 2, 3) or isinstance(level, bool):
+    if type(level) is not int or level not in (1, 2, 3):
         raise RequestError(400, f"request: 'level' must be 1, 2 or 3, got {_shown(level)}")
     time_limit = _time_limit(options, limits)
     found_hint = make_hint(found, level, _solve_options(options, time_limit))
