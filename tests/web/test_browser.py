@@ -297,3 +297,54 @@ def test_trainer_hints_then_the_answer_step_by_step(page: Page) -> None:
     assert p.inner_text("#answer .step-now").startswith("Step 1 of 2: Swap O7 from your rack for R7 in K7 B7 R7")
     assert tiles(p, "#answer .step-board [data-set='0']") == ["K7", "B7", "O7"]
     page.shot("trainer-answer-steps")
+
+
+def test_on_a_phone_a_finger_drags_and_taps_tiles(browser: Any, server: Server, screenshots: Path) -> None:
+    context = browser.new_context(viewport=PHONE, has_touch=True, is_mobile=True)
+    p = context.new_page()
+    errors: list[str] = []
+    p.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    p.goto(server.url + "/puzzles?id=shift-run")
+    p.wait_for_selector("body[data-ready='true']")
+    p.tap("#board .rack-zone [data-tile='K8']")  # a tap picks a tile up, another puts it down
+    assert found(p, "#board .tile.selected") == ["K8"]
+    p.tap("#board .rack-zone [data-tile='K8']")
+    assert found(p, "#board .tile.selected") == []
+    source = p.locator("#board .rack-zone [data-tile='B4']").bounding_box()
+    target = p.locator("#board [data-set='0']").bounding_box()
+    x, y = source["x"] + source["width"] / 2, source["y"] + source["height"] / 2
+    to_x, to_y = target["x"] + target["width"] / 2, target["y"] + target["height"] / 2
+    touch = context.new_cdp_session(p)  # a finger: touch events, as a phone's screen sends them
+    touch.send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [{"x": x, "y": y}]})
+    for i in range(1, 11):
+        point = {"x": x + (to_x - x) * i / 10, "y": y + (to_y - y) * i / 10}
+        touch.send("Input.dispatchTouchEvent", {"type": "touchMove", "touchPoints": [point]})
+    touch.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+    p.wait_for_function("document.querySelectorAll(\"#board [data-set='0'] [data-tile]\").length === 5")
+    assert tiles(p, "#board [data-set='0']") == ["B4", "B5", "B6", "B7", "B8"]
+    p.screenshot(path=str(screenshots / "trainer-phone-after-a-finger-drag.png"), full_page=True)
+    context.close()
+    assert not errors, errors
+
+
+def test_building_a_position_from_the_palette(page: Page) -> None:
+    p = page.open("/")
+    p.click("#palette [data-tile='R5']")  # a click puts a copy on the rack
+    p.click("#palette [data-tile='J']")
+    assert tiles(p, "#board .rack-zone") == ["R5", "J"]
+    drag(p, "#palette [data-tile='K9']", "#board .new-set")  # a drag onto the table makes a set
+    drag(p, "#palette [data-tile='K10']", "#board [data-set='0']")
+    assert tiles(p, "#board [data-set='0']") == ["K9", "K10"]
+    assert p.input_value("#board [data-set-notation='0']") == "K9 K10"
+    drag(p, "#board [data-set='0'] [data-tile='K10']", "#palette")  # dropped back: removed
+    assert tiles(p, "#board [data-set='0']") == ["K9"]
+    tab_to(p, "#board .rack-zone [data-tile='J']")
+    p.keyboard.press("Delete")
+    assert tiles(p, "#board .rack-zone") == ["R5"]
+    p.fill("#board [data-set-notation='0']", "K9-11")  # a set retyped
+    p.press("#board [data-set-notation='0']", "Enter")
+    p.wait_for_selector("#board [data-set='0'] [data-tile='K11']")
+    assert "set=K9+K10+K11" in p.url
+    p.click("#undo")
+    p.click("#undo")
+    assert tiles(p, "#board .rack-zone") == ["R5", "J"] and tiles(p, "#board [data-set='0']") == ["K9"]
