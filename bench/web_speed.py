@@ -30,6 +30,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 SELFPLAY = ROOT / "bench" / "positions" / "selfplay.jsonl"
 HARD = ROOT / "bench" / "positions" / "hard.jsonl"  # tables of 50-90 tiles
+# Debian's Chromium as the tests launch it (tests/web/conftest.py): as root, nothing reaching out.
 CHROMIUM_ARGS = [
     "--headless",
     "--no-sandbox",

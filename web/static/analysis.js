@@ -161,19 +161,6 @@ async function openFile(event) {
   }
 }
 
-function shortcuts(event) {
-  if (event.target.closest("input, select, textarea")) return;
-  const key = event.key.toLowerCase();
-  if ((event.ctrlKey || event.metaKey) && key === "z") {
-    event.preventDefault();
-    if (event.shiftKey) board.redo();
-    else board.undo();
-  } else if ((event.ctrlKey || event.metaKey) && key === "y") {
-    event.preventDefault();
-    board.redo();
-  }
-}
-
 async function main() {
   info = await get("/api/rules");
   setColours(info.colours);
@@ -205,7 +192,7 @@ async function main() {
   );
   $("not-opened").addEventListener("change", changed);
   $("upload").addEventListener("change", openFile);
-  document.addEventListener("keydown", shortcuts);
+  board.listenForUndoKeys();
   document.body.dataset.readyMs = String(Math.round(performance.now())); // for bench/web.py
   document.body.dataset.ready = "true";
 }

@@ -198,6 +198,18 @@ export class Board {
     });
   }
 
+  /** Ctrl+Z undoes, Ctrl+Y and Ctrl+Shift+Z redo, anywhere on the page but in a text field. */
+  listenForUndoKeys() {
+    document.addEventListener("keydown", (event) => {
+      if (!(event.ctrlKey || event.metaKey) || event.target.closest("input, select, textarea")) return;
+      const key = event.key.toLowerCase();
+      if (key === "z" && !event.shiftKey) this.undo();
+      else if (key === "y" || key === "z") this.redo();
+      else return;
+      event.preventDefault();
+    });
+  }
+
   // ------------------------------------------------------------------ events
 
   onClick(event) {

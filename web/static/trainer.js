@@ -211,19 +211,6 @@ async function showTheAnswer() {
   }
 }
 
-function shortcuts(event) {
-  if (!puzzle || event.target.closest("input, select, textarea")) return;
-  const key = event.key.toLowerCase();
-  if ((event.ctrlKey || event.metaKey) && key === "z") {
-    event.preventDefault();
-    if (event.shiftKey) board.redo();
-    else board.undo();
-  } else if ((event.ctrlKey || event.metaKey) && key === "y") {
-    event.preventDefault();
-    board.redo();
-  }
-}
-
 let rulesInfo;
 
 async function main() {
@@ -240,7 +227,7 @@ async function main() {
   $("show").addEventListener("click", showTheAnswer);
   $("export").addEventListener("click", exportProgress);
   $("import").addEventListener("change", importProgress);
-  document.addEventListener("keydown", shortcuts);
+  board.listenForUndoKeys();
   const id = new URLSearchParams(location.search).get("id");
   if (id) {
     try {
