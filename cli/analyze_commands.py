@@ -12,6 +12,7 @@ from cli.errors import guarded
 from cli.options import output_options, use_color
 from cli.render import set_text, tiles_text
 from solver.game.analysis import Analysis, Label, TurnAnalysis
+from solver.wording import count
 
 _LABEL_STYLE: dict[Label, dict[str, Any]] = {
     Label.BEST: {"fg": "green"},
@@ -146,7 +147,7 @@ def _notes(t: TurnAnalysis, color: bool) -> list[str]:
     changed = t.changed_sets()
     kept = len(best.table) - len(changed)
     sets = " | ".join(set_text(s, color) for s in changed)
-    rest = f" (+{kept} set{'s' if kept != 1 else ''} unchanged)" if kept else ""
+    rest = f" (+{count(kept, 'set')} unchanged)" if kept else ""
     # As in `solve`: in the sets, the tiles from the rack are highlighted (bracketed when plain).
     out.append(f"better: play {tiles_text(best.played, color)} -> {sets}{rest}")
     return out

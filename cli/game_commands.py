@@ -13,6 +13,7 @@ import click
 from cli.errors import EXIT_INTERRUPTED, guarded
 from cli.options import explicit_rule_options, rule_options
 from solver.rules import RuleSet
+from solver.wording import count
 
 
 def _rules(ctx: click.Context, params: dict[str, Any]) -> RuleSet:
@@ -128,7 +129,7 @@ def render_selfplay(data: dict[str, Any]) -> str:
     names = data["ais"]
     width = max(6, *(len(n) for n in names))
     lines = [
-        f"{data['games']} games, {data['players']} players, seed {data['seed']}, "
+        f"{count(data['games'], 'game')}, {count(data['players'], 'player')}, seed {data['seed']}, "
         f"{data['scoring']} scoring, {data.get('games_per_second', 0):.2f} games/s",
         "",
         f"{'AI':<{width}}  {'wins':>6}  {'win rate':>8}  {'95% interval':>13}  {'avg points':>10}  opened by turn 1/2/3/5/10",
@@ -152,7 +153,7 @@ def render_selfplay(data: dict[str, Any]) -> str:
         lines.append(
             f"Holding a joker: players dealt one won {_percent(with_j['win_rate'])} "
             f"({_interval(with_j['win_rate_95'])}), players dealt none {_percent(without['win_rate'])} "
-            f"({_interval(without['win_rate_95'])}); difference {100 * joker['difference']:+.1f} points "
+            f"({_interval(without['win_rate_95'])}); difference {100 * joker['difference']:+.1f} percentage points "
             f"(95%: {100 * joker['difference_95'][0]:+.1f} to {100 * joker['difference_95'][1]:+.1f})"
         )
     return "\n".join(lines)
@@ -197,7 +198,8 @@ def odds(ctx: click.Context, /, deals: int, turns: int, seed: int, as_json: bool
 def render_odds(data: dict[str, Any]) -> str:
     threshold = data["rules"]["meld-threshold"]
     lines = [
-        f"Odds of holding an initial meld ({threshold} points) by turn k, {data['deals']} deals, seed {data['seed']}"
+        f"Odds of holding an initial meld ({count(threshold, 'point')}) by turn k, {count(data['deals'], 'deal')}, "
+        f"seed {data['seed']}"
     ]
     for label, entry in data["variants"].items():
         lines += ["", f"{label}:"]

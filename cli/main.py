@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 import importlib
 import json
 import sys
@@ -196,11 +195,7 @@ def arrange(ctx: click.Context, /, table_file: str, heap: bool, **params: Any) -
 
     rules = guarded(lambda: RuleSet.from_options(explicit_rule_options(ctx, params)))
     lines = guarded(lambda: load_lines(table_file, rules))
-    if heap:
-        lines = [[t for line in lines for t in line]] if lines else []
-    result = guarded(lambda: arrange_tiles(lines, rules, params["backend"], params["time_limit"]))
-    if heap:
-        result = dataclasses.replace(result, kept_lines=())
+    result = guarded(lambda: arrange_tiles(lines, rules, params["backend"], params["time_limit"], heap))
     if params["as_json"]:
         click.echo(json.dumps(result.to_dict(params["timing"])))
     else:

@@ -18,6 +18,7 @@ from solver.game.engine import Game, Match, RoundResult, TurnRecord
 from solver.game.players import Player
 from solver.melds import why_invalid
 from solver.tiles import Tile
+from solver.wording import count
 
 LEVELS = ("easy", "medium", "hard")
 HUMAN = 0  # the person plays seat 0: player 1
@@ -267,7 +268,7 @@ class Screen:
             n = len(record.played)
             opened = " (opening)" if not record.opened else ""
             self.echo(
-                f"{name} played {n} tile{'s' if n != 1 else ''}{opened}: {tiles_text(record.played, self.color)}"
+                f"{name} played {count(n, 'tile')}{opened}: {tiles_text(record.played, self.color)}"
             )
         elif record.drew is not None:
             self.echo(f"{name} drew a tile.")

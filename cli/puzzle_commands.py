@@ -8,6 +8,7 @@ import click
 
 from cli.errors import EXIT_BAD_INPUT, EXIT_ILLEGAL, EXIT_NOT_OPTIMAL, fail, guarded
 from cli.render import render_check, render_puzzle
+from solver.wording import count
 
 
 @click.group()
@@ -108,6 +109,7 @@ def puzzles_record(puzzle_file: str) -> None:
     except OSError as err:
         raise fail(f"cannot write puzzle file {puzzle_file}: {err.strerror or err}", EXIT_BAD_INPUT) from None
     click.echo(
-        f"{puzzle_file}: difficulty {difficulty.level} ({difficulty.tiles_moved} table tiles move, "
-        f"{difficulty.sets_broken} sets broken, {difficulty.steps} steps); answer plays {solution.tiles_played}"
+        f"{puzzle_file}: difficulty {difficulty.level} ({count(difficulty.tiles_moved, 'table tile')} moved, "
+        f"{count(difficulty.sets_broken, 'set')} broken, {count(difficulty.steps, 'step')}); "
+        f"the answer plays {count(solution.tiles_played, 'tile')}"
     )

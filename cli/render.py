@@ -16,6 +16,7 @@ if TYPE_CHECKING:  # annotations only: these modules load when their commands ru
     from solver.hint import Hint
     from solver.steps import Plan
 from solver.tiles import Tile, format_tiles
+from solver.wording import count
 
 # 256-colour codes: tiles look like tiles (light face, coloured number).
 _FG = {"K": 16, "B": 21, "R": 160, "O": 166, "G": 28, "P": 91, "W": 244, "C": 30, "J": 127}
@@ -62,13 +63,13 @@ def render_solution(solution: Solution, color: bool) -> str:
     if solution.status is Status.NO_MOVE:
         lines.append("No move: draw a tile.")
     elif solution.status is Status.TIME_LIMIT:
-        what = f"play {n} tile{'s' if n != 1 else ''} ({pts} points): {played}" if n else "no move found"
+        what = f"play {count(n, 'tile')} ({count(pts, 'point')}): {played}" if n else "no move found"
         lines.append(f"Time limit reached; best found, not proven optimal: {what}{meld}")
     else:
-        lines.append(f"Best move{meld}: play {n} tile{'s' if n != 1 else ''} ({pts} points): {played}")
+        lines.append(f"Best move{meld}: play {count(n, 'tile')} ({count(pts, 'point')}): {played}")
     if solution.table:
         lines.append("")
-        lines.append(f"Table after the move ({len(solution.table)} sets):")
+        lines.append(f"Table after the move ({count(len(solution.table), 'set')}):")
         shown = [set_text(s, color) for s in solution.table]
         width = max(len(click.unstyle(text)) for text in shown)
         for s, text in zip(solution.table, shown):
@@ -120,12 +121,12 @@ def render_arrangement(result: Arrangement, color: bool) -> str:
     total = placed + len(result.take_back)
     lines = []
     if not result.take_back:
-        lines.append(f"All {total} tiles fit in {len(result.table)} valid sets.")
+        lines.append(f"All {count(total, 'tile')} fit in {count(len(result.table), 'valid set')}.")
     else:
         n = len(result.take_back)
-        lines.append(f"No arrangement holds all {total} tiles: take back {n} (the fewest possible).")
-    if result.lines and result.kept_lines is not None:
-        lines.append(f"{len(result.kept_lines)} of {len(result.lines)} lines kept as they were.")
+        lines.append(f"No arrangement holds all {count(total, 'tile')}: take back {n} (the fewest possible).")
+    if result.lines and not result.heap:
+        lines.append(f"Lines kept as they were: {len(result.kept_lines)} of {len(result.lines)}.")
     if not result.optimal:
         lines.append("Time limit reached: best found, not proven optimal.")
     lines.append("")
@@ -140,8 +141,7 @@ def render_arrangement(result: Arrangement, color: bool) -> str:
 def render_steps(plan: Plan) -> str:
     if not plan.steps:
         return "Steps: none (no tile is played)."
-    moved = f"{plan.tiles_moved} table tile{'s' if plan.tiles_moved != 1 else ''} change set"
-    lines = [f"Steps ({moved}):"]
+    lines = [f"Steps ({count(plan.tiles_moved, 'table tile')} moved to another set):"]
     lines += [f"  {n}. {step}" for n, step in enumerate(plan.steps, 1)]
     return "\n".join(lines)
 
@@ -151,7 +151,7 @@ def render_hint(found: Hint, color: bool) -> str:
     n = best.tiles_played
     if not n:
         return "No move this turn: draw a tile."
-    lines = [f"You can play {n} tile{'s' if n != 1 else ''} ({best.points_played} points)."]
+    lines = [f"You can play {count(n, 'tile')} ({count(best.points_played, 'point')})."]
     if found.level >= 2:
         lines.append(f"Use your {tiles_text(best.played, color)}.")
         if found.involved:
@@ -176,7 +176,7 @@ def render_puzzle(puzzle: Puzzle) -> str:
         lines.append(f"Rules: {p.rules.describe()}")
     n = puzzle.answer_played
     lines.append(
-        f"Goal: play {n} tile{'s' if n != 1 else ''}."
+        f"Goal: play {count(n, 'tile')}."
         if n
         else "Goal: find out whether any tile can be played."
     )

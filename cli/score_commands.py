@@ -14,6 +14,7 @@ import click
 
 from cli.errors import EXIT_BAD_INPUT, fail, guarded
 from solver.game.scoresheet import JOKER_PENALTIES, Results, Round, RoundError, Scoring, Sheet
+from solver.wording import count
 
 T = TypeVar("T")
 F = TypeVar("F", bound=Callable[..., Any])
@@ -215,10 +216,9 @@ def render_sheet(results: Results) -> str:
     sheet = results.sheet
     settings = sheet.settings
     club = settings.scoring is Scoring.CLUB
-    count = len(sheet.rounds)
     lines = [
         f"{', '.join(sheet.players)}: {settings.scoring.value} scoring, joker {settings.joker_penalty}; "
-        f"{count} round{'' if count == 1 else 's'}."
+        f"{count(len(sheet.rounds), 'round')}."
     ]
     cells = [
         [f"{s.scores[p]:+d} ({running[p]})" for p in sheet.players]

@@ -33,6 +33,7 @@ class Arrangement:
     take_back: tuple[Tile, ...]  # tiles no valid arrangement can hold
     optimal: bool
     seconds: float
+    heap: bool = False  # the tiles were a loose heap: no line was worth keeping
 
     def to_dict(self, timing: bool = True) -> dict[str, Any]:
         data: dict[str, Any] = {
@@ -51,14 +52,18 @@ def arrange(
     rules: RuleSet,
     backend: str = "bnb",
     time_limit: float | None = None,
+    heap: bool = False,
 ) -> Arrangement:
-    """The best valid arrangement of every tile in ``lines`` (see the module docstring)."""
+    """The best valid arrangement of every tile in ``lines`` (see the module docstring).
+
+    ``heap``: the lines are no sets at all, only tiles (none is kept, ``kept_lines`` is empty).
+    """
     started = time.perf_counter()
     if not flow_supported(rules):
         raise RulesError("arrange needs wrap none or american and fewer jokers than min-set-size")
     tiles = tuple(t for line in lines for t in line)
     position = Position(rack=tiles, table=(), opened=True, rules=rules)
-    wanted = [line for line in lines if why_invalid(list(line), rules) is None]
+    wanted = [] if heap else [line for line in lines if why_invalid(list(line), rules) is None]
     model = build_flow_model(position, Objective.TILES, keep=wanted)
     result = get_backend(backend)(model.lp, time_limit)
     values = result.values if result.values is not None else model.lp.hint
@@ -70,7 +75,7 @@ def arrange(
     if Counter(t for s in sets for t in s) != Counter(placed):
         raise ValidationFailure("arrange lost or invented tiles")
     # Which given lines stand exactly as they were (numbered from 1).
-    kept = [i + 1 for i in unchanged(lines, sets)]
+    kept = [] if heap else [i + 1 for i in unchanged(lines, sets)]
     shown = [best_reading(s, rules) for s in sets]
     table = sorted((r.tiles for r in shown if r is not None), key=lambda s: sort_key(s, rules))
     return Arrangement(
@@ -80,4 +85,5 @@ def arrange(
         take_back=tuple(sorted(take_back.elements())),
         optimal=result.optimal,
         seconds=time.perf_counter() - started,
+        heap=heap,
     )

@@ -15,6 +15,7 @@ from functools import lru_cache
 
 from solver.rules import RuleSet, Wrap
 from solver.tiles import JOKER, Tile, format_tiles, tile
+from solver.wording import count
 
 
 class Kind(StrEnum):
@@ -121,7 +122,7 @@ def why_invalid(tiles: Sequence[Tile], rules: RuleSet) -> str | None:
     numbered = sorted(t for t in tiles if not t.is_joker)
     jokers = size - len(numbered)
     if size < rules.min_set_size:
-        return f"too short: {size} tile{'s' if size != 1 else ''}, a set needs at least {rules.min_set_size}"
+        return f"too short: {count(size, 'tile')}, a set needs at least {rules.min_set_size}"
     if not numbered:
         return "a set needs at least one numbered tile"
     colours = Counter(t.colour for t in numbered)
@@ -142,8 +143,8 @@ def why_invalid(tiles: Sequence[Tile], rules: RuleSet) -> str | None:
         if span > size and not wraps:
             missing = span - len(numbered)
             return (
-                f"gap in run: {format_tiles(numbered)} needs {missing} tile{'s' if missing != 1 else ''}"
-                f" in between, it has {jokers} joker{'s' if jokers != 1 else ''}"
+                f"gap in run: {format_tiles(numbered)} needs {count(missing, 'tile')}"
+                f" in between, it has {count(jokers, 'joker')}"
             )
         if rules.wrap is Wrap.NONE:
             return f"runs may not wrap past {rules.numbers} (rule wrap=none)"

@@ -16,6 +16,7 @@ from solver.errors import InputError
 from solver.melds import why_invalid
 from solver.solution import PlacedSet, SetChange, Solution
 from solver.tiles import Tile
+from solver.wording import count
 
 TILE_W, TILE_H, GAP, SET_GAP, MARGIN, ROW = 34, 46, 4, 18, 16, 62
 INK = {
@@ -109,10 +110,10 @@ def solution_svg(solution: Solution, title: str = "") -> str:
     heading = title or position.title or "Rummikub position"
     canvas.text(MARGIN, canvas.y + 14, heading, 18)
     canvas.y += 30
-    canvas.text(MARGIN, canvas.y + 12, f"Rack ({len(position.rack)} tiles)")
+    canvas.text(MARGIN, canvas.y + 12, f"Rack ({count(len(position.rack), 'tile')})")
     canvas.y += 20
     canvas.row_of_sets([position.rack])
-    canvas.text(MARGIN, canvas.y + 12, f"Table before ({len(position.table)} sets)")
+    canvas.text(MARGIN, canvas.y + 12, f"Table before ({count(len(position.table), 'set')})")
     canvas.y += 20
     if position.table:
         canvas.row_of_sets(position.table)
@@ -120,7 +121,7 @@ def solution_svg(solution: Solution, title: str = "") -> str:
     summary = (
         "No move: draw a tile"
         if not n
-        else f"Table after playing {n} tile{'s' if n != 1 else ''} ({solution.points_played} points)"
+        else f"Table after playing {count(n, 'tile')} ({count(solution.points_played, 'point')})"
     )
     canvas.text(MARGIN, canvas.y + 12, summary)
     canvas.y += 20
@@ -134,7 +135,7 @@ def answer_svg(report: CheckReport) -> str:
     position = report.position
     canvas.text(MARGIN, canvas.y + 14, position.title or "Checked answer", 18)
     canvas.y += 30
-    canvas.text(MARGIN, canvas.y + 12, f"Rack ({len(position.rack)} tiles)")
+    canvas.text(MARGIN, canvas.y + 12, f"Rack ({count(len(position.rack), 'tile')})")
     canvas.y += 20
     canvas.row_of_sets([position.rack])
     canvas.text(MARGIN, canvas.y + 12, "Proposed table")
@@ -157,7 +158,7 @@ def answer_svg(report: CheckReport) -> str:
     canvas.text(
         MARGIN,
         canvas.y + 12,
-        f"{verdict}: {report.tiles_played} tiles, {report.points_played} points",
+        f"{verdict}: {count(report.tiles_played, 'tile')}, {count(report.points_played, 'point')}",
         13,
         "#1e7a34" if report.optimal else "#b00000",
     )

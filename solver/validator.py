@@ -16,6 +16,7 @@ from solver.joker_account import joker_problems
 from solver.melds import best_reading, why_invalid
 from solver.position import Position
 from solver.tiles import Tile, format_tiles
+from solver.wording import count
 
 
 @dataclass(frozen=True, slots=True)
@@ -129,7 +130,7 @@ def _initial_meld_violations(
             out.append(
                 Violation(
                     "meld_below_threshold",
-                    f"initial meld worth {value} points, needs at least {threshold}",
+                    f"initial meld worth {count(value, 'point')}, needs at least {threshold}",
                     tuple(t for s in new_sets for t in s),
                 )
             )
@@ -143,7 +144,7 @@ def _initial_meld_violations(
         out.append(
             Violation(
                 "meld_below_threshold",
-                f"the tiles played hold no initial meld worth {threshold} points"
+                f"the tiles played hold no initial meld worth {count(threshold, 'point')}"
                 f" (best: {best}{'' if rules.joker_in_meld else ', jokers excluded: rule joker-in-meld=no'})",
                 tuple(sorted(played.elements())),
             )

@@ -28,6 +28,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
         "values",
         (
             "solver.errors",
+            "solver.wording",
             "solver.rules",
             "solver.tiles",
             "solver.melds",

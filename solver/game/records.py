@@ -37,6 +37,7 @@ from solver.game.engine import Game, RoundResult, TurnRecord
 from solver.melds import why_invalid
 from solver.rules import RuleSet
 from solver.tiles import Tile, TileSyntaxError, format_tiles
+from solver.wording import count
 
 VERSION = 1
 MAX_RECORD_BYTES = 50_000_000  # a long four-player round is well under 1 MB
@@ -70,7 +71,7 @@ class GameHeader:
         """The header of ``game`` with these player names (kinds default to ``ai``)."""
         kinds = kinds or ["ai"] * len(names)
         if len(names) != game.players or len(kinds) != game.players:
-            raise InputError(f"{game.players} players need {game.players} names and kinds")
+            raise InputError(f"{count(game.players, 'player')} need {game.players} names and kinds")
         config = game.config
         return cls(
             rules=game.rules,

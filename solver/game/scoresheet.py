@@ -33,6 +33,7 @@ from typing import Any
 from solver.errors import InputError
 from solver.files import read_text
 from solver.tiles import Tile, TileSyntaxError, format_tiles, parse_token
+from solver.wording import count
 
 FORMAT = "rummikub-score-sheet"
 VERSION = 1
@@ -170,7 +171,7 @@ def parse_players(names: str | Sequence[str]) -> tuple[str, ...]:
         players.append(name)
     if not MIN_PLAYERS <= len(players) <= MAX_PLAYERS:
         raise InputError(
-            f"players {_shown(names)!r}: {len(players)} players, a game has {MIN_PLAYERS} to {MAX_PLAYERS}"
+            f"players {_shown(names)!r}: {count(len(players), 'player')}, a game has {MIN_PLAYERS} to {MAX_PLAYERS}"
         )
     return tuple(players)
 

@@ -33,6 +33,7 @@ from solver.game.players import LEVELS, make_player
 from solver.game.records import GameHeader, record_lines, write_record_lines
 from solver.rules import RuleSet
 from solver.tiles import full_pool
+from solver.wording import count
 from solver.workers import worker_pool
 
 OPEN_BY = (1, 2, 3, 5, 10)  # the k of "opened by its k-th turn"
@@ -83,7 +84,7 @@ def parse_ais(text: str, players: int) -> list[str]:
     if len(names) == 1:
         names = names * players
     if len(names) != players:
-        raise RulesError(f"--ai lists {len(names)} AIs for {players} players: give one, or one per player")
+        raise RulesError(f"--ai lists {count(len(names), 'AI')} for {count(players, 'player')}: give one, or one per player")
     return names
 
 

@@ -730,3 +730,25 @@ def test_entry_point_batch_with_bad_line_exits_1(monkeypatch: pytest.MonkeyPatch
     out, _ = capsys.readouterr()
     assert len(out.splitlines()) == 6  # every line answered ...
     assert code == 1  # ... and the bad ones reported in the exit status
+
+
+# --------------------------------------------------------------------------- counts and their nouns
+
+
+def test_one_of_everything_is_singular(tmp_path: Path) -> None:
+    """One tile, one point, one set, one table tile: never "1 tiles" or "1 sets"."""
+    rack = write(tmp_path, "rack.txt", "R1\n")
+    table = write(tmp_path, "table.txt", "R2 R3 R4\n")
+    result = run(["solve", "--rack", rack, "--table", table, "--opened", "--no-color"])
+    assert result.exit_code == 0 and result.stderr == ""
+    lines = result.stdout.splitlines()
+    assert lines[0] == "Best move: play 1 tile (1 point): [R1]"
+    assert "Table after the move (1 set):" in lines
+    hint = run(["hint", "--rack", rack, "--table", table, "--opened"])
+    assert hint.stdout == "You can play 1 tile (1 point).\n"
+
+
+def test_steps_count_the_tiles_moved_in_the_singular(tmp_path: Path) -> None:
+    result = run(["solve", paths.ROOT / "puzzles" / "group-swap.txt", "--steps", "--no-color"])
+    assert result.exit_code == 0
+    assert "Steps (1 table tile moved to another set):" in result.stdout

@@ -83,7 +83,7 @@ def test_new_refuses_to_overwrite_unless_forced(game: Path) -> None:
 @pytest.mark.parametrize(
     "args, code, problem",
     [
-        (["--players", "Ann"], 1, "1 players, a game has 2 to 6"),
+        (["--players", "Ann"], 1, "1 player, a game has 2 to 6"),
         (["--players", "A,B,C,D,E,F,G"], 1, "7 players"),
         (["--players", "Ann,ann"], 1, "player 'ann' is named twice"),
         (["--players", "A,B", "--joker-penalty", "40"], 2, "'40' is not one of"),

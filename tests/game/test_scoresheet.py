@@ -287,7 +287,7 @@ def test_round_entry_errors(
 @pytest.mark.parametrize(
     "names, problem",
     [
-        ("Ann", "1 players, a game has 2 to 6"),
+        ("Ann", "1 player, a game has 2 to 6"),
         ("A,B,C,D,E,F,G", "7 players"),
         ("Ann,ann", "named twice"),
         ("Ann,,Bob", "an empty name"),
@@ -456,7 +456,7 @@ def changed(**changes: Any) -> str:
         (changed(settings={"scoring": "rummy", "joker_penalty": 30}), "unknown scoring 'rummy'"),
         (changed(settings={"scoring": "club", "joker_penalty": 40}), "joker penalty 40"),
         (changed(settings={"scoring": "club", "joker_penalty": 30, "x": 1}), "settings: unknown key 'x'"),
-        (changed(players=["Ann"]), "1 players"),
+        (changed(players=["Ann"]), "1 player, a game"),
         (changed(players="Ann,Bob"), "'players' must be a list"),
         (changed(rounds={}), "'rounds' must be a list"),
         (changed(rounds=[1]), "round 1: a round must be an object"),

@@ -74,3 +74,15 @@ def test_cli_errors(tmp_path: Path) -> None:
     assert result.stderr.startswith("Error: too many copies of R1: 3")
     usage = CliRunner().invoke(cli, ["arrange", str(path), "--backend", "cbc"])
     assert usage.exit_code == 2
+
+
+def test_cli_text_counts_agree(tmp_path: Path) -> None:
+    path = tmp_path / "mess.txt"
+    path.write_text("R1 R2 R3\n")
+    result = CliRunner().invoke(cli, ["arrange", str(path), "--no-color"])
+    assert result.exit_code == 0, result.output
+    assert result.stdout.splitlines()[:2] == ["All 3 tiles fit in 1 valid set.", "Lines kept as they were: 1 of 1."]
+    heap = CliRunner().invoke(cli, ["arrange", str(path), "--heap", "--no-color"])
+    assert heap.exit_code == 0 and heap.stderr == ""
+    assert heap.stdout.splitlines()[0] == "All 3 tiles fit in 1 valid set."
+    assert "kept" not in heap.stdout  # a heap has no lines to keep
