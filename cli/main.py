@@ -262,7 +262,7 @@ def _load_position(
             return load_position(position_file, overrides, opened)
         assert rack_file is not None
         rules = RuleSet.from_options(overrides)
-        return load_rack_and_table(rack_file, table_file, rules, True if opened is None else opened)
+        return load_rack_and_table(rack_file, table_file, rules, opened)
 
     return guarded(load)
 

@@ -45,7 +45,8 @@ def position_inputs(func: F) -> F:
             "--table",
             "table_file",
             metavar="TABLE_FILE",
-            help="Table file: one set per line ('-': standard input). Omitted: an empty table.",
+            help="Table file: one set per line ('-': standard input). Omitted: an empty table "
+            "(so the initial meld, unless --opened).",
         ),
     ]
     for decorator in reversed(decorators):
@@ -150,8 +151,9 @@ def turn_options(func: F) -> F:
         "--initial-meld/--opened",
         "initial_meld",
         default=None,
-        help="The player has not opened yet (this turn must be the initial meld). "
-        "Default: opened, or what the position file says.",
+        help="The player has not opened yet: this turn must be the initial meld (--opened: has "
+        "opened). Default: what the position file says; otherwise opened when there are sets on the "
+        "table, the initial meld when the table is empty.",
     )(func)
 
 

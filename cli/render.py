@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 
 import click
 
+from solver.position import Position
 from solver.solution import PlacedSet, SetChange, Solution, Status
 
 if TYPE_CHECKING:  # annotations only: these modules load when their commands run
@@ -61,7 +62,7 @@ def render_solution(solution: Solution, color: bool) -> str:
     played = tiles_text(solution.played, color, from_rack=True)
     meld = " (initial meld)" if not pos.opened and n else ""
     if solution.status is Status.NO_MOVE:
-        lines.append("No move: draw a tile.")
+        lines.append(f"No move: draw a tile{_meld_note(pos)}.")
     elif solution.status is Status.TIME_LIMIT:
         what = f"play {count(n, 'tile')} ({count(pts, 'point')}): {played}" if n else "no move found"
         lines.append(f"Time limit reached; best found, not proven optimal: {what}{meld}")
@@ -86,6 +87,14 @@ def render_solution(solution: Solution, color: bool) -> str:
     lines.append("")
     lines.append(f"Left on your rack ({len(left)}): {tiles_text(left, color) if left else 'nothing'}")
     return "\n".join(lines)
+
+
+def _meld_note(position: Position) -> str:
+    """Why nothing can be played, when the turn is an initial meld (an empty table is one)."""
+    if position.opened:
+        return ""
+    worth = count(position.rules.meld_threshold, "point")
+    return f" (this turn is the initial meld: new sets from your rack worth at least {worth})"
 
 
 def render_check(report: CheckReport, show: bool, color: bool) -> str:
@@ -150,7 +159,7 @@ def render_hint(found: Hint, color: bool) -> str:
     best = found.solution
     n = best.tiles_played
     if not n:
-        return "No move this turn: draw a tile."
+        return f"No move this turn: draw a tile{_meld_note(best.position)}."
     lines = [f"You can play {count(n, 'tile')} ({count(best.points_played, 'point')})."]
     if found.level >= 2:
         lines.append(f"Use your {tiles_text(best.played, color)}.")

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from typing import IO, Any
 
 from solver.errors import InputError, NotationError, PositionError, RulesError
-from solver.position import Located, Position, check_table_set, check_tile_counts
+from solver.position import Located, Position, check_table_set, check_tile_counts, opened_unless_said
 from solver.rules import RuleSet
 from solver.tiles import Tile, TileSyntaxError, parse_token
 
@@ -157,22 +157,26 @@ def load_lines(path: str, rules: RuleSet, what: str = "table") -> list[list[Tile
 def _build(
     rack: list[Located],
     table: list[list[Located]],
-    opened: bool,
+    opened: bool | None,
     rules: RuleSet,
     **meta: str,
 ) -> Position:
+    """The position, checked; ``opened`` None: as the table says (empty: the initial meld)."""
     check_tile_counts(rack + [e for s in table for e in s], rules)
     return Position(
         rack=tuple(t for t, _ in rack),
         table=tuple(tuple(t for t, _ in s) for s in table),
-        opened=opened,
+        opened=opened_unless_said(table, opened),
         rules=rules,
         **meta,
     )
 
 
-def load_rack_and_table(rack_path: str, table_path: str | None, rules: RuleSet, opened: bool) -> Position:
-    """A position from a rack file and an optional table file."""
+def load_rack_and_table(
+    rack_path: str, table_path: str | None, rules: RuleSet, opened: bool | None = None
+) -> Position:
+    """A position from a rack file and an optional table file; ``opened`` None: opened unless
+    the table is empty (see :func:`~solver.position.opened_unless_said`)."""
     if rack_path == STDIN and table_path == STDIN:
         raise InputError("only one of the rack and table files can be standard input (-)")
     text, label = read_text(rack_path, "rack")
@@ -194,7 +198,8 @@ class _Field:
 def load_position(
     path: str, rule_overrides: Mapping[str, object] | None = None, opened: bool | None = None
 ) -> Position:
-    """A position file (text or JSON). Explicit rule options and ``opened`` override the file."""
+    """A position file (text or JSON). Explicit rule options and ``opened`` override the file;
+    a file that does not say whether the player has opened is opened unless its table is empty."""
     text, label = read_text(path, "position")
     return position_from_text(text, label, rule_overrides, opened)
 
@@ -278,10 +283,8 @@ def position_from_fields(
     if "rack" not in fields:
         raise InputError(f"{where}: no 'rack:' line (an empty rack is written 'rack:')")
     rules = _rules_from_text(fields.get("rules"), where, rule_overrides)
-    if opened is None:
-        opened = True
-        if "opened" in fields:
-            opened = _yes_no(fields["opened"].value, f"{where} line {fields['opened'].line}", "opened")
+    if opened is None and "opened" in fields:
+        opened = _yes_no(fields["opened"].value, f"{where} line {fields['opened'].line}", "opened")
     rack_field = fields["rack"]
     rack = parse_tokens(rack_field.value, f"rack in {where} line {rack_field.line}", rules)
     for n, line in rack_field.more:
@@ -346,6 +349,7 @@ def position_from_record(
 
     Also accepted: ``opened`` (the inverse of ``initial_meld``), ``rules`` (an object of rule
     options), ``id``, ``title`` and ``notes``. A rack or a set may be one string of tokens.
+    Neither ``initial_meld`` nor ``opened`` given: opened unless the table is empty.
     """
     if not isinstance(record, dict):
         raise InputError(f"{where}: expected a JSON object with 'rack' and 'table'")
@@ -362,12 +366,11 @@ def position_from_record(
     except RulesError as err:
         raise RulesError(f"{where}: {err}") from None
     if opened is None:
-        opened = True
         if "initial_meld" in record:
             opened = not _json_bool(record["initial_meld"], where, "initial_meld")
         if "opened" in record:
             value = _json_bool(record["opened"], where, "opened")
-            if "initial_meld" in record and value != opened:
+            if opened is not None and value != opened:
                 raise InputError(f"{where}: 'opened' and 'initial_meld' contradict each other")
             opened = value
     rack = _json_tiles(record["rack"], f"rack in {where}", rules)

@@ -45,6 +45,19 @@ def check_tile_counts(entries: Iterable[Located], rules: RuleSet) -> None:
             raise PositionError(f"too many {what}: {len(wheres)} (in {shown}), the rules allow {limit}")
 
 
+def opened_unless_said(table: Sequence[object], said: bool | None) -> bool:
+    """Whether the player has opened, for readers of positions that may leave it unsaid.
+
+    As said, when a file, a record or an option says it (``opened:``, ``initial_meld``,
+    ``--opened``/``--initial-meld``). Unsaid: opened when there are sets on the table, not opened
+    when it is empty. Tiles never leave the table, so a player who has opened always has sets on
+    it: with an empty table this turn is the initial meld.
+    """
+    if said is not None:
+        return said
+    return bool(table)
+
+
 def check_table_set(tiles: Sequence[Tile], rules: RuleSet, where: str) -> None:
     reason = why_invalid(tiles, rules)
     if reason is not None:

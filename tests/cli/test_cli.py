@@ -121,7 +121,9 @@ def test_color_option_forces_ansi_and_no_color_removes_it(tmp_path: Path) -> Non
 def test_text_output_no_move(tmp_path: Path) -> None:
     result = run(["solve", *position_args(tmp_path, "R1 R2 R3 K5", []), "--initial-meld"])
     assert result.exit_code == 0
-    assert "No move: draw a tile." in result.stdout
+    assert result.stdout.splitlines()[0] == (
+        "No move: draw a tile (this turn is the initial meld: new sets from your rack worth at least 30 points)."
+    )
     assert "Left on your rack (4): K5 R1 R2 R3" in result.stdout
 
 
@@ -218,7 +220,7 @@ def test_backends_agree(tmp_path: Path, rack: str, table: list[str], objective: 
 
 def test_objective_points_prefers_value_over_count(tmp_path: Path, backend: str) -> None:
     # K1 K2 J K4 is 4 tiles (37 points: joker 30); B13 R13 J is 3 tiles but 56 points.
-    args = [*position_args(tmp_path, "K1 K2 K4 B13 R13 J", []), "--backend", backend]
+    args = [*position_args(tmp_path, "K1 K2 K4 B13 R13 J", []), "--opened", "--backend", backend]
     tiles = solve_json([*args, "--objective", "tiles"])
     assert (tiles["tiles_played"], tiles["points_played"]) == (4, 37)
     points = solve_json([*args, "--objective", "points"])
@@ -228,7 +230,7 @@ def test_objective_points_prefers_value_over_count(tmp_path: Path, backend: str)
 
 def test_joker_penalty_changes_points_objective(tmp_path: Path) -> None:
     # With a joker worth 0, B13 R13 J is worth 26 and K1 K2 J K4 only 7: still 26 wins.
-    data = solve_json([*position_args(tmp_path, "K1 K2 K4 B13 R13 J", []), "--objective", "points",
+    data = solve_json([*position_args(tmp_path, "K1 K2 K4 B13 R13 J", []), "--opened", "--objective", "points",
                        "--joker-penalty", "0"])
     assert data["points_played"] == 26
 
@@ -310,7 +312,7 @@ def test_position_file_table_on_key_line_and_crlf_and_bom(tmp_path: Path) -> Non
 
 def test_shorthands_in_rack(tmp_path: Path) -> None:
     # R1-3 is R1 R2 R3, KBO5 is K5 B5 O5: two new sets, six tiles.
-    data = solve_json([write(tmp_path, "p.txt", "rack: R1-3 KBO5\n")])
+    data = solve_json([write(tmp_path, "p.txt", "opened: yes\nrack: R1-3 KBO5\n")])
     assert data["tiles_played"] == 6 and data["points_played"] == 21
 
 
@@ -555,8 +557,8 @@ VARIANTS = [
     # RULES.md: split a run by inserting a tile (B6-10 + B8 -> B6-8, B8-10).
     pytest.param("B8", ["B6 B7 B8 B9 B10"], [], 1, id="split-run"),
     # Sets of two with --min-set-size 2.
-    pytest.param("K1 K2", [], ["--min-set-size", "2"], 2, id="min-set-size-2"),
-    pytest.param("K1 K2", [], [], 0, id="min-set-size-3-default"),
+    pytest.param("K1 K2", [], ["--opened", "--min-set-size", "2"], 2, id="min-set-size-2"),
+    pytest.param("K1 K2", [], ["--opened"], 0, id="min-set-size-3-default"),
 ]
 
 
@@ -752,3 +754,28 @@ def test_steps_count_the_tiles_moved_in_the_singular(tmp_path: Path) -> None:
     result = run(["solve", paths.ROOT / "puzzles" / "group-swap.txt", "--steps", "--no-color"])
     assert result.exit_code == 0
     assert "Steps (1 table tile moved to another set):" in result.stdout
+
+
+# --------------------------------------------------------------------------- an empty table is the initial meld
+
+
+def test_empty_table_is_the_initial_meld_in_solve_hint_check_and_batch(tmp_path: Path) -> None:
+    """Nobody who has opened has an empty table: R1 R2 R3 (6 points) is no opening."""
+    rack = write(tmp_path, "rack.txt", "R1 R2 R3 K5\n")
+    solved = solve_json(["--rack", rack])
+    assert (solved["status"], solved["initial_meld"], solved["tiles_played"]) == ("no_move", True, 0)
+    assert solve_json(["--rack", rack, "--opened"])["tiles_played"] == 3  # --opened: as before
+    hinted = run(["hint", "--rack", rack, "--json"])
+    assert hinted.exit_code == 0 and json.loads(hinted.stdout)["tiles"] == 0
+    answer = write(tmp_path, "answer.txt", "R1 R2 R3\n")
+    checked = run(["check", "--rack", rack, "--answer", answer, "--json"])
+    assert checked.exit_code == 6  # illegal: a 6-point initial meld
+    assert [v["code"] for v in json.loads(checked.stdout)["violations"]] == ["meld_below_threshold"]
+    assert run(["check", "--rack", rack, "--answer", answer, "--opened"]).exit_code == 0
+    lines = '{"rack": "R1 R2 R3 K5"}\n{"rack": "R1 R2 R3 K5", "opened": true}\n{"rack": "R1", "table": ["R2 R3 R4"]}\n'
+    batch = run(["batch", "-", "--no-timing"], input=lines)
+    assert batch.exit_code == 0 and batch.stderr == ""
+    answers = [json.loads(line) for line in batch.stdout.splitlines()]
+    assert [(a["initial_meld"], a["tiles_played"]) for a in answers] == [(True, 0), (False, 3), (False, 1)]
+    opened = run(["batch", "-", "--no-timing", "--opened"], input=lines.splitlines()[0] + "\n")
+    assert json.loads(opened.stdout)["tiles_played"] == 3

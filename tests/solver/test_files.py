@@ -290,7 +290,7 @@ def test_position_text_minimal() -> None:
     pos = load_position(write("p.txt", "rack: R4 R5\n"))
     assert text(pos.rack) == "R4 R5"
     assert pos.table == ()
-    assert pos.opened is True  # the default
+    assert pos.opened is False  # unsaid, with an empty table: the initial meld
     assert pos.rules == RuleSet()
     assert (pos.title, pos.id, pos.notes) == ("", "", "")
 
@@ -403,7 +403,9 @@ def test_json_position_file() -> None:
 @pytest.mark.parametrize(
     ("fields", "opened"),
     [
-        ({}, True),
+        ({}, False),  # unsaid, with an empty table: the initial meld
+        ({"table": ["R1 R2 R3"]}, True),  # unsaid, with sets on the table: opened
+        ({"opened": True}, True),  # said: an empty table does not override it
         ({"initial_meld": True}, False),
         ({"initial_meld": False}, True),
         ({"opened": False}, False),
@@ -412,7 +414,7 @@ def test_json_position_file() -> None:
     ],
 )
 def test_json_initial_meld_and_opened(fields: dict[str, bool], opened: bool) -> None:
-    assert position_from_record({"rack": "R1", **fields}, "p").opened is opened
+    assert position_from_record({"rack": "R4", **fields}, "p").opened is opened
 
 
 def test_json_consistent_initial_meld_and_opened_false() -> None:
@@ -551,3 +553,26 @@ def test_answer_from_record_errors(value: object, expected: str) -> None:
     with pytest.raises(RummikubError) as err:
         answer_from_record(value, "answer", RuleSet())
     assert message(err) == expected
+
+
+@pytest.mark.parametrize(
+    ("content", "said", "opened"),
+    [
+        ("rack: R4 R5\n", None, False),  # no table, unsaid: the initial meld
+        ("rack: R4 R5\ntable:\n  R1 R2 R3\n", None, True),  # sets on the table: opened
+        ("opened: yes\nrack: R4 R5\n", None, True),  # the file says so
+        ("rack: R4 R5\n", True, True),  # --opened says so
+        ("rack: R4 R5\ntable:\n  R1 R2 R3\n", False, False),  # --initial-meld says so
+    ],
+)
+def test_an_empty_table_is_the_initial_meld_unless_said(content: str, said: bool | None, opened: bool) -> None:
+    assert load_position(write("p.txt", content), opened=said).opened is opened
+
+
+@pytest.mark.parametrize(("table", "said", "opened"), [(None, None, False), ("R1 R2 R3\n", None, True),
+                                                       (None, True, True), ("R1 R2 R3\n", False, False)])
+def test_rack_and_table_files_decide_opened_the_same_way(
+    table: str | None, said: bool | None, opened: bool
+) -> None:
+    table_path = write("t.txt", table) if table is not None else None
+    assert load_rack_and_table(write("r.txt", "R4 R5\n"), table_path, RuleSet(), said).opened is opened

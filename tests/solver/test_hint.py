@@ -67,7 +67,12 @@ def test_cli_level_3_json_and_no_move() -> None:
     data = json.loads(CliRunner().invoke(cli, ["hint", "puzzles/split-run.txt", "--level", "3", "--json"]).stdout)
     assert data["tiles"] == 1 and data["tiles_moved"] == 0
     assert data["steps"][0]["action"] == "split"
-    empty = CliRunner().invoke(cli, ["hint", "--rack", "-", "--level", "3"], input="R1\n")
+    empty = CliRunner().invoke(cli, ["hint", "--rack", "-", "--level", "3", "--opened"], input="R1\n")
     assert empty.stdout == "No move this turn: draw a tile.\n"
+    meld = CliRunner().invoke(cli, ["hint", "--rack", "-", "--level", "3"], input="R1 R2 R3\n")
+    assert meld.stdout == (
+        "No move this turn: draw a tile (this turn is the initial meld: new sets from your rack"
+        " worth at least 30 points).\n"
+    )
     bad = CliRunner().invoke(cli, ["hint", "puzzles/joker-retrieval.txt", "--level", "4"])
     assert bad.exit_code == 2
