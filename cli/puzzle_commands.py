@@ -3,12 +3,19 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
 from cli.errors import EXIT_BAD_INPUT, EXIT_ILLEGAL, EXIT_NOT_OPTIMAL, fail, guarded
 from cli.render import render_check, render_puzzle
 from solver.wording import count
+
+if TYPE_CHECKING:  # annotations only: the library loads when a command runs
+    from puzzles.library import Puzzle
+
+F = TypeVar("F", bound=Callable[..., Any])
 
 
 @click.group()
@@ -33,22 +40,37 @@ def puzzles_list(difficulty: int | None, as_json: bool) -> None:
         click.echo(f"{p.id:24} {'*' * p.difficulty:5}  {p.position.title}")
 
 
+def answer_option(func: F) -> F:
+    return click.option(
+        "--answer",
+        "with_answer",
+        is_flag=True,
+        help="Also give the answer (in the text, the JSON and the picture alike).",
+    )(func)
+
+
+def show_puzzle(puzzle: Puzzle, with_answer: bool, as_json: bool, svg_file: str | None) -> None:
+    """A puzzle as text or JSON, and as a picture; its answer only when asked for."""
+    from solver.svg import position_svg, solution_svg, write_svg
+
+    answer = guarded(puzzle.answer_solution) if with_answer else None
+    if svg_file:
+        title = puzzle.position.title
+        picture = position_svg(puzzle.position, title) if answer is None else solution_svg(answer, title)
+        guarded(lambda: write_svg(svg_file, picture))
+    click.echo(json.dumps(puzzle.to_dict(with_answer)) if as_json else render_puzzle(puzzle, answer))
+
+
 @puzzles.command("show")
 @click.argument("puzzle_id", metavar="ID")
-@click.option("--json", "as_json", is_flag=True, help="Print one JSON object (with the recorded answer).")
-@click.option("--svg", "svg_file", metavar="FILE", help="Also draw the puzzle and its answer as SVG.")
-def puzzles_show(puzzle_id: str, as_json: bool, svg_file: str | None) -> None:
-    """Show a puzzle (its answer only in --json)."""
+@answer_option
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of text.")
+@click.option("--svg", "svg_file", metavar="FILE", help="Also draw the puzzle as SVG (with --answer: and its answer).")
+def puzzles_show(puzzle_id: str, with_answer: bool, as_json: bool, svg_file: str | None) -> None:
+    """Show a puzzle: rack, table and goal; the answer only with --answer."""
     from puzzles.library import find
 
-    puzzle = guarded(lambda: find(puzzle_id))
-    if svg_file:
-        from solver.solve import solve as solve_position
-        from solver.svg import solution_svg, write_svg
-
-        solution = guarded(lambda: solve_position(puzzle.position))
-        guarded(lambda: write_svg(svg_file, solution_svg(solution, puzzle.position.title)))
-    click.echo(json.dumps(puzzle.to_dict()) if as_json else render_puzzle(puzzle))
+    show_puzzle(guarded(lambda: find(puzzle_id)), with_answer, as_json, svg_file)
 
 
 @puzzles.command("check")
@@ -84,13 +106,14 @@ def puzzles_check(ctx: click.Context, /, puzzle_id: str, answer_file: str, as_js
 @puzzles.command("generate")
 @click.option("--difficulty", type=click.IntRange(1, 5), required=True, help="Measured difficulty, 1-5.")
 @click.option("--seed", type=int, default=0, show_default=True, help="Same seed, same puzzle.")
+@answer_option
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object (as `puzzles show --json`).")
-def puzzles_generate(difficulty: int, seed: int, as_json: bool) -> None:
+@click.option("--svg", "svg_file", metavar="FILE", help="Also draw the puzzle as SVG (with --answer: and its answer).")
+def puzzles_generate(difficulty: int, seed: int, with_answer: bool, as_json: bool, svg_file: str | None) -> None:
     """Create a new puzzle of a measured difficulty, with a unique optimal set of tiles to play."""
     from puzzles.generate import generated_puzzle
 
-    puzzle = guarded(lambda: generated_puzzle(difficulty, seed))
-    click.echo(json.dumps(puzzle.to_dict()) if as_json else render_puzzle(puzzle))
+    show_puzzle(guarded(lambda: generated_puzzle(difficulty, seed)), with_answer, as_json, svg_file)
 
 
 @puzzles.command("record")

@@ -53,10 +53,12 @@ def set_text(s: PlacedSet, color: bool) -> str:
     return " ".join(tile_text(t, r, color) for t, r in zip(s.tiles, s.from_rack))
 
 
-def render_solution(solution: Solution, color: bool) -> str:
+def render_solution(solution: Solution, color: bool, title: bool = True) -> str:
+    """The answer as text: the title (unless ``title`` is False), the move, the table after it
+    (each set's change named), retrieved jokers, what is left on the rack."""
     lines: list[str] = []
     pos = solution.position
-    if pos.title:
+    if pos.title and title:
         lines.append(" ".join(pos.title.split()))  # one line, whatever the file held
     n, pts = solution.tiles_played, solution.points_played
     played = tiles_text(solution.played, color, from_rack=True)
@@ -174,7 +176,8 @@ def render_hint(found: Hint, color: bool) -> str:
     return "\n".join(lines)
 
 
-def render_puzzle(puzzle: Puzzle) -> str:
+def render_puzzle(puzzle: Puzzle, answer: Solution | None = None) -> str:
+    """The puzzle: rack, table, what is asked; its answer only when ``answer`` is given."""
     p = puzzle.position
     lines = [f"{puzzle.id}: {p.title} (difficulty {puzzle.difficulty})", f"Rack: {format_tiles(p.rack)}"]
     lines.append("Table:" if p.table else "Table: empty")
@@ -189,4 +192,6 @@ def render_puzzle(puzzle: Puzzle) -> str:
         if n
         else "Goal: find out whether any tile can be played."
     )
+    if answer is not None:
+        lines += ["", "Answer:", render_solution(answer, False, title=False)]
     return "\n".join(lines)

@@ -28,10 +28,11 @@ from typing import Any
 from solver.errors import InputError
 from solver.files import PUZZLE_KEYS, parse_tokens, position_from_fields, read_fields, read_text, tiles_of
 from solver.position import Position
-from solver.solution import Solution
+from solver.solution import Objective, SetChange, Solution, Status, describe_table
 from solver.solve import SolveOptions, solve
 from solver.steps import Plan, best_steps
 from solver.tiles import Tile
+from solver.validator import played_tiles, validate
 
 
 @dataclass(frozen=True)
@@ -84,6 +85,22 @@ class Puzzle:
                 "table": [[str(t) for t in s] for s in self.answer],
             }
         return data
+
+    def answer_solution(self) -> Solution:
+        """The recorded answer as a solved turn (rack tiles marked, each set's change named), so
+        that it is shown as ``solve`` shows an answer. Checked by the validator first."""
+        p = self.position
+        violations = validate(p, self.answer)
+        if violations:
+            raise InputError(
+                f"puzzle {self.id}: the recorded answer is illegal: {violations[0].message}"
+                f" (record it again with: rummikub puzzles record {self.path})"
+            )
+        played = tuple(sorted(played_tiles(p, self.answer).elements()))
+        placed = describe_table(p, self.answer, played)
+        kept = sum(1 for s in placed if s.change is SetChange.UNCHANGED)
+        return Solution(p, Status.OPTIMAL if played else Status.NO_MOVE, Objective.TILES, played,
+                        placed, kept, "recorded", 0.0, 0.0, 0.0)
 
 
 def _measured_with(position: Position) -> str:

@@ -14,6 +14,7 @@ from xml.sax.saxutils import escape
 from solver.check import CheckReport
 from solver.errors import InputError
 from solver.melds import why_invalid
+from solver.position import Position
 from solver.solution import PlacedSet, SetChange, Solution
 from solver.tiles import Tile
 from solver.wording import count
@@ -103,20 +104,32 @@ def _marks(placed: Sequence[PlacedSet]) -> list[tuple[Sequence[bool], Sequence[b
     return out
 
 
-def solution_svg(solution: Solution, title: str = "") -> str:
-    """The position (rack and table before) and the answer (table after, rack tiles highlighted)."""
-    canvas = _Canvas()
-    position = solution.position
-    heading = title or position.title or "Rummikub position"
-    canvas.text(MARGIN, canvas.y + 14, heading, 18)
+def _draw_position(canvas: _Canvas, position: Position, title: str, table_label: str) -> None:
+    canvas.text(MARGIN, canvas.y + 14, title or position.title or "Rummikub position", 18)
     canvas.y += 30
     canvas.text(MARGIN, canvas.y + 12, f"Rack ({count(len(position.rack), 'tile')})")
     canvas.y += 20
     canvas.row_of_sets([position.rack])
-    canvas.text(MARGIN, canvas.y + 12, f"Table before ({count(len(position.table), 'set')})")
+    canvas.text(MARGIN, canvas.y + 12, f"{table_label} ({count(len(position.table), 'set')})")
     canvas.y += 20
     if position.table:
         canvas.row_of_sets(position.table)
+
+
+def position_svg(position: Position, title: str = "") -> str:
+    """The position only (rack and table): a puzzle's picture, which must not give the answer away."""
+    canvas = _Canvas()
+    _draw_position(canvas, position, title, "Table")
+    if not position.opened:
+        canvas.text(MARGIN, canvas.y + 12, "Not opened yet: this turn is the initial meld")
+        canvas.y += 20
+    return canvas.svg()
+
+
+def solution_svg(solution: Solution, title: str = "") -> str:
+    """The position (rack and table before) and the answer (table after, rack tiles highlighted)."""
+    canvas = _Canvas()
+    _draw_position(canvas, solution.position, title, "Table before")
     n = solution.tiles_played
     summary = (
         "No move: draw a tile"

@@ -50,8 +50,9 @@ def test_cli_list_show_check(tmp_path: Path) -> None:
     twos = json.loads(runner.invoke(cli, ["puzzles", "list", "--difficulty", "2", "--json"]).stdout)
     assert twos and all(p["difficulty"] == 2 for p in twos)
     shown = json.loads(runner.invoke(cli, ["puzzles", "show", "joker-retrieval", "--json"]).stdout)
-    assert {"id", "title", "difficulty", "rack", "table", "initial_meld", "rules", "answer"} <= set(shown)
-    assert shown["answer"]["tiles_played"] == 3
+    assert set(shown) == {"id", "title", "difficulty", "rack", "table", "initial_meld", "rules"}
+    solved = json.loads(runner.invoke(cli, ["puzzles", "show", "joker-retrieval", "--json", "--answer"]).stdout)
+    assert solved["answer"]["tiles_played"] == 3
     answer = tmp_path / "answer.txt"
     answer.write_text("R4 J R6 R5\nK1 K2 K3\n")
     checked = runner.invoke(cli, ["puzzles", "check", "joker-retrieval", "--answer", str(answer)])
@@ -69,3 +70,51 @@ def test_record_writes_difficulty_and_answer(tmp_path: Path) -> None:
     assert (puzzle.difficulty, puzzle.answer_played) == (1, 2)
     again = CliRunner().invoke(cli, ["puzzles", "record", str(path)])  # idempotent
     assert again.exit_code == 0 and load_puzzle(str(path)) == puzzle
+
+
+def _svg_tiles(path: Path) -> list[str]:
+    """The tiles a picture draws, in order (each tile's <title>)."""
+    import xml.etree.ElementTree as ET
+
+    svg = "{http://www.w3.org/2000/svg}"
+    groups = [g for g in ET.parse(path).getroot().iter(f"{svg}g") if "tile" in g.get("class", "")]
+    return [str(g.findtext(f"{svg}title")) for g in groups]
+
+
+def test_show_gives_the_answer_away_only_when_asked(tmp_path: Path) -> None:
+    """Text, JSON and picture show the puzzle; --answer adds the recorded answer to all three."""
+    puzzle = next(p for p in PUZZLES if p.id == "split-run")
+    shown_tiles = [str(t) for t in puzzle.position.rack] + [str(t) for s in puzzle.position.table for t in s]
+    runner = CliRunner()
+    picture = tmp_path / "puzzle.svg"
+    text = runner.invoke(cli, ["puzzles", "show", "split-run", "--svg", str(picture)])
+    assert text.exit_code == 0 and text.stderr == ""
+    assert "Answer" not in text.stdout and "[B8]" not in text.stdout
+    assert _svg_tiles(picture) == shown_tiles  # the rack and the table, nothing after the move
+    assert "after" not in picture.read_text()
+    solved_picture = tmp_path / "answer.svg"
+    solved = runner.invoke(cli, ["puzzles", "show", "split-run", "--answer", "--svg", str(solved_picture)])
+    assert solved.exit_code == 0
+    assert "Answer:\nBest move: play 1 tile (8 points): [B8]" in solved.stdout
+    assert "  B6 B7 [B8]    rebuilt" in solved.stdout
+    drawn = _svg_tiles(solved_picture)
+    assert drawn[: len(shown_tiles)] == shown_tiles
+    assert Counter(drawn[len(shown_tiles) :]) == Counter(str(t) for s in puzzle.answer for t in s)
+
+
+def test_generated_puzzle_hides_its_answer_too() -> None:
+    runner = CliRunner()
+    shown = json.loads(runner.invoke(cli, ["puzzles", "generate", "--difficulty", "1", "--json"]).stdout)
+    assert "answer" not in shown
+    solved = json.loads(
+        runner.invoke(cli, ["puzzles", "generate", "--difficulty", "1", "--json", "--answer"]).stdout
+    )
+    assert solved["answer"]["tiles_played"] >= 1
+    assert {k: v for k, v in solved.items() if k != "answer"} == shown
+
+
+def test_recorded_answer_as_a_solution_is_the_recorded_table() -> None:
+    for puzzle in PUZZLES:
+        answer = puzzle.answer_solution()
+        assert answer.tiles_played == puzzle.answer_played
+        assert sorted(sorted(s.tiles) for s in answer.table) == sorted(sorted(s) for s in puzzle.answer)
