@@ -100,27 +100,27 @@ def _meld_note(position: Position) -> str:
 
 
 def render_check(report: CheckReport, show: bool, color: bool) -> str:
+    """The verdict as the JSON gives it: legal or not (and why), what it plays, the optimum."""
     lines: list[str] = []
-    n, pts = report.tiles_played, report.points_played
-    unit = "tile" if report.objective.value == "tiles" else "point"
+    best = report.best
+    optimum = f"{count(best.tiles_played, 'tile')} ({count(best.points_played, 'point')})"
     if report.legal:
-        lines.append(f"Legal move: {n} tile{'s' if n != 1 else ''} ({pts} points) played.")
+        n, pts = report.tiles_played, report.points_played
+        lines.append(f"Legal move: {count(n, 'tile')} ({count(pts, 'point')}) played.")
+        if report.optimal:
+            lines.append(f"Optimal: the best move also plays {optimum}.")
+        else:
+            unit = "tile" if report.objective.value == "tiles" else "point"
+            lines.append(f"Not optimal: the best move plays {optimum}, {count(report.missed, unit)} more.")
     else:
-        lines.append(
-            f"Illegal move: {len(report.violations)} problem{'s' if len(report.violations) != 1 else ''}."
-        )
+        lines.append(f"Illegal move ({count(len(report.violations), 'problem')}): it plays nothing.")
         for v in report.violations:
             tiles = f" [{tiles_text(v.tiles, color)}]" if v.tiles else ""
             lines.append(f"  - {v.message}{tiles}")
-    best = report.best
-    what = f"{best.tiles_played} tile{'s' if best.tiles_played != 1 else ''} ({best.points_played} points)"
-    if report.optimal:
-        lines.append(f"Optimal: the best move also plays {what}.")
-    else:
-        short = report.missed
-        lines.append(
-            f"Not optimal: the best move plays {what}, {short} {unit}{'s' if short != 1 else ''} more."
-        )
+        if best.tiles_played:
+            lines.append(f"The best legal move plays {optimum}.")
+        else:
+            lines.append(f"No legal move plays a tile: draw one{_meld_note(report.position)}.")
     if show:
         lines.append("")
         lines.append(render_solution(best, color))

@@ -1,4 +1,8 @@
-"""Judging a proposed answer: is the table after the move legal, and how far from the optimum?"""
+"""Judging a proposed answer: is the table after the move legal, and how far from the optimum?
+
+An illegal answer plays nothing: its ``tiles_played`` and ``points_played`` are 0 and it is as far
+from the optimum as a draw, so that every report (text, JSON, picture) tells the same story.
+"""
 
 from __future__ import annotations
 
@@ -21,7 +25,7 @@ class CheckReport:
     answer: tuple[tuple[Tile, ...], ...]
     objective: Objective
     violations: tuple[Violation, ...]
-    played: tuple[Tile, ...]  # what the answer lays from the rack (when legal)
+    played: tuple[Tile, ...]  # the rack tiles the answer lays (they count only if it is legal)
     best: Solution  # the optimum (shown only on request)
 
     @property
@@ -30,11 +34,13 @@ class CheckReport:
 
     @property
     def tiles_played(self) -> int:
-        return len(self.played)
+        """Tiles the move plays: none when it is illegal."""
+        return len(self.played) if self.legal else 0
 
     @property
     def points_played(self) -> int:
-        return points(self.played, self.position.rules)
+        """Points the move plays: none when it is illegal."""
+        return points(self.played, self.position.rules) if self.legal else 0
 
     @property
     def optimal(self) -> bool:
@@ -49,8 +55,8 @@ class CheckReport:
     def missed(self) -> int:
         """How far short of the optimum, in the chosen objective's unit (0 when optimal)."""
         if self.objective is Objective.TILES:
-            return self.best.tiles_played - (self.tiles_played if self.legal else 0)
-        return self.best.points_played - (self.points_played if self.legal else 0)
+            return self.best.tiles_played - self.tiles_played
+        return self.best.points_played - self.points_played
 
     def violation_sets(self) -> tuple[tuple[int, ...], ...]:
         """For each violation, the sets of the answer it is about (indices from 0), so that a

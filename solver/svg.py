@@ -167,11 +167,15 @@ def answer_svg(report: CheckReport) -> str:
     for v in report.violations:
         canvas.text(MARGIN, canvas.y + 12, "✗ " + v.message, 13, "#b00000")
         canvas.y += 18
-    verdict = "optimal" if report.optimal else "legal, not optimal" if report.legal else "illegal"
+    if report.legal:
+        verdict = "optimal" if report.optimal else "legal, not optimal"
+        said = f"{verdict}: {count(report.tiles_played, 'tile')}, {count(report.points_played, 'point')}"
+    else:
+        said = f"illegal: it plays nothing; the best legal move plays {count(report.best.tiles_played, 'tile')}"
     canvas.text(
         MARGIN,
         canvas.y + 12,
-        f"{verdict}: {count(report.tiles_played, 'tile')}, {count(report.points_played, 'point')}",
+        said,
         13,
         "#1e7a34" if report.optimal else "#b00000",
     )

@@ -60,16 +60,10 @@ def validate(position: Position, new_table: Sequence[Sequence[Tile]]) -> list[Vi
             )
         )
     played = after - before
-    extra = played - Counter(position.rack)
+    rack = Counter(position.rack)
+    extra = played - rack
     if extra:
-        tiles = tuple(sorted(extra.elements()))
-        out.append(
-            Violation(
-                "tile_not_available",
-                f"{format_tiles(tiles)} neither on the table nor on the rack",
-                tiles,
-            )
-        )
+        out += _unavailable(extra, before, rack, after, position)
     rearranged = Counter(_key(s) for s in new_table) != Counter(_key(s) for s in position.table)
     if not played and rearranged and not missing:
         out.append(
@@ -83,6 +77,35 @@ def validate(position: Position, new_table: Sequence[Sequence[Tile]]) -> list[Vi
         out += _initial_meld_violations(position, new_table, played - extra)
     if not missing and not extra:
         out += [Violation(p.code, p.message, p.tiles) for p in joker_problems(position, new_table)]
+    return out
+
+
+def _unavailable(
+    extra: Counter[Tile], before: Counter[Tile], rack: Counter[Tile], after: Counter[Tile], position: Position
+) -> list[Violation]:
+    """Tiles the answer holds more of than the table and the rack do: ``tile_not_available`` for
+    tiles found on neither, ``tile_used_too_often`` for each tile used more times than there are."""
+    out: list[Violation] = []
+    nowhere = tuple(sorted(t for t in extra.elements() if not before[t] and not rack[t]))
+    if nowhere:
+        out.append(Violation("tile_not_available", f"{format_tiles(nowhere)} neither on the table nor on the rack", nowhere))
+    rules = position.rules
+    for t in sorted(extra):
+        there = before[t] + rack[t]
+        if not there:
+            continue
+        used = after[t]
+        where = f"{before[t] or 'none'} on the table, {rack[t] or 'none'} on the rack"
+        exist = rules.jokers if t.is_joker else rules.copies
+        game = f"; the game has only {exist}" if used > exist else ""
+        out.append(
+            Violation(
+                "tile_used_too_often",
+                f"{t} used {count(used, 'time')}, but there {'is' if there == 1 else 'are'} only {there}"
+                f" ({where}){game}",
+                (t,) * extra[t],
+            )
+        )
     return out
 
 

@@ -86,7 +86,7 @@ def write(tmp_path: Path, name: str, text: str) -> str:
     [
         ("R4 R5 R6\nB7 O7 J\nK1 K2 K3\n", 0, "Legal move: 3 tiles (19 points) played."),
         ("R4 J R6 R5\nK1 K2 K3\n", EXIT_NOT_OPTIMAL, "Legal move: 1 tile (5 points) played."),
-        ("R4 J R6 B7\nK1 K2 K3 O7\n", EXIT_ILLEGAL, "Illegal move: 2 problems."),
+        ("R4 J R6 B7\nK1 K2 K3 O7\n", EXIT_ILLEGAL, "Illegal move (2 problems): it plays nothing."),
     ],
 )
 def test_cli_exit_statuses(tmp_path: Path, answer: str, status: int, first_line: str) -> None:
@@ -124,3 +124,39 @@ def test_cli_bad_answer_token_is_bad_input(tmp_path: Path) -> None:
     assert result.exit_code == 1
     assert result.stderr == f"Error: invalid tile 'X7' in answer file {answer} line 2: unknown colour 'X' (colours are K B R O)\n"
     assert result.stdout == ""
+
+
+def test_illegal_answer_plays_nothing_in_text_and_json_alike(tmp_path: Path) -> None:
+    """A second B8 from nowhere: illegal, why, nothing played, and the best legal move's size."""
+    answer = write(tmp_path, "answer.txt", "B6 B7 B8 B8\nB8 B9 B10\nK1 K2 K3 K4\n")
+    args = ["check", "puzzles/split-run.txt", "--answer", answer]
+    text = CliRunner().invoke(cli, args)
+    assert text.exit_code == EXIT_ILLEGAL and text.stderr == ""
+    assert text.stdout.splitlines() == [
+        "Illegal move (2 problems): it plays nothing.",
+        "  - set 1 'B6 B7 B8 B8' is invalid: number repeats in a run (B8 twice) [B6 B7 B8 B8]",
+        "  - B8 used 3 times, but there are only 2 (1 on the table, 1 on the rack); the game has only 2 [B8]",
+        "The best legal move plays 1 tile (8 points).",
+    ]
+    data = json.loads(CliRunner().invoke(cli, [*args, "--json"]).stdout)
+    assert data["legal"] is False and data["optimal"] is False
+    assert (data["tiles_played"], data["points_played"]) == (0, 0)
+    assert (data["optimal_tiles"], data["optimal_points"]) == (1, 8)
+    assert [v["code"] for v in data["violations"]] == ["invalid_set", "tile_used_too_often"]
+
+
+def test_illegal_answer_when_no_legal_move_plays_a_tile(tmp_path: Path) -> None:
+    rack = write(tmp_path, "rack.txt", "R1 R2 R3 K5\n")
+    answer = write(tmp_path, "answer.txt", "R1 R2 R3\n")
+    result = CliRunner().invoke(cli, ["check", "--rack", rack, "--answer", answer])
+    assert result.exit_code == EXIT_ILLEGAL
+    assert result.stdout.splitlines()[-1] == (
+        "No legal move plays a tile: draw one (this turn is the initial meld: new sets from your rack"
+        " worth at least 30 points)."
+    )
+
+
+def test_report_of_an_illegal_answer_counts_nothing() -> None:
+    report = check_answer(POSITION, sets("R4 R5 R6 R5", "B7 O7 J", "K1 K2 K3"))
+    assert not report.legal
+    assert (report.tiles_played, report.points_played, report.missed) == (0, 0, 3)

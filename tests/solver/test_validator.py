@@ -143,10 +143,24 @@ def test_tile_not_available() -> None:
 
 
 def test_second_copy_not_on_the_rack() -> None:
-    # One K5 and one B5 on the rack; the move needs two of each and an O5.
+    # One K5 and one B5 on the rack; the move needs two of each and an O5 (which is nowhere).
     found = check(position("K5 B5 R5"), ["K5 B5 R5", "K5 B5 O5"])
-    assert codes(found) == ["tile_not_available"]
-    assert tiles_of(found, "tile_not_available") == "K5 B5 O5"
+    assert codes(found) == ["tile_not_available", "tile_used_too_often", "tile_used_too_often"]
+    assert tiles_of(found, "tile_not_available") == "O5"
+    assert [v.message for v in found if v.code == "tile_used_too_often"] == [
+        "K5 used 2 times, but there is only 1 (none on the table, 1 on the rack)",
+        "B5 used 2 times, but there is only 1 (none on the table, 1 on the rack)",
+    ]
+
+
+def test_a_tile_used_twice_says_so_and_how_many_there_are() -> None:
+    # One B8 on the rack, one on the table: the answer uses it three times (one more than exist).
+    found = check(position("B8 K8 R8", ["B6 B7 B8"]), ["B6 B7 B8", "K8 B8 R8", "B8 B9 B10"])
+    used = [v for v in found if v.code == "tile_used_too_often"]
+    assert [(v.message, format_tiles(v.tiles)) for v in used] == [
+        ("B8 used 3 times, but there are only 2 (1 on the table, 1 on the rack); the game has only 2", "B8")
+    ]
+    assert tiles_of(found, "tile_not_available") == "B9 B10"  # B8 is there, only not three times
 
 
 def test_joker_not_on_the_rack() -> None:
