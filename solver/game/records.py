@@ -33,7 +33,8 @@ from typing import IO, Any
 
 from solver.errors import InputError, RulesError
 from solver.files import read_input
-from solver.game.engine import Game, RoundResult, TurnRecord
+from solver.game.engine import RACK_SIZE, Game, RoundResult, TurnRecord
+from solver.game.scoring import CLUB_JOKER_VALUE, blocked_winners, rack_value, standard_scores
 from solver.melds import why_invalid
 from solver.rules import RuleSet
 from solver.tiles import Tile, TileSyntaxError, format_tiles
@@ -285,6 +286,7 @@ def parse_record(text: str, label: str = "<record>") -> GameRecord:
     header: GameHeader | None = None
     turns: list[TurnRecord] = []
     result: RoundResult | None = None
+    places: list[str] = []  # where each turn, then the result, was read
     for number, line in numbered:
         where = f"record {label} line {number}"
         try:
@@ -308,7 +310,9 @@ def parse_record(text: str, label: str = "<record>") -> GameRecord:
             turns.append(_turn(reader, header, turns))
         else:
             result = _result(reader, header, len(turns))
+        places.append(where)
     assert header is not None
+    _Story(header, places).check(turns, result)
     return GameRecord(header, tuple(turns), result)
 
 
@@ -335,6 +339,8 @@ def _header(reader: _Reader) -> GameHeader:
     deal = reader.data.get("deal", {})
     if not isinstance(deal, dict):
         raise InputError(f"{where}: 'deal' must be an object")
+    if "rack_size" in deal:
+        _Reader(deal, f"{where} 'deal'").integer("rack_size", 1, 40)
     return GameHeader(
         rules=rules,
         seed=reader.integer("seed"),
@@ -426,3 +432,156 @@ def _result(reader: _Reader, header: GameHeader, turns: int) -> RoundResult:
         opened=tuple(opened),
         turns=reader.integer("turns", 0) if "turns" in reader.data else turns,
     )
+
+
+class _Story:
+    """The record read as one round: every number that follows from the rest is checked.
+
+    Whose turn it is (from the first player, in seat order); the table each turn starts from (the
+    one the turn before left); each rack (what the player's last turn left: the rack, plus tiles
+    that came off the table, plus the tile drawn and any penalty tiles); tile copies; ``opened``
+    (true once the player has played); the pool (less a tile per draw and the penalty tiles; a pass
+    only once it is empty); and the result: the last turn's player emptied their rack, or the last
+    turn of every player was a pass; the racks left; the winner of a blocked round; the scores
+    (standard: exactly; club: big points and a zero sum); ``turns`` and ``opened``.
+
+    A header with ``deal`` (``play`` and ``selfplay`` always write it) says how the round began, so
+    the first turns are checked against it too: an empty table, racks of the size dealt, nobody
+    opened, and a pool of every tile not dealt. Without it, the record takes up the round where its
+    first turn finds it (a hand-written record may start from any position).
+    """
+
+    def __init__(self, header: GameHeader, places: Sequence[str]) -> None:
+        self.header = header
+        self.places = places
+        self.players = len(header.players)
+
+    def fail(self, index: int, problem: str) -> InputError:
+        return InputError(f"{self.places[index]}: {problem}")
+
+    def check(self, turns: Sequence[TurnRecord], result: RoundResult | None) -> None:
+        rules = self.header.rules
+        dealt = bool(self.header.deal)
+        rack_size = int(self.header.deal.get("rack_size", RACK_SIZE))
+        pool: int | None = rules.tile_count - self.players * rack_size if dealt else None
+        racks: dict[int, Counter[Tile]] = {}  # each seat's rack after its latest turn
+        opened: dict[int, bool] = {}
+        table: Counter[tuple[Tile, ...]] | None = Counter() if dealt else None
+        for i, turn in enumerate(turns):
+            seat = turn.seat
+            expected = (self.header.first_player - 1 + i) % self.players
+            if seat != expected:
+                raise self.fail(i, f"player {turn.player} moves, but it is player {expected + 1}'s turn")
+            if table is not None and Counter(tuple(sorted(s)) for s in turn.table) != table:
+                raise self.fail(i, "'table' is not the table the turn before left" if i else "'table' must be empty: a round starts with an empty table")
+            rack = Counter(turn.rack)
+            if seat in racks and rack != racks[seat]:
+                raise self.fail(
+                    i, f"'rack' is {_tiles(rack)}, but player {turn.player}'s last turn left {_tiles(racks[seat])}"
+                )
+            if seat not in racks and dealt and len(turn.rack) != rack_size:
+                raise self.fail(
+                    i, f"'rack' holds {count(len(turn.rack), 'tile')} at player {turn.player}'s first turn,"
+                    f" but {rack_size} are dealt"
+                )
+            self._check_copies(i, rack + Counter(t for s in turn.table for t in s))
+            if (seat in opened or dealt) and turn.opened != opened.get(seat, False):
+                said = "has opened" if opened.get(seat, False) else "has not opened yet"
+                raise self.fail(i, f"'opened' is {str(turn.opened).lower()}, but player {turn.player} {said}")
+            if pool is None:  # taken up mid-round: the pool before the first turn follows from it
+                pool = turn.pool + (turn.drew is not None) + len(turn.penalty)
+            pool = self._check_pool(i, turn, pool)
+            racks[seat] = _rack_after(turn)
+            opened[seat] = turn.opened or bool(turn.played)
+            table = Counter(tuple(sorted(s)) for s in turn.table_after)
+        if result is not None:
+            self._check_result(len(turns), turns, result, racks, opened)
+
+    def _check_copies(self, i: int, tiles: Counter[Tile]) -> None:
+        rules = self.header.rules
+        for t, n in sorted(tiles.items()):
+            limit = rules.jokers if t.is_joker else rules.copies
+            if n > limit:
+                what = "jokers" if t.is_joker else f"copies of {t}"
+                raise self.fail(i, f"too many {what}: {n} on the rack and the table, the game has {limit}")
+
+    def _check_pool(self, i: int, turn: TurnRecord, before: int) -> int:
+        drawn = (1 if turn.drew is not None else 0) + len(turn.penalty)
+        if turn.drew is not None and before == 0:
+            raise self.fail(i, f"'drew' is {turn.drew}, but the pool was empty")
+        if not turn.played and turn.drew is None and not turn.penalty and before > 0:
+            raise self.fail(i, f"neither played nor drew, but the pool held {count(before, 'tile')}: a pass comes only once it is empty")
+        expected = max(before - drawn, 0)
+        if turn.pool != expected:
+            took = f", less {count(drawn, 'tile')} drawn" if drawn else ""
+            raise self.fail(i, f"'pool' is {turn.pool}, but it held {before} before this turn{took}: expected {expected}")
+        return expected
+
+    def _check_result(
+        self,
+        i: int,
+        turns: Sequence[TurnRecord],
+        result: RoundResult,
+        racks: dict[int, Counter[Tile]],
+        opened: dict[int, bool],
+    ) -> None:
+        if result.turns != len(turns):
+            raise self.fail(i, f"'turns' is {result.turns}, but the record holds {count(len(turns), 'turn')}")
+        for seat, left in racks.items():
+            if Counter(result.racks[seat]) != left:
+                raise self.fail(
+                    i, f"'racks' gives player {seat + 1} {_tiles(Counter(result.racks[seat]))}, but their last turn"
+                    f" left {_tiles(left)}"
+                )
+        if result.opened and len(result.opened) != self.players:
+            raise self.fail(i, f"'opened' must hold {self.players} flags, one per player")
+        for seat, was in opened.items():
+            if result.opened and result.opened[seat] != was:
+                raise self.fail(i, f"'opened' says player {seat + 1} {'did not open' if was else 'opened'}, but they {'did' if was else 'did not'}")
+        if result.reason == "rack_empty":
+            if not turns or result.winner != turns[-1].seat or racks.get(turns[-1].seat):
+                raise self.fail(i, "'reason' is 'rack_empty', but the last turn's player did not empty their rack")
+        else:
+            passes = turns[-self.players :]
+            if len(passes) < self.players or any(t.played or t.drew is not None or t.penalty for t in passes):
+                raise self.fail(i, "'reason' is 'blocked', but not every player passed in turn at the end")
+        if len(racks) < self.players:
+            return  # a player who never moved: their rack, and so the scores, cannot be checked
+        self._check_scores(i, result)
+
+    def _check_scores(self, i: int, result: RoundResult) -> None:
+        club = result.scoring == "club"
+        joker = CLUB_JOKER_VALUE if club else self.header.rules.joker_penalty
+        values = [rack_value(r, joker) for r in result.racks]
+        winners = list(result.winners) or ([result.winner] if result.winner is not None else [])
+        if result.reason == "blocked":
+            lowest = blocked_winners(values, [len(r) for r in result.racks])
+            if sorted(winners) != lowest:
+                named = ", ".join(str(w + 1) for w in lowest)
+                raise self.fail(i, f"the lowest rack wins a blocked round: player {named}, not as recorded")
+        if not winners:
+            raise self.fail(i, "a round has a winner (or tied winners in 'tied')")
+        if club:
+            big = [1 if len(winners) == 1 and seat == winners[0] else 0 for seat in range(self.players)]
+            if result.big and list(result.big) != big:
+                raise self.fail(i, f"'big' is {list(result.big)}: 1 big point goes to the winner, expected {big}")
+            if sum(result.scores):
+                raise self.fail(i, f"'scores' add up to {sum(result.scores)}: a round's small points add up to 0")
+            return
+        expected = standard_scores(values, winners)
+        if list(result.scores) != expected:
+            raise self.fail(i, f"'scores' is {list(result.scores)}, but the racks left score {expected}")
+
+
+def _rack_after(turn: TurnRecord) -> Counter[Tile]:
+    """The player's rack after the turn: tiles are conserved between rack, table and the draws."""
+    rack = Counter(turn.rack) + Counter(t for s in turn.table for t in s)
+    rack.subtract(Counter(t for s in turn.table_after for t in s))
+    rack.update(turn.penalty)
+    if turn.drew is not None:
+        rack[turn.drew] += 1
+    return +rack
+
+
+def _tiles(tiles: Counter[Tile]) -> str:
+    return format_tiles(sorted(tiles.elements())) or "nothing"

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -173,3 +174,114 @@ def test_a_record_is_written_whole_or_not_at_all(tmp_path: Path) -> None:
     target.write_text("old\n")
     write_record_lines(target, ['{"type": "game"}'])
     assert target.read_text() == '{"type": "game"}\n' and len(list(tmp_path.iterdir())) == 1
+
+
+# --------------------------------------------------------------------------- the record tells one story
+
+
+def _edited(edit: Callable[[list[dict[str, Any]]], None]) -> tuple[str, int]:
+    """A played game's record with one edit; the text and the line number the edit is on."""
+    lines = [json.loads(line) for line in _lines(played_game())]
+    before = [json.dumps(line) for line in lines]
+    edit(lines)
+    after = [json.dumps(line) for line in lines]
+    changed = next(i for i, (a, b) in enumerate(zip(before, after)) if a != b)
+    return "\n".join(after) + "\n", changed + 1
+
+
+def _set_pool(lines: list[dict[str, Any]]) -> None:
+    lines[2]["pool"] = 12
+
+
+def _set_first_pool(lines: list[dict[str, Any]]) -> None:
+    lines[1]["pool"] -= 1
+
+
+def _add_to_rack(lines: list[dict[str, Any]]) -> None:
+    lines[4]["rack"].append("K1")
+
+
+def _short_first_rack(lines: list[dict[str, Any]]) -> None:
+    lines[1]["rack"].pop()
+
+
+def _opened_at_first(lines: list[dict[str, Any]]) -> None:
+    lines[1]["opened"] = True
+
+
+def _wrong_player(lines: list[dict[str, Any]]) -> None:
+    lines[2]["player"] = lines[1]["player"]
+
+
+def _scores(lines: list[dict[str, Any]]) -> None:
+    lines[-1]["scores"] = [s + (1 if i == 0 else -1 if i == 1 else 0) for i, s in enumerate(lines[-1]["scores"])]
+
+
+def _racks(lines: list[dict[str, Any]]) -> None:
+    loser = next(i for i, r in enumerate(lines[-1]["racks"]) if r)
+    lines[-1]["racks"][loser] = lines[-1]["racks"][loser][1:]
+
+
+def _turns(lines: list[dict[str, Any]]) -> None:
+    lines[-1]["turns"] += 1
+
+
+@pytest.mark.parametrize(
+    ("edit", "message"),
+    [
+        (_set_pool, "'pool' is 12, but it held"),
+        (_set_first_pool, "'pool' is"),
+        (_add_to_rack, "'rack' is"),
+        (_short_first_rack, "at player"),
+        (_opened_at_first, "'opened' is true, but player"),
+        (_wrong_player, "moves, but it is player"),
+        (_scores, "'scores' is"),
+        (_racks, "'racks' gives player"),
+        (_turns, "'turns' is"),
+    ],
+)
+def test_every_number_that_follows_from_the_rest_is_checked(
+    edit: Callable[[list[dict[str, Any]]], None], message: str
+) -> None:
+    text, line = _edited(edit)
+    with pytest.raises(InputError) as caught:
+        parse_record(text, "x.jsonl")
+    assert f"record x.jsonl line {line}: " in str(caught.value)
+    assert message in str(caught.value)
+
+
+def test_a_table_that_is_not_the_one_left_is_refused() -> None:
+    lines = [json.loads(line) for line in _lines(played_game())]
+    number, turn = next((n, d) for n, d in enumerate(lines, 1) if d["type"] == "turn" and d["table"])
+    turn["table"] = turn["table"][1:]
+    turn["table_after"] = turn["table"] + [s for s in turn["table_after"] if s not in turn["table"]][1:]
+    with pytest.raises(InputError, match=rf"line {number}: 'table'"):
+        parse_record("\n".join(json.dumps(d) for d in lines), "x.jsonl")
+
+
+def test_analyze_refuses_an_edited_pool_count(tmp_path: Path) -> None:
+    """The issue's record: the pool after turn 2 edited from its true count to 12."""
+    from click.testing import CliRunner
+
+    from cli.main import cli
+
+    text, line = _edited(_set_pool)
+    path = tmp_path / "edited.jsonl"
+    path.write_text(text)
+    result = CliRunner().invoke(cli, ["analyze", str(path)])
+    assert result.exit_code == 1 and result.stdout == ""
+    assert result.stderr.startswith(f"Error: record {path} line {line}: 'pool' is 12, but it held ")
+    assert result.stderr.count("\n") == 1
+
+
+def test_a_record_without_a_deal_is_taken_up_where_it_starts() -> None:
+    """Hand-written records may start from any position; from then on they must add up."""
+    lines = [json.loads(line) for line in _lines(played_game())]
+    del lines[0]["deal"]
+    tail = [lines[0], *lines[4:]]
+    for turn_number, line in enumerate(tail[1:-1], 1):
+        line["turn"] = turn_number
+    tail[0]["first_player"] = tail[1]["player"]
+    tail[-1]["turns"] = len(tail) - 2
+    record = parse_record("\n".join(json.dumps(d) for d in tail[:-1]), "x.jsonl")
+    assert len(record.turns) == len(tail) - 2
