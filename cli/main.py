@@ -208,6 +208,7 @@ def arrange(ctx: click.Context, /, table_file: str, heap: bool, **params: Any) -
 @click.option(
     "--level",
     type=click.IntRange(1, 3),
+    metavar="1|2|3",
     default=1,
     show_default=True,
     help="1: how many tiles and points can be played; 2: which of your tiles and which table "

@@ -171,8 +171,9 @@ def solver_options(func: F) -> F:
             type=click.Choice(["bnb", "cbc", "cpsat", "highs"]),
             default="bnb",
             show_default=True,
-            help="Exact solver: bnb (branch and bound over HiGHS LPs, fastest), CBC (through PuLP), "
-            "CP-SAT (OR-Tools) or HiGHS's MIP solver.",
+            help="Exact solver: bnb (branch and bound, fastest; its LPs run on the project's own "
+            "compiled dual simplex, or on HiGHS for large models and where that was not built), CBC "
+            "(through PuLP), CP-SAT (OR-Tools) or HiGHS's MIP solver.",
         ),
         click.option(
             "--formulation",

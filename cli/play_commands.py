@@ -121,7 +121,9 @@ def play(ctx: click.Context, /, **params: Any) -> None:
         try:
             click.echo("")
             first = "you start" if game.first_player == HUMAN else f"{names[game.first_player]} starts"
-            click.echo(f"Round {round_number}: {first} (the highest tile in the draw).")
+            # Every round's own seed deals it again as the first round of `play --seed`.
+            dealt = f" (seed {game.config.seed})" if round_number > 1 else ""
+            click.echo(f"Round {round_number}{dealt}: {first} (the highest tile in the draw).")
             while not game.over:
                 if game.seat == HUMAN:
                     timer = TurnTimer(rule) if rule is not None else None

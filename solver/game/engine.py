@@ -549,7 +549,9 @@ def _three_pairs(rack: Sequence[Tile]) -> bool:
 
 @dataclass
 class Match:
-    """Several rounds with running totals. Round ``i`` is dealt from ``derived_seed(seed, i)``.
+    """Several rounds with running totals. The first round is dealt from the match's seed, round
+    ``i + 1`` from ``derived_seed(seed, i)``: each round's own seed (a game record's ``seed``), given
+    to a new match, deals that round again as its first.
 
     Standard scoring ranks by total points; club scoring by big points, then small points.
     """
@@ -557,10 +559,13 @@ class Match:
     config: GameConfig
     results: list[RoundResult] = field(default_factory=list)
 
+    def round_seed(self, index: int) -> int:
+        """The seed round ``index`` (from 0) is dealt from."""
+        return self.config.seed if index == 0 else derived_seed(self.config.seed, index)
+
     def new_round(self) -> Game:
         """The next round's game (play it to the end, then :meth:`add` its result)."""
-        seed = derived_seed(self.config.seed, len(self.results))
-        return Game.new(dataclasses.replace(self.config, seed=seed))
+        return Game.new(dataclasses.replace(self.config, seed=self.round_seed(len(self.results))))
 
     def add(self, result: RoundResult) -> None:
         if len(result.scores) != self.config.players:

@@ -779,3 +779,12 @@ def test_empty_table_is_the_initial_meld_in_solve_hint_check_and_batch(tmp_path:
     assert [(a["initial_meld"], a["tiles_played"]) for a in answers] == [(True, 0), (False, 3), (False, 1)]
     opened = run(["batch", "-", "--no-timing", "--opened"], input=lines.splitlines()[0] + "\n")
     assert json.loads(opened.stdout)["tiles_played"] == 3
+
+
+def test_help_texts_say_what_the_program_does() -> None:
+    solve_help = " ".join(run(["solve", "--help"]).stdout.split())
+    assert "over HiGHS LPs" not in solve_help
+    assert "bnb (branch and bound, fastest; its LPs run on the project's own compiled dual simplex" in solve_help
+    assert "the initial meld when the table is empty" in solve_help
+    hint_help = " ".join(run(["hint", "--help"]).stdout.split())
+    assert "--level 1|2|3" in hint_help and "[default: 1;" in hint_help

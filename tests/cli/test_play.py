@@ -120,6 +120,27 @@ def test_scripted_match_of_two_rounds(tmp_path: Path) -> None:
         assert mine.turns and all(t.label.value == "best" for t in mine.turns)
 
 
+def test_a_recorded_round_replays_from_its_seed(tmp_path: Path) -> None:
+    """Each round's record holds the seed that deals it again: `play --seed` of it, same deal."""
+    script, _ = replay(1, 2, ["medium"])
+    record = tmp_path / "game.jsonl"
+    assert run([*SMALL, "--seed", "1", "--rounds", "2", "--record", str(record)], script).exit_code == 0
+    for path in (tmp_path / "game-1.jsonl", tmp_path / "game-2.jsonl"):
+        game = read_record(path)
+        mine = next(t for t in game.turns if t.player == 1)
+        again = run([*SMALL, "--seed", str(game.header.seed)], ["quit"])
+        assert again.exit_code == 0
+        starts = "you start" if game.header.first_player == 1 else "medium starts"
+        assert f"Round 1: {starts} (the highest tile in the draw)." in again.stdout
+        shown = next(line for line in again.stdout.splitlines() if line.startswith("Your rack"))
+        assert Counter(tiles(shown.split(":", 1)[1])) == Counter(mine.rack)
+        # The other player's deal too: the AI that moved first in the record moves the same way.
+        if game.header.first_player == 2:
+            ai = game.turns[0]
+            said = f"medium played {len(ai.played)} tile" if ai.played else "medium drew a tile."
+            assert said in again.stdout
+
+
 def test_three_players_play_to_the_end() -> None:
     script, results = replay(4, 1, ["easy", "hard"])
     result = run([*SMALL, "--seed", "4", "--opponents", "easy,hard"], script)
