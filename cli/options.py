@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 from collections.abc import Callable
 from typing import Any, TypeVar
@@ -223,7 +224,7 @@ def output_options(func: F) -> F:
             "--color/--no-color",
             "color",
             default=None,
-            help="Colour the tiles (default: only on a terminal).",
+            help="Colour the tiles (default: on a terminal, unless NO_COLOR is set).",
         ),
     ]
     for decorator in reversed(decorators):
@@ -232,8 +233,21 @@ def output_options(func: F) -> F:
 
 
 def use_color(params: dict[str, Any]) -> bool:
-    """Colours as asked, else only when printing to a terminal."""
-    return bool(params["color"]) if params["color"] is not None else sys.stdout.isatty()
+    """Colours as asked (--color/--no-color), else not when NO_COLOR is set to anything
+    (no-color.org), else only when printing to a terminal."""
+    return color_wanted(params["color"])
+
+
+def color_wanted(asked: bool | None) -> bool:
+    if asked is not None:
+        return asked
+    if os.environ.get("NO_COLOR"):
+        return False
+    return on_terminal()
+
+
+def on_terminal() -> bool:
+    return sys.stdout.isatty()
 
 
 def explicit_rule_options(ctx: click.Context, params: dict[str, Any]) -> dict[str, object]:

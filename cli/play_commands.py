@@ -10,7 +10,7 @@ from typing import IO, Any
 import click
 
 from cli.errors import guarded
-from cli.options import explicit_rule_options, rule_options
+from cli.options import color_wanted, explicit_rule_options, rule_options
 from cli.render import render_hint, tile_text, tiles_text
 from cli.session import HumanTurn, Reply, seat_names
 from solver.game.editor import TIMER_RULES, TurnEditor, TurnTimer
@@ -70,7 +70,12 @@ HUMAN = 0  # the person plays seat 0: player 1
 @click.option("--joker-each", is_flag=True, help="Each player starts with one joker (a tournament variant).")
 @click.option("--record", "record_file", metavar="FILE", help="Write the game record (JSON lines) here.")
 @rule_options
-@click.option("--color/--no-color", "color", default=None, help="Colour the tiles (default: on a terminal).")
+@click.option(
+    "--color/--no-color",
+    "color",
+    default=None,
+    help="Colour the tiles (default: on a terminal, unless NO_COLOR is set).",
+)
 @click.pass_context
 def play(ctx: click.Context, /, **params: Any) -> None:
     """Play Rummikub at the terminal against 1-3 AI players (easy, medium, hard).
@@ -97,7 +102,7 @@ def play(ctx: click.Context, /, **params: Any) -> None:
             rack_size=params["rack_size"],
         )
     )
-    color = params["color"] if params["color"] is not None else _stdout_is_terminal()
+    color = color_wanted(params["color"])
     names = seat_names(levels)
     ais = {seat: make_player(level) for seat, level in enumerate(levels, 1)}
     rule = TIMER_RULES[int(params["turn_time"])] if params["turn_time"] else None
@@ -152,10 +157,6 @@ def _ai_move(game: Game, ais: dict[int, Player]) -> TurnRecord:
     from solver.game.players import ai_turn
 
     return ai_turn(game, ais[game.seat])
-
-
-def _stdout_is_terminal() -> bool:
-    return sys.stdout.isatty()
 
 
 def _levels(opponents: str | None, players: int | None, ai: str) -> list[str]:

@@ -788,3 +788,34 @@ def test_help_texts_say_what_the_program_does() -> None:
     assert "the initial meld when the table is empty" in solve_help
     hint_help = " ".join(run(["hint", "--help"]).stdout.split())
     assert "--level 1|2|3" in hint_help and "[default: 1;" in hint_help
+
+
+# --------------------------------------------------------------------------- NO_COLOR (no-color.org)
+
+
+@pytest.mark.parametrize(
+    ("no_color", "args", "coloured"),
+    [
+        (None, [], True),  # a terminal: colours
+        ("1", [], False),  # NO_COLOR set to anything: none
+        ("0", [], False),
+        ("", [], True),  # set but empty: as if unset
+        ("1", ["--color"], True),  # asked for explicitly: colours all the same
+        (None, ["--no-color"], False),
+    ],
+)
+@pytest.mark.parametrize("command", ["solve", "play"])
+def test_no_color_turns_colour_off_unless_asked(
+    monkeypatch: pytest.MonkeyPatch, command: str, no_color: str | None, args: list[str], coloured: bool
+) -> None:
+    monkeypatch.setattr("cli.options.on_terminal", lambda: True)  # as on a terminal
+    env = {"NO_COLOR": no_color}
+    if command == "solve":
+        invoked = ["solve", str(paths.ROOT / "puzzles" / "split-run.txt"), *args]
+        text = None
+    else:
+        invoked = ["play", "--seed", "3", *args]
+        text = "quit\n"
+    result = CliRunner().invoke(cli, invoked, input=text, env=env, color=True)
+    assert result.exit_code == 0, result.output
+    assert ("\x1b[" in result.stdout) is coloured
