@@ -265,7 +265,11 @@ def _load_position(
         rules = RuleSet.from_options(overrides)
         return load_rack_and_table(rack_file, table_file, rules, opened)
 
-    return guarded(load)
+    position = guarded(load)
+    if rack_file is not None and not position.rack:  # almost always the wrong file
+        shown = "standard input" if rack_file == "-" else rack_file
+        click.echo(f"Warning: the rack file {shown} holds no tiles; is it the right file?", err=True)
+    return position
 
 
 @cli.command()

@@ -154,8 +154,10 @@ def test_json_known_positions(tmp_path: Path, rack: str, table: list[str], tiles
 
 
 def test_json_empty_rack_is_no_move(tmp_path: Path) -> None:
-    # An empty rack file: nothing to play, the table stays as it was, exit 0.
-    data = solve_json(position_args(tmp_path, "", ["R3 R4 R5 R6 J"]))
+    # An empty rack file: nothing to play, the table stays as it was, exit 0 (and a warning).
+    result = run(["solve", *position_args(tmp_path, "", ["R3 R4 R5 R6 J"]), "--json"])
+    assert result.exit_code == 0 and result.stderr.startswith("Warning: the rack file ")
+    data = json.loads(result.stdout)
     assert data["status"] == "no_move"
     assert data["tiles_played"] == 0 and data["played"] == [] and data["rack"] == []
     assert sets_multiset(data["table"]) == sets_multiset(["R3 R4 R5 R6 J"])
@@ -819,3 +821,21 @@ def test_no_color_turns_colour_off_unless_asked(
     result = CliRunner().invoke(cli, invoked, input=text, env=env, color=True)
     assert result.exit_code == 0, result.output
     assert ("\x1b[" in result.stdout) is coloured
+
+
+# --------------------------------------------------------------------------- an empty rack file
+
+
+@pytest.mark.parametrize("command", ["solve", "hint", "check"])
+def test_an_empty_rack_file_is_warned_about(tmp_path: Path, command: str) -> None:
+    rack = write(tmp_path, "rack.txt", "# nothing here\n\n")
+    table = write(tmp_path, "table.txt", "R1 R2 R3\n")
+    extra = ["--answer", table] if command == "check" else []
+    result = run([command, "--rack", rack, "--table", table, *extra])
+    assert result.exit_code == 0  # a warning, not an error
+    assert result.stderr == f"Warning: the rack file {rack} holds no tiles; is it the right file?\n"
+    assert result.stdout  # the answer is still given
+    from_stdin = run([command, "--rack", "-", "--table", table, *extra], input="")
+    assert from_stdin.stderr == "Warning: the rack file standard input holds no tiles; is it the right file?\n"
+    full = run([command, "--rack", write(tmp_path, "full.txt", "R4\n"), "--table", table, *extra])
+    assert full.stderr == ""
