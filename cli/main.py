@@ -306,8 +306,10 @@ def batch(ctx: click.Context, /, file: str, **params: Any) -> None:
     jobs = params["jobs"] or os.cpu_count() or 1
     worst = Outcome.ANSWERED
     stream = guarded(lambda: open_input(file, "batch file"))
+    label = "<stdin>" if file == "-" else file
     try:
-        for text, outcome in answer_lines(read_lines(stream), settings, jobs):
+        lines = guarded(lambda: read_lines(stream, where=f"batch file {label}"))
+        for text, outcome in answer_lines(lines, settings, jobs):
             sys.stdout.write(text + "\n")
             sys.stdout.flush()  # every finished answer is written, even if the run is interrupted
             worst = max(worst, outcome)

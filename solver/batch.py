@@ -7,14 +7,15 @@ answers still come back in input order, each as soon as it and those before it a
 
 from __future__ import annotations
 
+import codecs
 import json
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from enum import IntEnum
 from typing import Any
 
-from solver.errors import BackendError, RummikubError, ValidationFailure
-from solver.files import MAX_INPUT_BYTES, decode_text, position_from_record
+from solver.errors import BackendError, InputError, RummikubError, ValidationFailure
+from solver.files import MAX_INPUT_BYTES, position_from_record, text_of
 from solver.solve import SolveOptions, solve
 from solver.workers import worker_pool
 
@@ -39,15 +40,19 @@ class BatchSettings:
 
 
 def answer_line(number: int, raw: bytes | None, settings: BatchSettings) -> tuple[str, Outcome]:
-    """One input line to one output line (JSON text, no newline) and how it went."""
-    result: dict[str, Any]
+    """One input line to one output line (JSON text, no newline) and how it went.
+
+    A bad line's answer is ``{"line": N, "error": "line N: ..."}``: every message has that shape.
+    """
     where = f"line {number}"
     try:
         if raw is None:
-            raise _LineError(f"line {number} is too long (over {MAX_INPUT_BYTES:,} bytes)")
-        text = decode_text(raw, where)
+            raise _LineError(f"too long (over {MAX_INPUT_BYTES:,} bytes)")
+        text, problem = text_of(raw)
+        if problem:
+            raise _LineError(problem)
         if not text.strip():
-            raise _LineError("empty line (expected a JSON object)")
+            raise _LineError("empty (expected a JSON object)")
         try:
             record = json.loads(text)
         except json.JSONDecodeError as err:
@@ -58,13 +63,19 @@ def answer_line(number: int, raw: bytes | None, settings: BatchSettings) -> tupl
         solution = solve(position, settings.options)
         return json.dumps(solution.to_dict(settings.timing)), Outcome.ANSWERED
     except BackendError as err:
-        result, outcome = {"line": number, "error": str(err)}, Outcome.BACKEND_FAILED
+        message, outcome = str(err), Outcome.BACKEND_FAILED
     except ValidationFailure as err:
-        result = {"line": number, "error": f"internal error (please report): {err}"}
-        outcome = Outcome.INTERNAL_ERROR
+        message, outcome = f"internal error (please report): {err}", Outcome.INTERNAL_ERROR
     except (RummikubError, _LineError) as err:
-        result, outcome = {"line": number, "error": str(err)}, Outcome.BAD_INPUT
-    return json.dumps(result), outcome
+        message, outcome = str(err), Outcome.BAD_INPUT
+    return json.dumps({"line": number, "error": _shaped(where, message)}), outcome
+
+
+def _shaped(where: str, message: str) -> str:
+    """``line N: ...``, whatever the library's message said where (``... in line N: ...``)."""
+    if message.startswith(f"{where}: "):
+        return message
+    return f"{where}: {message.replace(f' in {where}', '')}"
 
 
 def answer_lines(
@@ -101,8 +112,35 @@ def _warm_models(settings: BatchSettings) -> None:
         pass  # the lines will report what is wrong with these settings
 
 
-def read_lines(stream: Any, limit: int = MAX_INPUT_BYTES) -> Iterator[tuple[int, bytes | None]]:
-    """Numbered lines of a binary stream; an over-long line yields None (and is skipped)."""
+def read_lines(
+    stream: Any, limit: int = MAX_INPUT_BYTES, where: str = "batch file"
+) -> Iterator[tuple[int, bytes | None]]:
+    """Numbered lines of a binary stream; blank lines are skipped (as JSON-lines tools do) and an
+    over-long line yields None (the rest of it is skipped).
+
+    A stream that does not start as text (binary data, not UTF-8) is one InputError for the whole
+    file, raised here at once (``where`` names it), rather than an error for each of its lines.
+    """
+    head = _head(stream)
+    _, problem = text_of(head, final=False)
+    if problem:
+        raise InputError(f"{where} is {problem}")
+    return _numbered_lines(stream, limit)
+
+
+def _head(stream: Any, size: int = 8192) -> bytes:
+    """The first bytes of a stream, left to be read again."""
+    if hasattr(stream, "peek"):
+        return bytes(stream.peek(size)[:size])
+    if hasattr(stream, "seekable") and stream.seekable():
+        at = stream.tell()
+        head = bytes(stream.read(size))
+        stream.seek(at)
+        return head
+    return b""
+
+
+def _numbered_lines(stream: Any, limit: int) -> Iterator[tuple[int, bytes | None]]:
     number = 0
     while True:
         line = stream.readline(limit + 1)
@@ -116,7 +154,11 @@ def read_lines(stream: Any, limit: int = MAX_INPUT_BYTES) -> Iterator[tuple[int,
                     break
             yield number, None
             continue
-        yield number, line.rstrip(b"\r\n")
+        content = line.rstrip(b"\r\n")
+        if number == 1 and content.startswith(codecs.BOM_UTF8):
+            content = content[len(codecs.BOM_UTF8) :]
+        if content.strip():
+            yield number, content
 
 
 def _answer_packed(job: tuple[int, bytes | None, BatchSettings]) -> tuple[str, Outcome]:

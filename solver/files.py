@@ -12,6 +12,7 @@ Every error names the file, the line, the token and what is wrong, as one line.
 
 from __future__ import annotations
 
+import codecs
 import json
 import re
 import sys
@@ -78,17 +79,27 @@ def _why(err: OSError) -> str:
 
 
 def decode_text(data: bytes, where: str) -> str:
+    """UTF-8 text (a BOM allowed); InputError ``{where} is not ...`` for anything else."""
+    text, problem = text_of(data)
+    if problem:
+        raise InputError(f"{where} is {problem}")
+    return text
+
+
+def text_of(data: bytes, final: bool = True) -> tuple[str, str]:
+    """The text of ``data`` and "" — or "" and what is wrong: ``not a text file (...)`` or ``not
+    UTF-8 text (...)``. ``final`` False: ``data`` is the start of a stream, and may stop in the
+    middle of a character."""
     if b"\x00" in data:
-        at = data.index(0)
-        raise InputError(f"{where} is not a text file (binary data at byte {at})")
+        return "", f"not a text file (binary data at byte {data.index(0)})"
     try:
-        text = data.decode("utf-8-sig")
+        text = codecs.getincrementaldecoder("utf-8-sig")().decode(data, final=final)
     except UnicodeDecodeError as err:
-        raise InputError(f"{where} is not UTF-8 text (bad byte at {err.start})") from None
+        return "", f"not UTF-8 text (bad byte at {err.start})"
     bad = next((c for c in text if ord(c) < 32 and c not in "\t\n\r\f\v"), None)
     if bad is not None:
-        raise InputError(f"{where} is not a text file (control character {bad!r})")
-    return text
+        return "", f"not a text file (control character {bad!r})"
+    return text, ""
 
 
 def _strip_comment(line: str) -> str:

@@ -359,15 +359,15 @@ def test_both_rack_and_table_from_stdin_is_an_error() -> None:
 def test_batch_file_mixed_lines() -> None:
     result = run(["batch", str(DATA / "batch.jsonl")])
     out = [json.loads(line) for line in result.stdout.splitlines()]
-    assert len(out) == 6  # one answer per input line, in order
+    assert len(out) == 5  # one answer per input line, in order; the blank line 4 is skipped
     assert out[0]["id"] == "a" and out[0]["tiles_played"] == 3 and out[0]["status"] == "optimal"
     assert out[1]["line"] == 2 and "JSON" in out[1]["error"]
-    assert out[2]["line"] == 3 and "'X5'" in out[2]["error"] and "line 3" in out[2]["error"]
-    assert out[3]["line"] == 4 and "empty" in out[3]["error"]
-    assert out[4]["line"] == 5 and "'foo'" in out[4]["error"] and "unknown field" in out[4]["error"]
-    assert out[5]["id"] == "7" and out[5]["points_played"] == 33 and out[5]["initial_meld"] is True
-    for bad in out[1:5]:
+    assert out[2]["line"] == 3 and "'X5'" in out[2]["error"]
+    assert out[3]["line"] == 5 and "'foo'" in out[3]["error"] and "unknown field" in out[3]["error"]
+    assert out[4]["id"] == "7" and out[4]["points_played"] == 33 and out[4]["initial_meld"] is True
+    for bad in out[1:4]:
         assert set(bad) == {"line", "error"} and "\n" not in bad["error"]
+        assert bad["error"].startswith(f"line {bad['line']}: ")
     # Some lines were bad: exit status 1, even though the good ones were answered.
     assert result.exit_code == 1
 
@@ -392,7 +392,6 @@ def test_batch_from_stdin_all_good_exits_0() -> None:
     pytest.param("{bad json", ["JSON"], id="bad-json"),
     pytest.param('{"rack": ["R14"]}', ["'R14'", "1..13"], id="bad-tile"),
     pytest.param('{"rack": ["R1"], "colour": 3}', ["unknown field", "'colour'"], id="unknown-field"),
-    pytest.param("", ["empty"], id="empty-line"),
     pytest.param("[1, 2]", ["JSON object"], id="not-an-object"),
     pytest.param('{"table": []}', ["rack"], id="no-rack"),
     pytest.param('{"rack": ["R1"], "table": [["R1", "R2", "R4"]]}', ["R1 R2 R4", "gap"], id="bad-set"),
@@ -411,12 +410,50 @@ def test_batch_bad_line_is_reported_and_others_answered(line: str, words: list[s
     assert result.exit_code == 1
 
 
-def test_batch_binary_line() -> None:
-    result = run(["batch", "-"], input=b'{"rack": ["R1"]}\n\x00\x01\n')
+@pytest.mark.parametrize(
+    ("content", "problem"),
+    [
+        (b'{"rack": ["R1"]}\n\x00\x01\n', "is not a text file (binary data at byte 17)"),
+        (b"\x89PNG\r\n\x1a\n" + bytes(range(256)) * 40, "is not a text file (binary data at byte 8)"),
+        ('{"rack": "R1"}\n{"title": "café", "rack": "R1"}\n'.encode("latin-1") * 50, "is not UTF-8 text"),
+    ],
+)
+def test_batch_binary_or_not_utf8_file_is_one_error(tmp_path: Path, content: bytes, problem: str) -> None:
+    """One error for the whole file, not one per line."""
+    path = write(tmp_path, "lines.jsonl", content)
+    result = run(["batch", path])
+    assert result.exit_code == 1 and result.stdout == ""
+    assert result.stderr.startswith(f"Error: batch file {path} {problem}") and result.stderr.count("\n") == 1
+    piped = run(["batch", "-"], input=content)
+    assert piped.stdout == "" and piped.stderr.startswith(f"Error: batch file <stdin> {problem}")
+
+
+def test_batch_skips_blank_lines_and_shapes_every_error(tmp_path: Path) -> None:
+    lines = [
+        "",
+        '{"rack": "R1", "table": ["R2 R3 R4"]}',
+        "   ",
+        '{"rack": "X1"}',
+        '{"rack": "R1", "table": ["R1 R2"]}',
+        "{bad",
+        '{"rack": ["J", "J", "J"]}',
+        "\t",
+        '{"rack": "R1", "table": ["R1 R2 R3", "R1 R2 R3"]}',
+        '{"rack": "R1", "colour": 1}',
+        "[1]",
+        "",
+    ]
+    result = run(["batch", "-", "--no-timing"], input="\r\n".join(lines))
+    assert result.exit_code == 1 and result.stderr == ""
     out = [json.loads(x) for x in result.stdout.splitlines()]
-    assert out[0]["status"] == "no_move"
-    assert out[1]["line"] == 2 and "not a text file" in out[1]["error"]
-    assert result.exit_code == 1
+    assert out[0]["tiles_played"] == 1
+    errors = out[1:]
+    assert [e["line"] for e in errors] == [4, 5, 6, 7, 9, 10, 11]
+    for e in errors:
+        assert set(e) == {"line", "error"}
+        assert e["error"].startswith(f"line {e['line']}: ") and e["error"].count(f"line {e['line']}") == 1
+    assert errors[0]["error"] == "line 4: invalid tile 'X1' in rack: unknown colour 'X' (colours are K B R O)"
+    assert errors[1]["error"] == "line 5: invalid set 'R1 R2' in table set 1: too short: 2 tiles, a set needs at least 3"
 
 
 def test_batch_options_apply_to_every_line() -> None:
@@ -732,7 +769,7 @@ def test_entry_point_batch_with_bad_line_exits_1(monkeypatch: pytest.MonkeyPatch
                                                  capsys: pytest.CaptureFixture[str]) -> None:
     code = run_entry_point(monkeypatch, ["batch", str(DATA / "batch.jsonl")])
     out, _ = capsys.readouterr()
-    assert len(out.splitlines()) == 6  # every line answered ...
+    assert len(out.splitlines()) == 5  # every line answered (the blank one skipped) ...
     assert code == 1  # ... and the bad ones reported in the exit status
 
 

@@ -104,7 +104,7 @@ def test_ten_thousand_line_batch() -> None:
 
 def test_absurd_line_is_refused_and_the_rest_answered() -> None:
     huge = json.dumps({"rack": ["R1"] * (MAX_INPUT_BYTES // 5)})  # a line over the limit (~1.2 MB)
-    rows = "\n".join([json.dumps({"rack": ["R1", "R2", "R3"]}), huge, json.dumps({"rack": ["K5"]})]) + "\n"
+    rows = "\n".join([json.dumps({"rack": ["R1", "R2", "R3"], "opened": True}), huge, json.dumps({"rack": ["K5"]})]) + "\n"
     result = CliRunner().invoke(cli, ["batch", "-"], input=rows)
     assert result.exit_code == 1
     answers = [json.loads(a) for a in result.stdout.splitlines()]
