@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import importlib
 import json
+import os
 import sys
 from typing import Any
 
@@ -17,6 +18,7 @@ from cli.errors import (
     EXIT_INTERRUPTED,
     EXIT_NOT_OPTIMAL,
     EXIT_OK,
+    fail,
     guarded,
 )
 from cli.options import (
@@ -248,7 +250,7 @@ def _load_position(
     params: dict[str, Any],
 ) -> Any:
     """The position from a position file or rack and table files, with the typed rule options."""
-    from solver.files import load_position, load_rack_and_table
+    from solver.files import STDIN, load_position, load_rack_and_table
     from solver.rules import RuleSet
 
     overrides = explicit_rule_options(ctx, params)
@@ -257,6 +259,9 @@ def _load_position(
         raise click.UsageError("give either a POSITION_FILE or --rack/--table files, not both")
     if position_file is None and rack_file is None:
         raise click.UsageError("give a POSITION_FILE, or a rack with --rack RACK_FILE")
+
+    if position_file not in (None, STDIN) and not os.path.lexists(position_file):
+        _no_such_position_file(position_file)
 
     def load() -> Any:
         if position_file is not None:
@@ -270,6 +275,20 @@ def _load_position(
         shown = "standard input" if rack_file == "-" else rack_file
         click.echo(f"Warning: the rack file {shown} holds no tiles; is it the right file?", err=True)
     return position
+
+
+def _no_such_position_file(name: str) -> None:
+    """A position file that is not there: perhaps the user gave a puzzle's id (``solve big-4``)."""
+    from puzzles.library import closest_ids
+
+    close = guarded(lambda: closest_ids(name))
+    if name in close:
+        hint = f"; did you mean `rummikub puzzles show {name}`?"
+    elif close:
+        hint = f" (puzzles with a similar id: {', '.join(close)}; `rummikub puzzles show ID` shows one)"
+    else:
+        hint = ""
+    raise fail(f"cannot read position file {name}: no such file{hint}", EXIT_BAD_INPUT)
 
 
 @cli.command()

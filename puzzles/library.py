@@ -20,6 +20,7 @@ tile or are split).
 
 from __future__ import annotations
 
+import difflib
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
@@ -179,11 +180,24 @@ def library() -> list[Puzzle]:
 
 
 def find(puzzle_id: str) -> Puzzle:
-    for puzzle in library():
+    """The bundled puzzle with this id; InputError names the closest ids when there is none."""
+    puzzles = library()
+    for puzzle in puzzles:
         if puzzle.id == puzzle_id:
             return puzzle
-    known = ", ".join(p.id for p in library())
-    raise InputError(f"no puzzle {puzzle_id!r} (puzzles: {known})")
+    close = closest_ids(puzzle_id, 0.0)
+    raise InputError(
+        f"no puzzle {puzzle_id!r}; the closest: {', '.join(close)} ('rummikub puzzles list' lists all {len(puzzles)})"
+    )
+
+
+def closest_ids(name: str, cutoff: float = 0.6) -> list[str]:
+    """The three puzzle ids closest to ``name``, closest first: ids holding it, then the most
+    similar (difflib's ratio at least ``cutoff``; 0: whatever the ratio)."""
+    ids = [p.id for p in library()]
+    holding = [i for i in ids if name.lower() in i]
+    similar = difflib.get_close_matches(name.lower(), ids, n=3, cutoff=cutoff)
+    return list(dict.fromkeys([*holding, *similar]))[:3]
 
 
 def recorded_text(text: str, difficulty: Difficulty, solution: Solution) -> str:

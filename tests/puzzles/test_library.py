@@ -61,6 +61,41 @@ def test_cli_list_show_check(tmp_path: Path) -> None:
     assert missing.exit_code == 1 and missing.stderr.startswith("Error: no puzzle 'nope'")
 
 
+@pytest.mark.parametrize(
+    ("asked", "closest"),
+    [
+        ("nosuch", "split-run, shift-run, group-swap"),  # nothing is close: still the three closest
+        ("split-rn", "split-run, shift-run, meld-with-joker"),
+        ("joker", "meld-with-joker, joker-retrieval, hold-back"),  # ids holding the word first
+        ("big-5", "big-4, big-3, big-2"),
+    ],
+)
+def test_an_unknown_puzzle_names_the_closest_ids(asked: str, closest: str) -> None:
+    for command in (["puzzles", "show", asked], ["puzzles", "check", asked, "--answer", "-"]):
+        result = CliRunner().invoke(cli, command, input="")
+        assert result.exit_code == 1 and result.stdout == ""
+        assert result.stderr == (
+            f"Error: no puzzle {asked!r}; the closest: {closest} ('rummikub puzzles list' lists all {len(PUZZLES)})\n"
+        )
+
+
+@pytest.mark.parametrize("command", ["solve", "hint", "check"])
+def test_a_puzzle_id_given_as_a_position_file(command: str) -> None:
+    extra = ["--answer", "-"] if command == "check" else []
+    result = CliRunner().invoke(cli, [command, "big-4", *extra], input="")
+    assert result.exit_code == 1 and result.stdout == ""
+    assert result.stderr == (
+        "Error: cannot read position file big-4: no such file; did you mean `rummikub puzzles show big-4`?\n"
+    )
+    near = CliRunner().invoke(cli, [command, "big4", *extra], input="")
+    assert near.stderr == (
+        "Error: cannot read position file big4: no such file (puzzles with a similar id: big-4, big-3,"
+        " big-2; `rummikub puzzles show ID` shows one)\n"
+    )
+    far = CliRunner().invoke(cli, [command, "no/such/position.txt", *extra], input="")
+    assert far.stderr == "Error: cannot read position file no/such/position.txt: no such file\n"
+
+
 def test_record_writes_difficulty_and_answer(tmp_path: Path) -> None:
     path = tmp_path / "new.txt"
     path.write_text("id: new\ntitle: Two runs\nrack: R4 B9\ntable:\n  R1 R2 R3\n  B6 B7 B8\n")
