@@ -180,7 +180,7 @@ def test_cli_steps_json() -> None:
     }
     assert data["table"] == [["R6", "R7", "R8", "R9", "R10"], ["K7", "B7", "O7"]]
     text = CliRunner().invoke(cli, ["solve", "puzzles/group-swap.txt", "--steps"]).stdout
-    assert "Steps (1 table tile change set):\n  1. Swap O7 from your rack for R7 in K7 B7 R7" in text
+    assert "Steps (1 table tile moved to another set):\n  1. Swap O7 from your rack for R7 in K7 B7 R7" in text
 
 
 def test_tables_after_steps_show_each_step_in_place() -> None:
