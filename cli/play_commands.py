@@ -5,23 +5,28 @@ from __future__ import annotations
 
 import random
 import sys
+from collections import Counter
+from collections.abc import Sequence
 from typing import IO, Any
 
 import click
 
 from cli.errors import guarded
 from cli.options import color_wanted, explicit_rule_options, rule_options
-from cli.render import render_hint, tile_text, tiles_text
+from cli.render import fit, render_hint, tile_text, tiles_text
 from cli.session import HumanTurn, Reply, seat_names
 from solver.game.editor import TIMER_RULES, TurnEditor, TurnTimer
 from solver.game.engine import Game, Match, RoundResult, TurnRecord
 from solver.game.players import Player
 from solver.melds import why_invalid
+from solver.rules import RuleSet
+from solver.steps import plan_steps
 from solver.tiles import Tile
 from solver.wording import count
 
 LEVELS = ("easy", "medium", "hard")
 HUMAN = 0  # the person plays seat 0: player 1
+WIDTH = 80  # every line play prints fits a terminal this wide
 
 
 @click.command("play")
@@ -107,10 +112,10 @@ def play(ctx: click.Context, /, **params: Any) -> None:
     ais = {seat: make_player(level) for seat, level in enumerate(levels, 1)}
     rule = TIMER_RULES[int(params["turn_time"])] if params["turn_time"] else None
     screen = Screen(color, names)
-    click.echo(f"Rummikub: you against {', '.join(names[1:])}; seed {seed}; rules {rules.describe()}.")
+    screen.echo(f"Rummikub: you against {', '.join(names[1:])}; seed {seed}; rules {rules.describe()}.")
     if rule is not None:
-        click.echo(f"Turn timer: {rule.describe()}.")
-    click.echo("Type 'help' for the commands.")
+        screen.echo(f"Turn timer: {rule.describe()}.")
+    screen.echo("Type 'help' for the commands.")
     match = Match(config)
     stdin = sys.stdin  # CliRunner swaps it for the scripted input
     for round_number in range(1, params["rounds"] + 1):
@@ -124,21 +129,21 @@ def play(ctx: click.Context, /, **params: Any) -> None:
             header = GameHeader.for_game(game, names, ["human"] + ["ai"] * len(levels))
             writer = guarded(lambda: RecordWriter(path, header))  # noqa: B023 - called at once
         try:
-            click.echo("")
+            screen.new_round()
             first = "you start" if game.first_player == HUMAN else f"{names[game.first_player]} starts"
             # Every round's own seed deals it again as the first round of `play --seed`.
             dealt = f" (seed {game.config.seed})" if round_number > 1 else ""
-            click.echo(f"Round {round_number}{dealt}: {first} (the highest tile in the draw).")
+            screen.echo(f"Round {round_number}{dealt}: {first} (the highest tile in the draw).")
             while not game.over:
                 if game.seat == HUMAN:
                     timer = TurnTimer(rule) if rule is not None else None
                     record = _human_turn(game, screen, stdin, timer, round_number)
                     if record is None:
-                        click.echo("Game abandoned.")
+                        screen.echo("Game abandoned.")
                         return
                 else:
                     record = guarded(lambda: _ai_move(game, ais))  # noqa: B023 - called at once
-                    screen.ai_turn(record)
+                    screen.ai_turn(record, game.rules)
                 if writer is not None:
                     writer.turn(record)
             result = game.result()
@@ -173,7 +178,7 @@ def _levels(opponents: str | None, players: int | None, ai: str) -> list[str]:
         raise click.BadParameter(f"1 to 3 AI players, got {len(levels)}", param_hint="'--opponents'")
     if players is not None and players != len(levels) + 1:
         raise click.UsageError(
-            f"--players {players} but --opponents names {len(levels)} AI players ({len(levels) + 1} in all)"
+            f"--players {players} but --opponents names {count(len(levels), 'AI player')} ({len(levels) + 1} in all)"
         )
     return levels
 
@@ -196,53 +201,80 @@ def _human_turn(
         if reply.quit:
             return None
         if reply.ended is not None:
+            screen.seen(reply.ended.table_after)
             return reply.ended
 
 
 class Screen:
-    """Everything ``play`` prints."""
+    """Everything ``play`` prints, within 80 columns."""
 
-    def __init__(self, color: bool, names: list[str]) -> None:
+    def __init__(self, color: bool, names: list[str], width: int = WIDTH) -> None:
         self.color = color
         self.names = names
+        self.width = width
+        self.last_seen: list[tuple[Tile, ...]] = []  # the table as you left it, in order
 
     def echo(self, text: str = "") -> None:
-        click.echo(text, color=self.color)
+        click.echo(fit(text, self.width), color=self.color)
+
+    def new_round(self) -> None:
+        self.last_seen = []
+        self.echo("")
+
+    def seen(self, table: Sequence[Sequence[Tile]]) -> None:
+        self.last_seen = [tuple(sorted(s)) for s in table]
 
     def turn_start(self, game: Game, editor: TurnEditor, round_number: int) -> None:
-        others = ", ".join(
-            f"{self.names[seat]} {len(game.racks[seat])}" for seat in range(game.players) if seat != HUMAN
-        )
-        opened = "" if game.opened[HUMAN] else "; you have not opened yet (initial meld: sets worth "
-        if opened:
-            opened += f"{game.rules.meld_threshold} from your rack)"
+        others = ", ".join(f"{self.names[seat]} {len(game.racks[seat])}" for seat in range(game.players) if seat != HUMAN)
         self.echo("")
-        self.echo(
-            f"Round {round_number}, turn {game.turn}: your turn. Pool {game.pool_size}; tiles: {others}{opened}."
-        )
-        self.state(editor)
+        self.echo(f"Round {round_number}, turn {game.turn}: your turn. Pool: {count(game.pool_size, 'tile')}.")
+        self.echo(f"Tiles on the other racks: {others}.")
+        if not game.opened[HUMAN]:
+            threshold = game.rules.meld_threshold
+            worth = f" worth at least {count(threshold, 'point')}" if threshold else ""
+            self.echo(f"Not opened yet: lay new sets from your rack{worth}.")
+        self._renumbered(editor)
+        self.state(editor, changed=self._changed(editor))
 
-    def state(self, editor: TurnEditor) -> None:
-        s = editor.state
-        laid = editor.laid
-        if not s.table:
+    def _changed(self, editor: TurnEditor) -> set[int]:
+        """Set numbers (from 1) of the sets that are not as you left them at your last turn."""
+        left = Counter(self.last_seen)
+        out = set()
+        for number, pieces in editor.numbered():
+            key = tuple(sorted(t for t, _ in pieces))
+            if left[key] > 0:
+                left[key] -= 1
+            else:
+                out.add(number)
+        return out
+
+    def _renumbered(self, editor: TurnEditor) -> None:
+        """Say so when a set you left has another number now (a set before it was broken up)."""
+        now = {tuple(sorted(t for t, _ in pieces)): number for number, pieces in editor.numbered()}
+        moved = [
+            f"{old}->{now[key]}" for old, key in enumerate(self.last_seen, 1) if key in now and now[key] != old
+        ]
+        if moved:
+            self.echo(f"Set numbers closed up where a set was broken up: {', '.join(moved)}.")
+
+    def state(self, editor: TurnEditor, changed: set[int] | None = None) -> None:
+        numbered = editor.numbered()
+        if not numbered:
             self.echo("Table: empty")
         else:
-            self.echo("Table:")
-            width = len(str(len(s.table)))
-            marks = laid.copy()
-            for i, tiles in enumerate(s.table, 1):
-                shown = []
-                for t in tiles:
-                    mine = marks[t] > 0  # tiles laid from the rack this turn are highlighted
-                    if mine:
-                        marks[t] -= 1
-                    shown.append(tile_text(t, mine, self.color))
-                reason = why_invalid(tiles, editor.rules)
+            mark = " (* changed since your last turn)" if changed else ""
+            self.echo(f"Table{mark}:")
+            width = len(str(len(editor.state.table)))
+            for number, pieces in numbered:
+                shown = " ".join(tile_text(t, own, self.color) for t, own in pieces)
+                star = "*" if changed and number in changed else " "
+                reason = why_invalid([t for t, _ in pieces], editor.rules)
                 note = f"   <- not valid: {reason}" if reason else ""
-                self.echo(f"  {i:>{width}}: {' '.join(shown)}{note}")
+                self.echo(f" {star}{number:>{width}}: {shown}{note}")
+        s = editor.state
         if s.workspace:
-            self.echo(f"Workspace: {tiles_text(s.workspace, self.color)}")
+            loose = " ".join(tile_text(t, own, self.color) for t, own in zip(s.workspace, s.own_loose))
+            self.echo(f"Workspace: {loose}")
         self.echo(f"Your rack ({len(s.rack)}): {self._rack(s.rack)}")
 
     def _rack(self, rack: tuple[Tile, ...]) -> str:
@@ -256,27 +288,28 @@ class Screen:
 
     def reply(self, reply: Reply, editor: TurnEditor) -> None:
         if reply.error:
-            click.echo(reply.message)
+            click.echo(fit(reply.message, self.width))
             return
         if reply.message:
             self.echo(reply.message)
         if reply.hint is not None:
-            self.echo(render_hint(reply.hint, self.color))
+            self.echo(render_hint(reply.hint, self.color, numbers=True, commands=reply.commands))
         if reply.show and reply.ended is None:
             self.state(editor)
 
-    def ai_turn(self, record: TurnRecord) -> None:
+    def ai_turn(self, record: TurnRecord, rules: RuleSet) -> None:
+        """What an AI did: the tiles it played, and the steps it took on the table."""
         name = self.names[record.seat]
-        if record.played:
-            n = len(record.played)
-            opened = " (opening)" if not record.opened else ""
-            self.echo(
-                f"{name} played {count(n, 'tile')}{opened}: {tiles_text(record.played, self.color)}"
-            )
-        elif record.drew is not None:
-            self.echo(f"{name} drew a tile.")
-        else:
-            self.echo(f"{name} passed (the pool is empty).")
+        if not record.played:
+            self.echo(f"{name} drew a tile." if record.drew is not None else f"{name} passed (the pool is empty).")
+            return
+        opened = " (opening)" if not record.opened else ""
+        played = tiles_text(record.played, self.color, from_rack=True)
+        self.echo(f"{name} played {count(len(record.played), 'tile')}{opened}: {played}")
+        # How: the same steps `solve --steps` gives, each set named as it looks at that moment.
+        plan = plan_steps(record.table, record.table_after, record.played, rules)
+        for n, step in enumerate(plan.steps, 1):
+            self.echo(f"  {n}. {step.describe('its rack')}")
 
     def round_end(self, round_number: int, result: RoundResult, match: Match) -> None:
         self.echo("")
@@ -292,10 +325,11 @@ class Screen:
             tied = ", ".join(self.names[s] for s in result.winners)
             self.echo(f"Round {round_number} over: blocked, a tie between {tied}.")
         totals = match.totals
-        self.echo("Scores (rack left, round, total):")
+        big_points = ", big points" if result.big else ""
+        self.echo(f"Scores (round, total{big_points}, rack left):")
         for seat, name in enumerate(self.names):
             rack = tiles_text(result.racks[seat], self.color) if result.racks[seat] else "-"
-            big = f", big points {match.big_totals[seat]}" if result.big else ""
+            big = f" {match.big_totals[seat]:>3}" if result.big else ""
             self.echo(f"  {name:10} {result.scores[seat]:>+5} {totals[seat]:>+6}{big}   {rack}")
 
     def final(self, match: Match) -> None:

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import re
+from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING
 
 import click
@@ -30,6 +31,40 @@ _CHANGE_NOTE = {
     SetChange.NEW: "new",
     SetChange.REBUILT: "rebuilt",
 }
+
+
+# A word of styled text: a styled run (a coloured tile, with the spaces inside it) or plain non-space.
+_WORD = re.compile(r"\x1b\[[0-9;]*m.*?\x1b\[0m|(?:(?!\x1b)\S)+|\s+")
+
+
+def width_of(text: str) -> int:
+    """Columns the text takes on a terminal (colour codes take none)."""
+    return len(click.unstyle(text))
+
+
+def fit(text: str, width: int = 80, hang: int = 4) -> str:
+    """Every line of ``text`` within ``width`` columns, broken between words (a coloured tile is
+    one word), never inside one; a continued line is indented ``hang`` columns more than its
+    first line."""
+    out: list[str] = []
+    for line in text.split("\n"):
+        if width_of(line) <= width:
+            out.append(line)
+            continue
+        lead = len(line) - len(line.lstrip(" "))
+        indent = " " * (lead + hang)
+        current, gap = line[:lead], ""
+        for word in _WORD.findall(line[lead:]):
+            if word.isspace():
+                gap = word
+                continue
+            if width_of(current) > len(indent) and width_of(current + gap + word) > width:
+                out.append(current)
+                current, gap = indent, ""
+            current += gap + word
+            gap = ""
+        out.append(current)
+    return "\n".join(out)
 
 
 def tile_text(t: Tile, from_rack: bool = False, color: bool = True) -> str:
@@ -157,7 +192,12 @@ def render_steps(plan: Plan) -> str:
     return "\n".join(lines)
 
 
-def render_hint(found: Hint, color: bool) -> str:
+def render_hint(
+    found: Hint, color: bool, numbers: bool = False, commands: Sequence[str] = ()
+) -> str:
+    """A hint: how much (1); with which tiles and table sets (2); the steps (3). ``numbers``: name
+    the table sets by their numbers too (as ``play`` shows them); ``commands``: the steps as
+    commands to type."""
     best = found.solution
     n = best.tiles_played
     if not n:
@@ -166,13 +206,17 @@ def render_hint(found: Hint, color: bool) -> str:
     if found.level >= 2:
         lines.append(f"Use your {tiles_text(best.played, color)}.")
         if found.involved:
-            shown = "; ".join(tiles_text(s, color) for s in found.involved)
-            lines.append(f"Table sets involved: {shown}.")
+            shown = [tiles_text(s, color) for s in found.involved]
+            if numbers:
+                shown = [f"set {i + 1} ({text})" for i, text in zip(found.involved_at, shown)]
+            lines.append(f"Table sets involved: {'; '.join(shown)}.")
         else:
             lines.append("No table set needs to change.")
     if found.level >= 3:
         lines.append("")
         lines.append(render_steps(found.plan))
+        if commands:
+            lines.append("To do it, type: " + "; ".join(commands) + "; done")
     return "\n".join(lines)
 
 

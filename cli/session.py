@@ -12,7 +12,7 @@ Commands (``N``, ``M``: set numbers as shown, from 1; tiles in the notation, sho
 - ``move N TILES M``: table tiles from set N to set M (``new``: into a new set);
 - ``take N TILES``: tiles off set N into the workspace;
 - ``split N TILE``: cut set N in two, the second part starting at TILE (as shown; with two
-  copies of TILE, at the second);
+  copies of TILE, at the second); the second part is a new set at the end;
 - ``back TILES``: rack tiles laid this turn, from the workspace back to the rack;
 - ``undo``, ``redo``, ``reset``, ``done``, ``draw``, ``hint [1-3]``, ``show``, ``help``, ``quit``.
 """
@@ -23,7 +23,15 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from solver.game.editor import MANIPULATIONS, Command, EditError, TurnEditor, TurnTimer, time_out
+from solver.game.editor import (
+    MANIPULATIONS,
+    Command,
+    EditError,
+    TurnEditor,
+    TurnTimer,
+    commands_for,
+    time_out,
+)
 from solver.game.engine import Game, IllegalMove, TurnRecord
 from solver.hint import Hint, hint
 from solver.rules import RuleSet
@@ -38,13 +46,13 @@ USAGE = {
     "add": "add N TILES        tiles (workspace first, then rack) onto set N",
     "move": "move N TILES M     table tiles from set N to set M ('new': a new set)",
     "take": "take N TILES       tiles off set N into the workspace",
-    "split": "split N TILE       cut set N in two; the second part starts at TILE",
-    "back": "back TILES         rack tiles you laid this turn, from the workspace back to the rack",
+    "split": "split N TILE       cut set N in two at TILE; the second part is a new set",
+    "back": "back TILES         tiles you laid this turn, from the workspace to your rack",
     "undo": "undo / redo        step back / forward through this turn's manipulations",
-    "reset": "reset              the table and rack as at the start of the turn (undo brings it back)",
-    "done": "done               end the turn (every set valid, at least one rack tile played)",
-    "draw": "draw               draw a tile and end the turn (the table goes back as it was)",
-    "hint": "hint [1-3]         1: how many tiles can be played; 2: which; 3: the steps",
+    "reset": "reset              back to the start of the turn (undo undoes the reset)",
+    "done": "done               end the turn (every set valid, a rack tile played)",
+    "draw": "draw               draw a tile, end the turn (the table goes back as it was)",
+    "hint": "hint [1-3]         1: how many tiles can be played; 2: which; 3: what to type",
     "show": "show               show the table and your rack again",
     "quit": "quit               leave the game",
 }
@@ -133,6 +141,7 @@ class Reply:
     quit: bool = False
     hint: Hint | None = None
     timed_out: bool = False
+    commands: tuple[str, ...] = ()  # a hint's answer as commands to type
 
 
 class HumanTurn:
@@ -166,14 +175,11 @@ class HumanTurn:
         if name in MANIPULATIONS:
             return Reply(editor.apply(command), show=True)
         if name == "undo":
-            editor.undo()
-            return Reply("undone", show=True)
+            return Reply(editor.undo(), show=True)
         if name == "redo":
-            editor.redo()
-            return Reply("redone", show=True)
+            return Reply(editor.redo(), show=True)
         if name == "reset":
-            editor.reset()
-            return Reply("back to the start of the turn", show=True)
+            return Reply(editor.reset(), show=True)
         if name == "done":
             problems = editor.problems()
             if problems:
@@ -191,12 +197,32 @@ class HumanTurn:
             drawn = f"drew {record.drew}" if record.drew is not None else "the pool is empty: passed"
             return Reply(restored + drawn, ended=record)
         if name == "hint":
-            return Reply(hint=hint(editor.position, command.level, SolveOptions(backend=self.backend)))
+            found = hint(editor.position, command.level, SolveOptions(backend=self.backend))
+            typed: tuple[str, ...] = ()
+            if command.level >= 3 and found.solution.played:
+                after = [s.tiles for s in found.solution.table]
+                commands = commands_for(editor.position, found.plan, after)
+                if commands is not None:
+                    # The commands start from the turn's start; a table already changed goes back first.
+                    typed = (*(["reset"] if editor.changed else []), *map(as_typed, commands))
+            return Reply(hint=found, commands=typed)
         if name == "help":
             return Reply(help_text())
         if name == "show":
             return Reply(show=True)
         return Reply("left the game", quit=True)
+
+
+def as_typed(command: Command) -> str:
+    """A manipulation as the player would type it (set numbers from 1)."""
+    tiles = format_tiles(command.tiles)
+    if command.name in ("lay", "back"):
+        return f"{command.name} {tiles}"
+    n = (command.source or 0) + 1
+    if command.name == "move":
+        target = "new" if command.target is None else str(command.target + 1)
+        return f"move {n} {tiles} {target}"
+    return f"{command.name} {n} {tiles}"
 
 
 def seat_names(levels: Sequence[str]) -> list[str]:

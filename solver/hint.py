@@ -18,6 +18,7 @@ class Hint:
     solution: Solution
     involved: tuple[tuple[Tile, ...], ...]  # table sets the best move changes, as they were
     plan: Plan
+    involved_at: tuple[int, ...] = ()  # where those sets are in the position's table (from 0)
 
     def to_dict(self) -> dict[str, Any]:
         data: dict[str, Any] = {
@@ -43,5 +44,5 @@ def hint(position: Position, level: int, options: SolveOptions = SolveOptions())
     # The answer arranged to move the fewest table tiles (see solver.least_moves).
     solution, plan = best_steps(solve(position, options), options.backend, options.time_limit)
     kept = set(unchanged(position.table, [s.tiles for s in solution.table]))
-    involved = [s for i, s in enumerate(position.table) if i not in kept]
-    return Hint(level, solution, tuple(involved), plan)
+    at = tuple(i for i in range(len(position.table)) if i not in kept)
+    return Hint(level, solution, tuple(position.table[i] for i in at), plan, at)

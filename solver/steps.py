@@ -61,6 +61,10 @@ class Step:
         }
 
     def __str__(self) -> str:
+        return self.describe()
+
+    def describe(self, rack: str = "your rack") -> str:
+        """The step in words; ``rack`` names whose rack the tiles come from ("its rack" for an AI)."""
         tiles = format_tiles(self.tiles)
         them = "them" if len(self.tiles) > 1 else "it"
         put = (
@@ -73,10 +77,10 @@ class Step:
             return f"Split {self.source} {self.detail} into {', '.join(parts[:-1])} and {parts[-1]}"
         if self.action == "retrieve":
             new, joker = self.tiles
-            return f"Put {new} from your rack in place of the {joker} in {self.source}; {_then(joker, self.target)}"
+            return f"Put {new} from {rack} in place of the {joker} in {self.source}; {_then(joker, self.target)}"
         if self.action == "swap":
             new, old = self.tiles
-            return f"Swap {new} from your rack for {old} in {self.source}; {_then(old, self.target)}"
+            return f"Swap {new} from {rack} for {old} in {self.source}; {_then(old, self.target)}"
         if self.action == "take":
             if self.detail == "last":
                 return f"Take the last of that set, {tiles}, and {put}"
@@ -85,8 +89,8 @@ class Step:
         if self.action == "move":
             return f"Move {tiles} from {self.source} and {put}"
         if self.action == "add":
-            return f"Add {tiles} from your rack to {self.target}"
-        return f"Lay {self.target}" + (f" ({self.detail})" if self.detail else "")
+            return f"Add {tiles} from {rack} to {self.target}"
+        return f"Lay {self.target}" + (f" ({self.detail.replace('your rack', rack)})" if self.detail else "")
 
 
 def _then(tile: Tile, target: str) -> str:

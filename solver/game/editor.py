@@ -15,12 +15,16 @@ Manipulations (set numbers from 0 here; front-ends show them from 1):
 - ``move N TILES M``: table tiles from set N to set M (``None``: into a new set);
 - ``take N TILES``: tiles off set N into the workspace;
 - ``split N TILE``: cut set N in two, the second part starting at TILE (as shown; with two
-  copies of TILE, at the second);
+  copies of TILE, at the second); the first part stays set N, the second is a new set at the end;
 - ``back TILES``: rack tiles laid this turn, from the workspace back to the rack.
+
+Set numbers never shift during a turn: new sets go at the end and an emptied set leaves its
+number unused. Tiles are tracked by where they came from, not by face (see :class:`Edit`).
 """
 
 from __future__ import annotations
 
+import dataclasses
 import time
 from collections import Counter
 from collections.abc import Callable, Sequence
@@ -31,7 +35,8 @@ from solver.game.engine import Game, TurnRecord
 from solver.melds import best_reading, why_invalid
 from solver.position import Position
 from solver.rules import RuleSet
-from solver.tiles import Tile, format_tiles
+from solver.steps import NEW, Plan, Step
+from solver.tiles import Tile, format_tiles, parse_token
 from solver.validator import validate
 
 Sets = tuple[tuple[Tile, ...], ...]
@@ -58,17 +63,56 @@ class Command:
 
 @dataclass(frozen=True)
 class Edit:
-    """One state of the turn: the table being edited, loose table tiles, the rack."""
+    """One state of the turn: the table being edited, loose table tiles, the rack.
+
+    Sets keep their places for the whole turn: a new set (laid, moved to ``new``, the second part
+    of a split) goes at the end, and a set emptied stays as an empty place, shown as nothing, so
+    that no number shifts under the player. Every tile carries where it came from: ``own`` (per
+    table tile) and ``own_loose`` (per workspace tile) are True for a tile laid from the rack this
+    turn, so that the tile actually laid is the one shown as laid, whatever copies lie elsewhere.
+    """
 
     table: Sets
     workspace: tuple[Tile, ...]
     rack: tuple[Tile, ...]
+    own: tuple[tuple[bool, ...], ...]
+    own_loose: tuple[bool, ...]
+    said: str = ""  # what made this state (undo and redo say it again)
+
+
+Pieces = list[tuple[Tile, bool]]  # tiles with their "laid from the rack this turn" flags
 
 
 def display_order(tiles: Sequence[Tile], rules: RuleSet) -> tuple[Tile, ...]:
     """A set as shown: in natural order when it is valid, sorted while it is not."""
     reading = best_reading(tiles, rules)
     return reading.tiles if reading else tuple(sorted(tiles))
+
+
+def _arranged(pieces: Pieces, rules: RuleSet) -> tuple[tuple[Tile, ...], tuple[bool, ...]]:
+    """A set of pieces in display order, each tile keeping its flag (copies of one tile in one set
+    are interchangeable: the laid ones are shown first)."""
+    tiles = display_order([t for t, _ in pieces], rules)
+    mine = Counter(t for t, own in pieces if own)
+    flags = []
+    for t in tiles:
+        flags.append(mine[t] > 0)
+        mine[t] -= 1
+    return tiles, tuple(flags)
+
+
+def _pick(pieces: Pieces, want: Counter[Tile], own_first: bool) -> tuple[Pieces, Pieces]:
+    """The wanted tiles taken out of ``pieces`` (laid ones first, or table ones first), and the rest."""
+    left = want.copy()
+    order = sorted(range(len(pieces)), key=lambda i: pieces[i][1] != own_first)
+    taken_at = set()
+    for i in order:
+        t = pieces[i][0]
+        if left[t] > 0:
+            left[t] -= 1
+            taken_at.add(i)
+    taken = [p for i, p in enumerate(pieces) if i in taken_at]
+    return taken, [p for i, p in enumerate(pieces) if i not in taken_at]
 
 
 @dataclass
@@ -86,7 +130,8 @@ class TurnEditor:
     @property
     def start(self) -> Edit:
         p = self.position
-        return Edit(tuple(display_order(s, p.rules) for s in p.table), (), p.rack)
+        table = tuple(display_order(s, p.rules) for s in p.table)
+        return Edit(table, (), p.rack, tuple((False,) * len(s) for s in table), ())
 
     @property
     def state(self) -> Edit:
@@ -103,7 +148,13 @@ class TurnEditor:
 
     @property
     def changed(self) -> bool:
-        return self.state != self.start
+        return _layout(self.state) != _layout(self.start)
+
+    def numbered(self) -> list[tuple[int, tuple[tuple[Tile, bool], ...]]]:
+        """The sets as shown, numbered from 1 (an emptied place keeps its number and is left out),
+        each tile with its flag: laid from the rack this turn."""
+        s = self.state
+        return [(i, tuple(zip(tiles, own))) for i, (tiles, own) in enumerate(zip(s.table, s.own), 1) if tiles]
 
     def can_undo(self) -> bool:
         return self.index > 0
@@ -113,20 +164,27 @@ class TurnEditor:
 
     # -------------------------------------------------------------- undo stack
 
-    def undo(self) -> None:
+    def undo(self) -> str:
+        """Step back; returns what was undone."""
         if not self.can_undo():
             raise EditError("nothing to undo")
+        said = self.state.said
         self.index -= 1
+        return f"undone: {said}"
 
-    def redo(self) -> None:
+    def redo(self) -> str:
+        """Step forward again; returns what was redone."""
         if not self.can_redo():
             raise EditError("nothing to redo")
         self.index += 1
+        return f"redone: {self.state.said}"
 
-    def reset(self) -> None:
+    def reset(self) -> str:
         if not self.changed:
             raise EditError("nothing to reset: the table and rack are as at the start of the turn")
-        self._push(self.start)
+        said = "reset: the table and rack as at the start of the turn"
+        self._push(dataclasses.replace(self.start, said=said))
+        return said
 
     def _push(self, state: Edit) -> None:
         del self.states[self.index + 1 :]  # a new manipulation drops what could be redone
@@ -148,49 +206,61 @@ class TurnEditor:
         if command.name not in handlers:
             raise EditError(f"{command.name} is not a manipulation")
         state, said = handlers[command.name](command)
-        self._push(state)
+        self._push(dataclasses.replace(state, said=said))
         return said
 
-    def _lay(self, command: Command) -> tuple[Edit, str]:
+    def _sets(self) -> list[Pieces]:
         s = self.state
-        workspace, rack, _ = self._from_hand(command.tiles)
-        new_set = display_order(command.tiles, self.rules)
+        return [list(zip(tiles, own)) for tiles, own in zip(s.table, s.own)]
+
+    def _edit(self, sets: Sequence[Pieces], loose: Pieces, rack: tuple[Tile, ...]) -> Edit:
+        arranged = [_arranged(p, self.rules) for p in sets]
         return Edit(
-            (*s.table, new_set), workspace, rack
-        ), f"laid {format_tiles(new_set)} as set {len(s.table) + 1}"
+            tuple(t for t, _ in arranged),
+            tuple(t for t, _ in loose),
+            rack,
+            tuple(f for _, f in arranged),
+            tuple(own for _, own in loose),
+        )
+
+    def _lay(self, command: Command) -> tuple[Edit, str]:
+        loose, rack, pieces = self._from_hand(command.tiles)
+        sets = [*self._sets(), pieces]
+        state = self._edit(sets, loose, rack)
+        return state, f"laid {format_tiles(state.table[-1])} as set {len(sets)}"
 
     def _add(self, command: Command) -> tuple[Edit, str]:
-        s = self.state
         n = self._existing(command.source)
-        workspace, rack, _ = self._from_hand(command.tiles)
-        table = list(s.table)
-        table[n] = display_order((*table[n], *command.tiles), self.rules)
-        return Edit(tuple(table), workspace, rack), f"set {n + 1} is now {format_tiles(table[n])}"
+        loose, rack, pieces = self._from_hand(command.tiles)
+        sets = self._sets()
+        sets[n] = sets[n] + pieces
+        state = self._edit(sets, loose, rack)
+        return state, f"added {format_tiles(command.tiles)} to set {n + 1}: {format_tiles(state.table[n])}"
 
     def _move(self, command: Command) -> tuple[Edit, str]:
         s = self.state
         n = self._existing(command.source)
-        table = list(s.table)
-        table[n] = self._without(table[n], command.tiles, n)
+        sets = self._sets()
+        moving, sets[n] = self._off(sets[n], command.tiles, n)
         if command.target is None:
-            table.append(display_order(command.tiles, self.rules))
-            said = f"moved {format_tiles(command.tiles)} from set {n + 1} to a new set"
+            sets.append(moving)
+            said = f"moved {format_tiles(command.tiles)} from set {n + 1} to a new set {len(sets)}"
         else:
             m = self._existing(command.target)
             if m == n:
                 raise EditError(f"set {n + 1} is both where the tiles come from and where they go")
-            table[m] = display_order((*table[m], *command.tiles), self.rules)
+            sets[m] = sets[m] + moving
             said = f"moved {format_tiles(command.tiles)} from set {n + 1} to set {m + 1}"
-        return Edit(_drop_empty(table), s.workspace, s.rack), said
+        return self._edit(sets, list(zip(s.workspace, s.own_loose)), s.rack), said
 
     def _take(self, command: Command) -> tuple[Edit, str]:
         s = self.state
         n = self._existing(command.source)
-        table = list(s.table)
-        table[n] = self._without(table[n], command.tiles, n)
-        workspace = (*s.workspace, *command.tiles)
+        sets = self._sets()
+        taken, sets[n] = self._off(sets[n], command.tiles, n)
+        loose = [*zip(s.workspace, s.own_loose), *taken]
         said = f"took {format_tiles(command.tiles)} off set {n + 1} into the workspace"
-        return Edit(_drop_empty(table), workspace, s.rack), said
+        return self._edit(sets, loose, s.rack), said
 
     def _split(self, command: Command) -> tuple[Edit, str]:
         s = self.state
@@ -203,50 +273,68 @@ class TurnEditor:
         at = places[-1]
         if at == 0:
             raise EditError(f"{cut} starts set {n + 1} ({format_tiles(shown)}): nothing to split off")
-        first, second = shown[:at], shown[at:]
-        table = [*s.table[:n], first, second, *s.table[n + 1 :]]
-        said = f"split set {n + 1} into {format_tiles(first)} and {format_tiles(second)}"
-        return Edit(tuple(table), s.workspace, s.rack), said
+        sets = self._sets()
+        # The first part keeps the set's number; the second goes at the end, as a new set does.
+        first, second = sets[n][:at], sets[n][at:]
+        sets[n] = first
+        sets.append(second)
+        state = self._edit(sets, list(zip(s.workspace, s.own_loose)), s.rack)
+        said = (
+            f"split set {n + 1}: {format_tiles(state.table[n])} stays set {n + 1},"
+            f" {format_tiles(state.table[-1])} is set {len(sets)}"
+        )
+        return state, said
 
     def _back(self, command: Command) -> tuple[Edit, str]:
         s = self.state
         want = Counter(command.tiles)
+        loose = list(zip(s.workspace, s.own_loose))
         short = want - Counter(s.workspace)
         if short:
             raise EditError(f"{_names(short)} not in the workspace ({_shown(s.workspace)})")
-        not_yours = want - self.laid
+        not_yours = want - Counter(t for t, own in loose if own)
         if not_yours:
             raise EditError(
                 f"{_names(not_yours)} did not come from your rack this turn: table tiles stay on the table"
             )
-        workspace = _remove(s.workspace, want)
+        _, left = _pick(loose, want, own_first=True)
         rack = tuple(sorted((*s.rack, *command.tiles)))
-        return Edit(s.table, workspace, rack), f"put {format_tiles(command.tiles)} back on your rack"
+        return self._edit(self._sets(), left, rack), f"put {format_tiles(command.tiles)} back on your rack"
 
     def _existing(self, n: int | None) -> int:
-        count = len(self.state.table)
+        table = self.state.table
+        count = len(table)
         if n is None or not 0 <= n < count:
-            shown = "the table is empty" if not count else f"sets are numbered 1 to {count}"
+            shown = "the table is empty" if not any(table) else f"sets are numbered 1 to {count}"
             raise EditError(f"there is no set {(n or 0) + 1}: {shown}")
+        if not table[n]:
+            raise EditError(f"set {n + 1} is empty now: its tiles were moved this turn (lay a new set instead)")
         return n
 
-    def _without(self, shown: tuple[Tile, ...], tiles: Sequence[Tile], n: int) -> tuple[Tile, ...]:
+    def _off(self, pieces: Pieces, tiles: Sequence[Tile], n: int) -> tuple[Pieces, Pieces]:
+        """Tiles taken off set ``n`` (tiles laid this turn first), and what is left of it."""
         want = Counter(tiles)
-        short = want - Counter(shown)
+        short = want - Counter(t for t, _ in pieces)
         if short:
-            raise EditError(f"{_names(short)} not in set {n + 1} ({format_tiles(shown)})")
-        return display_order(_remove(shown, want), self.rules)
+            shown = format_tiles(self.state.table[n])
+            raise EditError(f"{_names(short)} not in set {n + 1} ({shown})")
+        return _pick(pieces, want, own_first=True)
 
-    def _from_hand(self, tiles: Sequence[Tile]) -> tuple[tuple[Tile, ...], tuple[Tile, ...], Counter[Tile]]:
-        """Take tiles from the workspace first, the rest from the rack; both what is left."""
+    def _from_hand(self, tiles: Sequence[Tile]) -> tuple[Pieces, tuple[Tile, ...], Pieces]:
+        """Take tiles from the workspace first (table tiles before your own), the rest from the
+        rack; returns what is left loose, the rack left, and the pieces taken."""
+        s = self.state
         want = Counter(tiles)
-        loose = want & Counter(self.state.workspace)
-        from_rack = want - loose
-        short = from_rack - Counter(self.state.rack)
+        loose = list(zip(s.workspace, s.own_loose))
+        from_loose = want & Counter(s.workspace)
+        from_rack = want - from_loose
+        short = from_rack - Counter(s.rack)
         if short:
-            where = "on your rack or in the workspace" if self.state.workspace else "on your rack"
-            raise EditError(f"{_names(short)} not {where} (rack: {_shown(self.state.rack)})")
-        return _remove(self.state.workspace, loose), _remove(self.state.rack, from_rack), from_rack
+            where = "on your rack or in the workspace" if s.workspace else "on your rack"
+            raise EditError(f"{_names(short)} not {where} (rack: {_shown(s.rack)})")
+        taken, left = _pick(loose, from_loose, own_first=False)
+        rack_pieces = [(t, True) for t in from_rack.elements()]
+        return left, _remove(s.rack, from_rack), [*taken, *rack_pieces]
 
     # -------------------------------------------------------------- ending the turn
 
@@ -255,36 +343,113 @@ class TurnEditor:
         s = self.state
         out: list[str] = []
         if s.workspace:
-            laid = Counter(s.workspace) & self.laid
+            laid = any(s.own_loose)
             extra = " (or put your own back with 'back')" if laid else ""
             out.append(
                 f"the workspace still holds {format_tiles(s.workspace)}: place every tile in a set{extra}"
             )
         for i, tiles in enumerate(s.table, 1):
-            reason = why_invalid(tiles, self.rules)
+            reason = why_invalid(tiles, self.rules) if tiles else None
             if reason is not None:
                 out.append(f"set {i} ({format_tiles(tiles)}) is not valid: {reason}")
         if not self.laid:
             out.append("no tile from your rack is on the table: lay at least one, or draw")
         if not out:
             # The independent validator has the last word (initial meld, tiles that left the table).
-            out += [v.message for v in validate(self.position, s.table)]
+            out += [v.message for v in validate(self.position, self.table())]
         return out
+
+    def table(self) -> Sets:
+        """The table as it stands, in order, without the places emptied this turn."""
+        return tuple(s for s in self.state.table if s)
 
     def finish(self) -> Sets:
         """The table to play; EditError lists every problem if the turn cannot end yet."""
         problems = self.problems()
         if problems:
             raise EditError("the turn cannot end yet: " + "; ".join(problems))
-        return self.state.table
+        return self.table()
 
     def valid_sets(self) -> Sets:
         """The sets that are valid right now (what stays on the table under the 60-second rule)."""
-        return tuple(s for s in self.state.table if why_invalid(s, self.rules) is None)
+        return tuple(s for s in self.table() if why_invalid(s, self.rules) is None)
 
 
-def _drop_empty(table: Sequence[tuple[Tile, ...]]) -> Sets:
-    return tuple(s for s in table if s)
+def commands_for(
+    position: Position, plan: Plan, after: Sequence[Sequence[Tile]]
+) -> tuple[Command, ...] | None:
+    """The steps of ``plan`` as manipulations a person can type, from the start of the turn.
+
+    Checked by carrying them out on an editor of ``position``: they must end with every set valid
+    and the table ``after`` (as sets of tiles); None when some step has no command that does it.
+    """
+    editor = TurnEditor(position)
+    out: list[Command] = []
+    try:
+        for step in plan.steps:
+            for command in _step_commands(editor, step):
+                editor.apply(command)
+                out.append(command)
+    except (EditError, LookupError, ValueError):
+        return None
+    if editor.problems() or Counter(map(_key, editor.table())) != Counter(map(_key, after)):
+        return None
+    merged: list[Command] = []
+    for command in out:  # tiles taken off one set one after another: one command
+        last = merged[-1] if merged else None
+        if last is not None and command.name == last.name == "take" and command.source == last.source:
+            merged[-1] = dataclasses.replace(last, tiles=(*last.tiles, *command.tiles))
+        else:
+            merged.append(command)
+    return tuple(merged)
+
+
+def _key(tiles: Sequence[Tile]) -> tuple[Tile, ...]:
+    return tuple(sorted(tiles))
+
+
+def _step_commands(editor: TurnEditor, step: Step) -> list[Command]:
+    """One step as commands on the editor's table as it now stands."""
+    rules = editor.rules
+
+    def where(shown: str) -> int:  # the set the step names, as the editor shows it now
+        found = [i for i, s in enumerate(editor.state.table) if s and format_tiles(s) == shown]
+        if not found:
+            raise LookupError(shown)
+        return found[0]
+
+    def tiles(shown: str) -> tuple[Tile, ...]:
+        return tuple(t for word in shown.split() for t in parse_token(word, rules))
+
+    def to(source: int, moving: tuple[Tile, ...]) -> Command:
+        if step.target.startswith(NEW):  # put aside in the workspace until that set is laid
+            return Command("take", source, moving)
+        return Command("move", source, moving, where(step.target))
+
+    if step.action == "split":
+        n, parts = where(step.source), [tiles(part) for part in step.target.split(" | ")]
+        if tuple(t for part in parts for t in part) != editor.state.table[n]:
+            # Not cuts of the run as it lies (a joker changes places): the parts move out whole.
+            return [Command("move", n, part, None) for part in parts[1:]]
+        cuts = []
+        for part in parts[1:]:
+            cuts.append(Command("split", n, part[:1]))
+            n = len(editor.state.table) + len(cuts) - 1  # the rest of the run is the newest set
+        return cuts
+    if step.action in ("retrieve", "swap"):
+        new, old = step.tiles
+        n = where(step.source)
+        return [Command("add", n, (new,)), to(n, (old,))]
+    if step.action in ("take", "move"):
+        return [to(where(step.source), step.tiles)]
+    if step.action == "add":
+        return [Command("add", where(step.target), step.tiles)]
+    return [Command("lay", tiles=step.tiles)]
+
+
+def _layout(state: Edit) -> tuple[Sets, tuple[Tile, ...], tuple[Tile, ...]]:
+    """What a state looks like, whatever made it."""
+    return tuple(s for s in state.table if s), tuple(sorted(state.workspace)), state.rack
 
 
 def _remove(tiles: Sequence[Tile], gone: Counter[Tile]) -> tuple[Tile, ...]:

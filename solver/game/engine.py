@@ -339,7 +339,9 @@ class Game:
             raise IllegalMove(violations)
         before_rack, before_table = tuple(self.racks[self.seat]), self._frozen_table()
         was_open = self.opened[self.seat]
-        self.table = proposed  # as written: under strict joker rules the order says what a joker is
+        # Each set as written (under strict joker rules the order says what a joker is), the sets
+        # in their places: the table a person sees keeps its numbers from turn to turn.
+        self.table = in_place(self.table, proposed)
         self.racks[self.seat] = sorted((Counter(self.racks[self.seat]) - played).elements())
         self.opened[self.seat] = True
         self._passes = 0
@@ -502,6 +504,38 @@ class Game:
             rec.seat == seat and not rec.opened and not rec.played and can_open(rec.rack, self.rules)
             for rec in self.history
         )
+
+
+def in_place(before: Sequence[Sequence[Tile]], after: Sequence[Sequence[Tile]]) -> list[list[Tile]]:
+    """The sets of ``after`` in the places of the table ``before``, so that set numbers stay put.
+
+    A set left as it was keeps its place; so does the set that holds the most of an old set's
+    tiles (an extended set, the first part of a split, a set rebuilt around it; on a tie, the one
+    holding the old set's first tile), old sets taken in order; the other sets (new ones, further parts) follow at the end, in the order given. Only an
+    old set whose tiles all went into sets placed elsewhere leaves a place, and the numbers after
+    it close up.
+    """
+    sets = [list(s) for s in after]
+    free = list(range(len(sets)))
+    placed: dict[int, int] = {}  # place in before -> index in after
+    olds = [Counter(s) for s in before]
+    for i, old in enumerate(olds):  # unchanged sets first
+        same = next((j for j in free if Counter(sets[j]) == old), None)
+        if same is not None:
+            placed[i] = same
+            free.remove(same)
+    for i, old in enumerate(olds):
+        if i in placed:
+            continue
+        # Most tiles in common; on a tie the set holding the old set's first tile (a run's first part).
+        first = before[i][0] if before[i] else None
+        shared = [(sum((Counter(sets[j]) & old).values()), first in sets[j], -j) for j in free]
+        if shared and max(shared)[0] > 0:
+            j = -max(shared)[2]
+            placed[i] = j
+            free.remove(j)
+    order = [placed[i] for i in range(len(olds)) if i in placed] + free
+    return [sets[j] for j in order]
 
 
 def can_open(rack: Sequence[Tile], rules: RuleSet) -> bool:

@@ -16,7 +16,7 @@ import pytest
 from click.testing import CliRunner, Result
 
 from cli.main import cli
-from cli.session import HumanTurn, parse_command, record_path, seat_names
+from cli.session import HumanTurn, Reply, parse_command, record_path, seat_names
 from solver.game.analysis import analyze_file
 from solver.game.editor import TIMER_RULES, EditError, TurnEditor, TurnTimer
 from solver.game.engine import Game, GameConfig, Match, RoundResult
@@ -196,7 +196,10 @@ def test_undo_redo_refused_done_and_bad_tokens() -> None:
     )
     assert f"  - set 1 ({one}) is not valid: too short" in out
     assert "nothing to undo" in out and "nothing to redo" in out
-    assert "back to the start of the turn" in out
+    # undo and redo say what they undid and redid
+    assert f"undone: laid {one} as set 1" in out and f"redone: laid {one} as set 1" in out
+    assert "> reset: the table and rack as at the start of the turn" in out
+    assert "undone: reset: the table and rack as at the start of the turn" in out
     assert "hint level must be 1, 2 or 3, got '4'" in out
     # The one-tile set is shown when laid, redone, and brought back by undoing the reset.
     assert out.count(f"  1: [{one}]   <- not valid") == 3  # [ ]: laid from the rack this turn
@@ -220,7 +223,7 @@ def test_hint_and_help() -> None:
     [
         (["--opponents", "easy,grandmaster"], "unknown level 'grandmaster'"),
         (["--opponents", "easy,easy,easy,easy"], "1 to 3 AI players, got 4"),
-        (["--players", "3", "--opponents", "hard"], "--players 3 but --opponents names 1 AI players"),
+        (["--players", "3", "--opponents", "hard"], "--players 3 but --opponents names 1 AI player (2 in all)"),
         (["--turn-time", "30"], "'30' is not one of '40', '60'"),
     ],
 )
@@ -263,7 +266,7 @@ def shown(ed: TurnEditor) -> list[str]:
 def test_split_a_run_to_make_room() -> None:
     # B2-6 and B4 on the rack: split at B4 gives B2 B3 | B4 B5 B6; B4 completes B2 B3 B4.
     ed = editor("B4 K1", ["B2-6"])
-    assert do(ed, "split 1 B4") == "split set 1 into B2 B3 and B4 B5 B6"
+    assert do(ed, "split 1 B4") == "split set 1: B2 B3 stays set 1, B4 B5 B6 is set 2"
     do(ed, "add 1 B4")
     assert shown(ed) == ["B2 B3 B4", "B4 B5 B6"]
     assert ed.finish() == ((*tiles("B2 B3 B4"),), (*tiles("B4 B5 B6"),))
@@ -281,7 +284,7 @@ def test_move_take_lay_back_and_the_workspace() -> None:
     assert shown(ed) == ["B4 B5 B6", "K2 K3", "B7 R7 O7", "K4"]
     assert any("set 2 (K2 K3) is not valid" in p for p in ed.problems())
     do(ed, "move 4 K4 2")
-    assert shown(ed) == ["B4 B5 B6", "K2 K3 K4", "B7 R7 O7"]
+    assert shown(ed) == ["B4 B5 B6", "K2 K3 K4", "B7 R7 O7", ""]  # set 4 emptied: no number shifts
     do(ed, "add 2 K1")
     assert shown(ed)[1] == "K1 K2 K3 K4" and ed.problems() == []
     # Your own tile can go back to the rack; a table tile cannot.
@@ -398,3 +401,246 @@ def test_sixty_seconds_take_back_broken_sets_and_draw_three() -> None:
     assert not Counter(tiles("B4 K1 K2 R4")) - Counter(game.racks[0])
     assert len(game.racks[0]) == 4 + 3 and len(reply.ended.penalty) == 3
     assert reply.ended.to_dict()["penalty"] == [str(t) for t in reply.ended.penalty]
+
+
+# --------------------------------------------------------------------------- the screen, at 80 columns
+
+
+def _screen_lines(capsys: pytest.CaptureFixture[str], color: bool) -> list[str]:
+    """Everything play prints in a worst case: four players, a 14-tile rack of two-digit tiles,
+    a long run, invalid sets with long reasons, a workspace, an AI's many steps, a level-3 hint
+    with its commands, and a club round's end."""
+    from cli.play_commands import Screen
+    from puzzles.library import find
+    from solver.game.engine import RoundResult, TurnRecord
+    from solver.hint import hint
+
+    rules = RuleSet.from_options({"meld-threshold": 10_000})
+
+    def full(text: str) -> list[Tile]:
+        return [t for word in text.split() for t in parse_token(word, rules)]
+
+    game = Game.new(GameConfig(rules=rules, players=4, seed=1))
+    game.racks[0] = sorted(full("O13 B13 R13 K13 O12 B12 R12 K12 O11 B11 R11 K11 O10 J"))
+    game.table = [full("K1-13"), full("B1-13"), full("R10 B10 K10")]
+    game.turn, game.seat, game.opened[0] = 123, 0, False
+    screen = Screen(color, seat_names(["medium", "medium", "medium"]))
+    turn = HumanTurn(game)
+    screen.turn_start(game, turn.editor, round_number=100)
+    for line in ("take 1 K2 K4 K6 K8", "move 2 B1 B13 new", "lay O13 O12 O11 O10 K13 K12"):
+        screen.reply(turn.handle(line), turn.editor)
+    big = find("big-2").position
+    best = solve(big)
+    record = TurnRecord(1, 1, True, big.rack, big.table, best.played, None, tuple(s.tiles for s in best.table), 50)
+    screen.ai_turn(record, big.rules)
+    found = hint(big, 3)
+    commands = tuple(f"take {n} K2 R2 O2 K13 B13" for n in range(10, 16))
+    screen.reply(Reply(hint=found, commands=commands), turn.editor)
+    match = Match(GameConfig(rules=rules, players=4, seed=1, scoring="club"))
+    result = RoundResult(1, "rack_empty", (-300, 600, -150, -150), tuple(tuple(game.racks[0]) for _ in range(4)),
+                         "club", (0, 1, 0, 0), (1,))
+    match.add(result)
+    screen.round_end(100, result, match)
+    screen.final(match)
+    return capsys.readouterr().out.splitlines()
+
+
+@pytest.mark.parametrize("color", [False, True])
+def test_the_screen_fits_80_columns(capsys: pytest.CaptureFixture[str], color: bool) -> None:
+    from cli.render import width_of
+
+    lines = _screen_lines(capsys, color)
+    assert any(line.startswith("Your rack (14): ") for line in lines)
+    assert any("medium 4" in line for line in lines)
+    too_wide = [line for line in lines if width_of(line) > 80]
+    assert too_wide == []
+    # A coloured tile is never cut: every escape sequence opened on a line is closed on it.
+    for line in lines:
+        assert line.count("\x1b[0m") == len([m for m in line.split("\x1b[") if m.startswith("38;5")])
+
+
+# --------------------------------------------------------------------------- set numbers stay put
+
+
+def test_an_emptied_set_keeps_its_number_and_takes_no_tiles() -> None:
+    ed = editor("R7 K1", ["B4 B5 B6", "K2 K3 K4", "O1 O2 O3"])
+    do(ed, "take 2 K2 K3 K4")
+    assert [n for n, _ in ed.numbered()] == [1, 3]  # set 3 is still set 3
+    with pytest.raises(EditError, match="set 2 is empty now"):
+        do(ed, "add 2 K1")
+    do(ed, "lay K2 K3 K4 K1")
+    assert [n for n, _ in ed.numbered()] == [1, 3, 4]
+    assert ed.finish() == tuple(tuple(tiles(s)) for s in ("B4 B5 B6", "O1 O2 O3", "K1 K2 K3 K4"))
+
+
+@pytest.mark.parametrize(
+    ("before", "after", "expected"),
+    [
+        # unchanged sets keep their places; a new set goes at the end
+        (["K1-3", "B4-6", "R5-7"], ["R5-7", "K1-3", "O1-3", "B4-6"], ["K1-3", "B4-6", "R5-7", "O1-3"]),
+        # an extended set and the first part of a split keep their places, the rest follows
+        (["B2-6", "K1-3"], ["K1-4", "B4-6", "B2-4"], ["B2-4", "K1-4", "B4-6"]),
+        # a set broken up: a set rebuilt around one of its tiles takes its place
+        (["K5 B5 R5", "R1-4", "O1-3"], ["O1-3", "R1-5", "K4-6", "B5 O5 J"], ["K4-6", "R1-5", "O1-3", "B5 O5 J"]),
+        # a set merged into another leaves no set of its own: the places after it close up
+        (["R1-3", "R4-6", "O1-3"], ["O1-3", "R1-6"], ["R1-6", "O1-3"]),
+    ],
+)
+def test_the_game_keeps_sets_in_their_places(before: list[str], after: list[str], expected: list[str]) -> None:
+    from solver.game.engine import in_place
+
+    placed = in_place([tiles(s) for s in before], [tiles(s) for s in after])
+    assert [format_tiles(s) for s in placed] == [format_tiles(tiles(s)) for s in expected]
+
+
+def test_an_ai_turn_leaves_unchanged_sets_where_they_were() -> None:
+    game = Game.new(GameConfig(rules=SMALL_RULES, players=2, seed=0, rack_size=7))
+    game.seat = 1
+    game.racks[1] = sorted(tiles("B1 O4 K6"))
+    game.table = [tiles("R5 R6 R7"), tiles("K1 K2 K3"), tiles("B4 B5 B6 B7"), tiles("O1 O2 O3")]
+    game.opened[1] = True
+    record = ai_turn(game, make_player("medium"))
+    assert record.played
+    after = [format_tiles(s) for s in record.table_after]
+    for i, s in enumerate(record.table):
+        if any(Counter(s) == Counter(t) for t in record.table_after):
+            assert after[i] == format_tiles(s)  # unchanged: the same number
+
+
+def test_renumbering_between_turns_is_announced(capsys: pytest.CaptureFixture[str]) -> None:
+    from cli.play_commands import Screen
+
+    screen = Screen(False, ["you", "medium"])
+    screen.seen([tiles("K1 K2 K3"), tiles("B4 B5 B6"), tiles("R1 R2 R3")])
+    game = Game.new(GameConfig(rules=SMALL_RULES, players=2, seed=0, rack_size=7))
+    game.seat, game.opened[0] = 0, True
+    game.table = [tiles("B4 B5 B6"), tiles("R1 R2 R3 R4")]  # K1 K2 K3 was broken up
+    game.racks[0] = sorted(tiles("O7"))
+    screen.turn_start(game, TurnEditor(game.position()), 1)
+    out = capsys.readouterr().out
+    assert "Set numbers closed up where a set was broken up: 2->1." in out
+    assert "Table (* changed since your last turn):\n  1: B4 B5 B6\n *2: R1 R2 R3 R4\n" in out
+
+
+# --------------------------------------------------------------------------- what the AI did
+
+
+def test_an_ai_turn_shows_its_steps_and_the_sets_it_changed(capsys: pytest.CaptureFixture[str]) -> None:
+    """medium played B6 (and K4): its steps say that it also moved B5 between runs."""
+    from cli.play_commands import Screen
+    from solver.game.engine import TurnRecord
+
+    full = RuleSet()
+
+    def sets(*texts: str) -> tuple[tuple[Tile, ...], ...]:
+        return tuple(tuple(t for word in text.split() for t in parse_token(word, full)) for text in texts)
+
+    before = sets("B2 B3 B4 B5", "B7 B8 B9", "K1 K2 K3")
+    after = sets("B2 B3 B4", "B5 B6 B7 B8 B9", "K1 K2 K3 K4")
+    (rack, played) = sets("K4 B6 O1", "K4 B6")
+    record = TurnRecord(3, 1, True, rack, before, played, None, after, 40)
+    screen = Screen(False, ["you", "medium"])
+    screen.seen(before)
+    screen.ai_turn(record, full)
+    out = capsys.readouterr().out
+    assert out.splitlines() == [
+        "medium played 2 tiles: [K4] [B6]",
+        "  1. Take B5 off the end of B2 B3 B4 B5 and put it in B7 B8 B9",
+        "  2. Add B6 from its rack to B5 B7 B8 B9",
+        "  3. Add K4 from its rack to K1 K2 K3",
+    ]
+    game = Game.new(GameConfig(rules=full, players=2, seed=0, rack_size=7))
+    game.seat, game.opened[0], game.table = 0, True, [list(s) for s in after]
+    screen.turn_start(game, TurnEditor(game.position()), 1)
+    table = capsys.readouterr().out.split("Table (* changed since your last turn):\n")[1].splitlines()[:3]
+    assert table == [" *1: B2 B3 B4", " *2: B5 B6 B7 B8 B9", " *3: K1 K2 K3 K4"]
+
+
+# --------------------------------------------------------------------------- the tile actually laid
+
+
+def test_the_tile_laid_is_the_one_highlighted(capsys: pytest.CaptureFixture[str]) -> None:
+    """take 1 K12, lay K12 B12 R12: the B12 from the rack is lit in the new set, not the table's."""
+    from cli.play_commands import Screen
+
+    full = RuleSet()
+    position = Position.from_strings("B12 R12 O1", ["K10 K11 K12 K13", "B10 B11 B12"], rules=full)
+    ed = TurnEditor(position)
+    ed.apply(parse_command("take 1 K12", full))
+    ed.apply(parse_command("lay K12 B12 R12", full))
+    flags = dict(ed.numbered())
+    assert [own for _, own in flags[2]] == [False, False, False]  # the table's B10 B11 B12
+    assert [(str(t), own) for t, own in flags[3]] == [("K12", False), ("B12", True), ("R12", True)]
+    Screen(True, ["you", "medium"]).state(ed)
+    lines = {line[:4]: line for line in capsys.readouterr().out.splitlines()}
+    lit = "48;5;229"  # the face of a tile laid from the rack
+    assert lit not in lines["  2:"]
+    assert lines["  3:"].count(lit) == 2
+    ed.undo()
+    ed.redo()
+    assert dict(ed.numbered())[3] == flags[3]
+
+
+def test_back_returns_only_your_own_copy() -> None:
+    full = RuleSet()
+    ed = TurnEditor(Position.from_strings("B12 O1", ["B10 B11 B12 B13"], rules=full))
+    ed.apply(parse_command("add 1 B12", full))  # two B12 in the set now: one yours
+    ed.apply(parse_command("take 1 B12", full))  # your own copy comes off first
+    assert ed.state.own_loose == (True,)
+    ed.apply(parse_command("back B12", full))
+    assert ed.problems() == ["no tile from your rack is on the table: lay at least one, or draw"]
+
+
+# --------------------------------------------------------------------------- hints name the commands
+
+
+def _group_swap_turn() -> HumanTurn:
+    from puzzles.library import find
+
+    position = find("group-swap").position
+    game = Game.new(GameConfig(rules=position.rules, players=2, seed=0))
+    game.seat, game.opened[0] = 0, True
+    game.racks[0] = list(position.rack)
+    game.table = [list(s) for s in position.table]
+    return HumanTurn(game)
+
+
+def test_a_hint_names_the_commands_to_type(capsys: pytest.CaptureFixture[str]) -> None:
+    from cli.play_commands import Screen
+
+    turn = _group_swap_turn()
+    reply = turn.handle("hint 3")
+    assert reply.commands == ("add 1 O7", "move 1 R7 2", "add 2 R6")
+    Screen(False, ["you", "medium"]).reply(reply, turn.editor)
+    out = capsys.readouterr().out
+    assert "  1. Swap O7 from your rack for R7 in K7 B7 R7; put the R7 in R8 R9 R10" in out
+    assert "To do it, type: add 1 O7; move 1 R7 2; add 2 R6; done" in out
+    for command in (*reply.commands, "done"):  # and typing them plays the best move
+        answer = turn.handle(command)
+        assert not answer.error, answer.message
+    assert answer.ended is not None and len(answer.ended.played) == 2
+
+
+def test_a_hint_after_manipulating_starts_with_reset() -> None:
+    turn = _group_swap_turn()
+    turn.handle("take 2 R10")
+    reply = turn.handle("hint 3")
+    assert reply.commands[0] == "reset"
+    for command in (*reply.commands, "done"):
+        answer = turn.handle(command)
+        assert not answer.error, answer.message
+    assert answer.ended is not None
+
+
+def test_a_level_two_hint_names_the_sets_by_number(capsys: pytest.CaptureFixture[str]) -> None:
+    from cli.play_commands import Screen
+
+    turn = _group_swap_turn()
+    Screen(False, ["you", "medium"]).reply(turn.handle("hint 2"), turn.editor)
+    assert "Table sets involved: set 1 (K7 B7 R7); set 2 (R8 R9 R10)." in capsys.readouterr().out
+
+
+def test_help_fits_80_columns() -> None:
+    from cli.session import help_text
+
+    assert max(len(line) for line in help_text().splitlines()) <= 80
