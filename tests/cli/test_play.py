@@ -100,13 +100,17 @@ def test_scripted_match_of_two_rounds(tmp_path: Path) -> None:
     # Scores and running totals as the library computes them.
     names = seat_names(levels)
     total = [0, 0]
-    for result_round, section in zip(results, out.split("Scores (rack left, round, total):")[1:]):
+    sections = out.split("Scores (round, total, rack left):")[1:]  # the header names the columns in order
+    assert len(sections) == len(results) == 2
+    for result_round, section in zip(results, sections):
         total = [a + b for a, b in zip(total, result_round.scores)]
         rows = section.strip().splitlines()[: len(names)]
         for seat, row in enumerate(rows):
             words = row.split()
             assert words[0] == names[seat]
             assert (int(words[1]), int(words[2])) == (result_round.scores[seat], total[seat])
+            rack = " ".join(words[3:])
+            assert rack == (format_tiles(result_round.racks[seat]) or "-")
     # One record per round, each a legal game the scripted player played perfectly.
     for round_number, expected in enumerate(results, 1):
         path = tmp_path / f"game-{round_number}.jsonl"

@@ -241,3 +241,12 @@ def test_odds_command() -> None:
     assert text.exit_code == 0 and "joker in meld:" in text.stdout and "every deal (12)" in text.stdout
     none = run(["odds", "--deals", 5, "--turns", 2, "--jokers", 0, "--json"])
     assert set(json.loads(none.stdout)["variants"]) == {"no joker in meld"}
+
+
+def test_report_counts_agree_and_the_joker_difference_is_in_percentage_points() -> None:
+    result = run(["selfplay", "--games", "1", "--players", "2", "--ai", "medium,easy", "--seed", "1", *FAST])
+    assert result.exit_code == 0
+    assert result.stdout.startswith("1 game, 2 players, seed 1, standard scoring, ")
+    many = run(["selfplay", "--games", "20", "--ai", "medium,easy", "--seed", "1", *FAST])
+    line = next(x for x in many.stdout.splitlines() if x.startswith("Holding a joker:"))
+    assert " percentage points (95%: " in line and "points (95%" not in line.replace("percentage points", "")
