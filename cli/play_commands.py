@@ -250,10 +250,16 @@ class Screen:
 
     def _renumbered(self, editor: TurnEditor) -> None:
         """Say so when a set you left has another number now (a set before it was broken up)."""
-        now = {tuple(sorted(t for t, _ in pieces)): number for number, pieces in editor.numbered()}
-        moved = [
-            f"{old}->{now[key]}" for old, key in enumerate(self.last_seen, 1) if key in now and now[key] != old
-        ]
+        now: dict[tuple[Tile, ...], list[int]] = {}
+        for number, pieces in editor.numbered():
+            now.setdefault(tuple(sorted(t for t, _ in pieces)), []).append(number)
+        moved = []
+        stayed = [(old, key) for old, key in enumerate(self.last_seen, 1) if old in now.get(key, [])]
+        for old, key in stayed:  # a set still at its number keeps it (copies of a set are alike)
+            now[key].remove(old)
+        for old, key in enumerate(self.last_seen, 1):
+            if (old, key) not in stayed and now.get(key):
+                moved.append(f"{old}->{now[key].pop(0)}")
         if moved:
             self.echo(f"Set numbers closed up where a set was broken up: {', '.join(moved)}.")
 
@@ -267,10 +273,10 @@ class Screen:
             width = len(str(len(editor.state.table)))
             for number, pieces in numbered:
                 shown = " ".join(tile_text(t, own, self.color) for t, own in pieces)
-                star = "*" if changed and number in changed else " "
+                label = f"*{number}" if changed and number in changed else str(number)
                 reason = why_invalid([t for t, _ in pieces], editor.rules)
                 note = f"   <- not valid: {reason}" if reason else ""
-                self.echo(f" {star}{number:>{width}}: {shown}{note}")
+                self.echo(f" {label:>{width + 1}}: {shown}{note}")
         s = editor.state
         if s.workspace:
             loose = " ".join(tile_text(t, own, self.color) for t, own in zip(s.workspace, s.own_loose))

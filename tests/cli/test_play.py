@@ -648,3 +648,18 @@ def test_help_fits_80_columns() -> None:
     from cli.session import help_text
 
     assert max(len(line) for line in help_text().splitlines()) <= 80
+
+
+def test_two_alike_sets_are_not_taken_for_a_renumbering(capsys: pytest.CaptureFixture[str]) -> None:
+    from cli.play_commands import Screen
+
+    screen = Screen(False, ["you", "medium"])
+    screen.seen([tiles("K5 B5 O5"), tiles("K1 K2 K3"), tiles("B1 B2 B3")])
+    game = Game.new(GameConfig(rules=SMALL_RULES, players=2, seed=0, rack_size=7))
+    game.seat, game.opened[0] = 0, True
+    game.table = [tiles("K5 B5 O5"), tiles("K1 K2 K3"), tiles("B1 B2 B3"), tiles("K5 B5 O5")]
+    game.racks[0] = sorted(tiles("O7"))
+    screen.turn_start(game, TurnEditor(game.position()), 1)
+    out = capsys.readouterr().out
+    assert "closed up" not in out
+    assert "  1: K5 B5 O5\n  2: K1 K2 K3\n  3: B1 B2 B3\n *4: K5 B5 O5\n" in out

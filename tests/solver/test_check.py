@@ -61,7 +61,8 @@ def test_violation_sets_mark_the_sets_each_violation_is_about() -> None:
     for v, marked in zip(report.violations, report.violation_sets()):
         by_code.setdefault(v.code, []).append(marked)
     assert by_code["invalid_set"] == [(0,), (2,), (3,)]
-    assert by_code["tile_not_available"] == [(0, 2, 3)]  # R4 R5 twice is one R4 and R5 too many
+    assert by_code["tile_not_available"] == [(3,)]  # R9 is nowhere
+    assert by_code["tile_used_too_often"] == [(0, 2), (0, 2)]  # R4 R5 twice: one R4 and one R5 too many
     # A table tile that went missing is in no set: nothing to mark, the message says it.
     report = check_answer(POSITION, sets("R4 R5 R6", "B7 O7 J"))
     assert [(v.code, m) for v, m in zip(report.violations, report.violation_sets())] == [

@@ -132,10 +132,12 @@ def test_hint_answers_as_hint_json(client: TestClient, level: int) -> None:
 def test_puzzles_list_and_show_as_the_cli(client: TestClient) -> None:
     assert client.get("/api/puzzles").json() == cli_json("puzzles", "list", "--json")
     assert client.get("/api/puzzles?difficulty=3").json() == cli_json("puzzles", "list", "--difficulty", "3", "--json")
-    shown = cli_json("puzzles", "show", "rebuild", "--json")
+    shown = cli_json("puzzles", "show", "rebuild", "--json", "--answer")
     assert client.get("/api/puzzles/rebuild?answer=yes").json() == shown
-    assert client.get("/api/puzzles/rebuild").json() == without(shown, "answer")  # no answer unless asked
-    assert client.get("/api/puzzles/rebuild?answer=no").json() == without(shown, "answer")
+    hidden = cli_json("puzzles", "show", "rebuild", "--json")  # no answer unless asked, in both
+    assert hidden == without(shown, "answer")
+    assert client.get("/api/puzzles/rebuild").json() == hidden
+    assert client.get("/api/puzzles/rebuild?answer=no").json() == hidden
 
 
 def test_position_from_a_record_and_from_an_uploaded_file(client: TestClient) -> None:

@@ -53,7 +53,7 @@ def slow_position(seed: int) -> dict[str, Any]:
     server takes (26 numbers, 8 colours, 4 copies, 4 jokers) and a rack of 60 tiles."""
     rules = {"numbers": 26, "colours": 8, "copies": 4, "jokers": 4}
     tiles = [f"{c}{n}" for c in "KBROGPWC" for n in range(1, 27)] * 4 + ["J"] * 4
-    return {"rack": random.Random(seed).sample(tiles, 60), "rules": rules}
+    return {"rack": random.Random(seed).sample(tiles, 60), "rules": rules, "opened": True}
 
 
 def test_a_burst_of_200_solves_20_at_a_time_is_all_answered(server: Server) -> None:
