@@ -46,7 +46,12 @@ WIDTH = 80  # every line play prints fits a terminal this wide
     show_default=True,
     help="Level of every AI player when --opponents is not given.",
 )
-@click.option("--seed", type=int, default=None, help="Same seed, same deal (default: a random seed, shown).")
+@click.option(
+    "--seed",
+    type=int,
+    default=None,
+    help="Same seed, same deal (default: a random seed, shown); a game record's seed deals its round again.",
+)
 @click.option("--rounds", type=click.IntRange(1, 100), default=1, show_default=True, help="Rounds to play.")
 @click.option(
     "--turn-time",

@@ -2,7 +2,7 @@
 
 For the moment every family knows: the table was rearranged, time ran out or somebody made a mess,
 and nobody remembers the sets. If no arrangement uses every tile, the answer is the fewest tiles to
-take back (the time-limit penalty rule in RULES.md) and which, with the rest arranged. Solved as a
+take back (the time-limit penalty rule in docs/rules.md) and which, with the rest arranged. Solved as a
 turn in which every tile is "on the rack" and the lines given are the sets to keep when possible:
 most tiles placed, then the most value placed (the least taken back), then the most lines kept.
 """

@@ -1,4 +1,4 @@
-"""What a joker stands for under the strict and locked joker rules (RULES.md, "Jokers on the table").
+"""What a joker stands for under the strict and locked joker rules (docs/rules.md, "Jokers on the table").
 
 A joker already on the table has a *role*: the tile it stands for, read from the table as given.
 In a run that is the tile at its place in the written order (``R4 J R6``: R5); in a group it is a

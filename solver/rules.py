@@ -28,7 +28,7 @@ class Wrap(StrEnum):
 
 
 class JokerRules(StrEnum):
-    """What may happen to a joker already on the table (RULES.md, "Jokers on the table")."""
+    """What may happen to a joker already on the table (docs/rules.md, "Jokers on the table")."""
 
     FREE = "free"  # a table joker moves like any tile (the plain tile-count model)
     STRICT = "strict"  # it keeps standing for its tile until that tile retrieves it
@@ -44,7 +44,7 @@ class Retrieval(StrEnum):
 
 @dataclass(frozen=True, slots=True, eq=False)
 class RuleSet:
-    """One turn's rules. Defaults are the standard game (see RULES.md)."""
+    """One turn's rules. Defaults are the standard game (see docs/rules.md)."""
 
     numbers: int = 13
     colours: int = 4

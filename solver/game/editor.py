@@ -476,7 +476,7 @@ def _shown(tiles: Sequence[Tile]) -> str:
 
 @dataclass(frozen=True)
 class TimerRule:
-    """What happens when the turn's time runs out (RULES.md, "Time limits")."""
+    """What happens when the turn's time runs out (docs/rules.md, "Time limits")."""
 
     seconds: int
     penalty_tiles: int

@@ -1,4 +1,4 @@
-"""The game engine: whole rounds and matches by RULES.md, reproducible from a seed.
+"""The game engine: whole rounds and matches by docs/rules.md, reproducible from a seed.
 
 A :class:`Game` owns one round: the shuffled pool, the draw for the first player, the deal, whose
 turn it is, every rack, the table and who has opened. A turn is :meth:`Game.play` (the whole table

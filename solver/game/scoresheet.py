@@ -2,7 +2,7 @@
 
 Owns: what was left on a rack (tiles in the notation, or only their sum) and its penalty under
 the table's joker penalty; the scoring of one round by the standard rules or the club sheet
-(../shared/RULES.md, "End of a round and scoring"); running totals, big and small points,
+(docs/rules.md, "End of a round and scoring"); running totals, big and small points,
 standings; and the score file (JSON, documented in docs/commands.md). The file keeps each round as it
 was entered (the racks, not the scores), so a correction or a reopened file loses nothing;
 scores are always recomputed.

@@ -3,7 +3,7 @@
 Everything here works on plain numbers (rack values, flags per player) so that a score sheet for
 a game played at a real table can use it as well as the engine. Players are 0-based seats.
 
-Standard scoring (RULES.md, "End of a round and scoring"): every player but the winner scores
+Standard scoring (docs/rules.md, "End of a round and scoring"): every player but the winner scores
 minus the value of their rack (numbers at face value, a joker ``joker_value``, 30 by default);
 the winner scores plus the sum of those penalties, so a round is zero-sum. A round that ends
 blocked (pool empty, everyone passes) is won by the lowest rack value; under standard scoring
@@ -73,7 +73,7 @@ def standard_scores(values: Sequence[int], winners: Sequence[int]) -> list[int]:
     """Standard round scores: the others pay their rack value, the winner(s) collect it all.
 
     ``values`` are rack values per seat (see :func:`rack_value`); ``winners`` is one seat, or the
-    seats tied for a blocked round. Example (RULES.md): A wins, B 5, C 10, D 3 → +18 −5 −10 −3.
+    seats tied for a blocked round. Example (docs/rules.md): A wins, B 5, C 10, D 3 → +18 −5 −10 −3.
     """
     _check(values, winners)
     penalties = [0 if seat in winners else v for seat, v in enumerate(values)]

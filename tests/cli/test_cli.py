@@ -4,7 +4,7 @@ Each test checks stdout, stderr and the exit status separately. Exit statuses: 0
 move" and time_limit), 1 bad input, 2 usage error, 3 backend failure, 4 internal error. An error
 is one line "Error: ..." on stderr, and no traceback may ever reach the user.
 
-Expected answers were worked out by hand from /work/shared/RULES.md.
+Expected answers were worked out by hand from the rules (docs/rules.md).
 """
 
 from __future__ import annotations
@@ -135,7 +135,7 @@ KNOWN = [
     pytest.param("K11 K12", ["B10 O10 R10 J"], 2, 23, id="free-joker-from-group"),
     # The run R3-R6 stays valid without its joker; B3 O3 J is a new group.
     pytest.param("B3 O3", ["R3 R4 R5 R6 J"], 2, 6, id="joker-off-run-end"),
-    # RULES.md example: table R3 R4 R5, rack R2 B5 O5 -> R2 R3 R4 and R5 B5 O5.
+    # docs/rules.md example: table R3 R4 R5, rack R2 B5 O5 -> R2 R3 R4 and R5 B5 O5.
     pytest.param("R2 B5 O5", ["R3 R4 R5"], 3, 12, id="rules-example-split"),
     # Nothing fits anywhere.
     pytest.param("K1 B9", ["R3 R4 R5"], 0, 0, id="nothing-fits"),
@@ -581,7 +581,7 @@ def test_wrap_around_run_valid_under_american(tmp_path: Path) -> None:
     check_move(data, "R11", ["R12 R13 R1"], RuleSet(wrap=Wrap.AMERICAN))
 
 
-# Rule variants from RULES.md, by hand: (rack, table, options, tiles played).
+# Rule variants from docs/rules.md, by hand: (rack, table, options, tiles played).
 VARIANTS = [
     # J K12 K13 counts 11+12+13 = 36 when a joker may be in the initial meld ...
     pytest.param("K12 K13 J", [], ["--initial-meld", "--joker-in-meld"], 3, id="joker-in-meld"),
@@ -593,7 +593,7 @@ VARIANTS = [
     pytest.param("R10 R11 R12 K4", ["K1 K2 K3"], ["--initial-meld"], 3, id="no-continue-default"),
     pytest.param("R10 R11 R12 K4", ["K1 K2 K3"], ["--initial-meld", "--continue-after-meld"], 4,
                  id="continue-after-meld"),
-    # RULES.md: split a run by inserting a tile (B6-10 + B8 -> B6-8, B8-10).
+    # docs/rules.md: split a run by inserting a tile (B6-10 + B8 -> B6-8, B8-10).
     pytest.param("B8", ["B6 B7 B8 B9 B10"], [], 1, id="split-run"),
     # Sets of two with --min-set-size 2.
     pytest.param("K1 K2", [], ["--opened", "--min-set-size", "2"], 2, id="min-set-size-2"),

@@ -2,7 +2,7 @@
 
 Each test checks stdout, stderr and the exit status separately: 0 ok, 1 bad input (one line
 "Error: ..." on stderr, the file left as it was), 2 usage error. Expected scores are worked out by
-hand from ../shared/RULES.md, "End of a round and scoring".
+hand from docs/rules.md, "End of a round and scoring".
 """
 
 from __future__ import annotations
@@ -112,7 +112,7 @@ def test_new_joker_penalty(tmp_path: Path, args: list[str], joker: int) -> None:
 
 
 def test_rules_example_round(game: Path) -> None:
-    # RULES.md: A wins; B holds 5, C 10, D 3 → A +18, B −5, C −10, D −3.
+    # docs/rules.md: A wins; B holds 5, C 10, D 3 → A +18, B −5, C −10, D −3.
     out = ok("round", str(game), "--winner", "A", "--rack", "B=R5", "--rack", "C=K4 B6", "--rack", "D=3")
     assert out.splitlines()[0] == "Round 1: A wins."
     assert out.splitlines()[1].split() == ["A", "+18", "total", "18"]

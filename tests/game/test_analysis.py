@@ -1,7 +1,7 @@
 """Tests of game analysis (solver/game/analysis.py) and ``rummikub analyze``, through CliRunner.
 
 The records in tests/data/records/ were written by hand; the optimum of every turn was worked out
-by hand from RULES.md (e.g. short.jsonl turn 1: R10-13 and the group K13 B13 O13 open with 7 tiles,
+by hand from docs/rules.md (e.g. short.jsonl turn 1: R10-13 and the group K13 B13 O13 open with 7 tiles,
 the player laid only the run: 3 tiles missed, a mistake).
 """
 

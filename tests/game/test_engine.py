@@ -1,6 +1,6 @@
 """The game engine and the scoring rules: setup, turns, the validator gate, end conditions, scores.
 
-Expected values are worked out by hand from /work/shared/RULES.md.
+Expected values are worked out by hand from the rules (docs/rules.md).
 """
 
 from __future__ import annotations
@@ -259,7 +259,7 @@ def test_passes_count_only_in_turn() -> None:
 
 
 def test_emptying_the_rack_ends_the_round_with_standard_scores() -> None:
-    # RULES.md: A wins; B holds 5, C 10, D 3 -> A +18, B -5, C -10, D -3.
+    # docs/rules.md: A wins; B holds 5, C 10, D 3 -> A +18, B -5, C -10, D -3.
     game = game_at(["R4 R5 R6", "K5", "B4 O6", "O3"], table=[], pool="K1 K2")
     game.play(sets("R4 R5 R6"))
     assert game.over

@@ -1,6 +1,6 @@
 """Tests of the score sheet (solver/game/scoresheet.py): rack penalties, round scoring, totals, the file.
 
-Expected scores are worked out by hand from ../shared/RULES.md, "End of a round and scoring".
+Expected scores are worked out by hand from docs/rules.md, "End of a round and scoring".
 """
 
 from __future__ import annotations
@@ -93,7 +93,7 @@ def test_rack_keeps_what_was_written() -> None:
 
 
 def test_rules_example() -> None:
-    # RULES.md: A wins; B holds 5, C 10, D 3 → A +18, B −5, C −10, D −3.
+    # docs/rules.md: A wins; B holds 5, C 10, D 3 → A +18, B −5, C −10, D −3.
     sheet = play(new_sheet("A,B,C,D"), "A", "B=5", "C=10", "D=3")
     assert last_scores(sheet) == {"A": 18, "B": -5, "C": -10, "D": -3}
     # The same racks as tiles.

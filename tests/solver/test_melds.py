@@ -156,7 +156,7 @@ def test_run_starts(length: int, rules: RuleSet, starts: list[int]) -> None:
         # The joker goes where it is worth most: at the high end of 4-5 (4+5+6 = 15, not 3+4+5).
         ("R4 R5 J", STANDARD, "R4 R5 J", Kind.RUN, 15),
         ("J R5 R4", STANDARD, "R4 R5 J", Kind.RUN, 15),
-        # Nothing above 13: the joker is the 11 (J-12-13 = 36, RULES.md).
+        # Nothing above 13: the joker is the 11 (J-12-13 = 36, docs/rules.md).
         ("R12 R13 J", STANDARD, "J R12 R13", Kind.RUN, 36),
         ("R4 J R6", STANDARD, "R4 J R6", Kind.RUN, 15),
         ("R6 R4 J", STANDARD, "R4 J R6", Kind.RUN, 15),
@@ -229,7 +229,7 @@ def test_all_run_readings_of_a_joker_run() -> None:
 @pytest.mark.parametrize(
     ("text", "value"),
     [
-        ("J R12 R13", 36),  # RULES.md: J-12-13 = 11+12+13
+        ("J R12 R13", 36),  # docs/rules.md: J-12-13 = 11+12+13
         ("R10 R11 R12", 33),
         ("R9 R10 R11", 30),
         ("K10 B10 O10", 30),

@@ -1,4 +1,4 @@
-"""The rule object: defaults from RULES.md, impossible values, option parsing, describe()."""
+"""The rule object: defaults from docs/rules.md, impossible values, option parsing, describe()."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from solver.rules import JokerRules, Retrieval, RuleSet, Wrap
 
 def test_defaults_are_the_standard_game() -> None:
     rules = RuleSet()
-    # RULES.md: numbers 1-13 in four colours, two copies, 2 jokers, sets of 3+, opening 30,
+    # docs/rules.md: numbers 1-13 in four colours, two copies, 2 jokers, sets of 3+, opening 30,
     # no joker in the initial meld, no continuing in the opening turn, no wrap-around.
     assert rules.numbers == 13
     assert rules.colours == 4

@@ -42,7 +42,7 @@ def tiles_of(violations: list[Violation], code: str) -> str:
     [
         # A new run from the rack.
         ("R4 R5 R6 K1", [], ["R4 R5 R6"]),
-        # RULES.md: table 3-4-5, rack 2 and two 5s of other colours -> 2-3-4 and a group of 5s.
+        # docs/rules.md: table 3-4-5, rack 2 and two 5s of other colours -> 2-3-4 and a group of 5s.
         ("R2 B5 K5", ["R3 R4 R5"], ["R2 R3 R4", "R5 B5 K5"]),
         # Split a run: blue 6-10 + blue 8 -> 6-8 and 8-10.
         ("B8", ["B6 B7 B8 B9 B10"], ["B6 B7 B8", "B8 B9 B10"]),

@@ -1,6 +1,6 @@
 """The enumerated set list: pinned counts, validity and values, and a brute-force comparison.
 
-The reference below is written from the rules (RULES.md), not from melds.py: a run is a window of
+The reference below is written from the rules (docs/rules.md), not from melds.py: a run is a window of
 consecutive numbers in one colour (wrapping as the rule says), a group is one number in distinct
 colours, a joker fills any hole, a set needs a numbered tile and at least ``min_set_size`` tiles.
 """
