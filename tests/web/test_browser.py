@@ -155,7 +155,8 @@ def test_hints_come_one_by_one_on_the_analysis_board(page: Page) -> None:
 
 def test_the_rules_and_not_opened_yet_reach_the_solver(page: Page) -> None:
     p = page.open("/?rack=R10+R11+R12+K1+K2+K3")
-    p.check("#not-opened")
+    # An empty table: this turn is the initial meld, and the box says so.
+    assert p.is_checked("#not-opened") and p.is_disabled("#not-opened")
     p.click("#rules-box summary")
     p.fill("#rules [name='meld-threshold']", "40")
     p.press("#rules [name='meld-threshold']", "Tab")
@@ -168,6 +169,14 @@ def test_the_rules_and_not_opened_yet_reach_the_solver(page: Page) -> None:
     p.click("#solve")
     p.wait_for_selector("#result .headline")
     assert p.inner_text("#result .headline") == "Best move (initial meld): play 6 tiles (39 points)."
+    # Sets on the table: the player's own choice again (opened, unless ticked).
+    p.fill("#board .new-set input", "B1-3")
+    p.press("#board .new-set input", "Enter")
+    p.wait_for_selector("#board [data-set='0']")
+    assert not p.is_checked("#not-opened") and not p.is_disabled("#not-opened")
+    p.check("#not-opened")
+    p.click("#clear")
+    assert p.is_checked("#not-opened") and p.is_disabled("#not-opened")
 
 
 def test_uploading_a_position_file_fills_the_board(page: Page, tmp_path: Path) -> None:

@@ -50,8 +50,21 @@ function link() {
   return query ? `/?${query}` : "/";
 }
 
+/** With an empty table this turn is the initial meld (a player who has opened always has sets on
+ * the table), as the library decides: the box shows it and cannot be unticked. With sets on the
+ * table it shows the player's own choice (from the box, a link or a file). */
+let saidNotOpened = false;
+function followTable() {
+  const box = $("not-opened");
+  const empty = board.table().length === 0;
+  box.disabled = empty;
+  box.checked = empty || saidNotOpened;
+  box.title = empty ? "With an empty table this turn is the initial meld" : "";
+}
+
 /** Anything changed: the answer and hints shown are stale, the address is updated. */
 function changed() {
+  followTable();
   $("result").hidden = true;
   $("hints").hidden = true;
   $("hints").replaceChildren();
@@ -74,7 +87,7 @@ async function fromAddress() {
     }
   }
   if (params.get("objective") === "points") objective = "points";
-  $("not-opened").checked = params.get("opened") === "no";
+  saidNotOpened = params.get("opened") === "no";
   form.show(rules, objective);
   // Each part read on its own (sets need not be valid yet): a bad one is named, the rest load.
   const parts = [params.get("rack") ?? "", ...params.getAll("set")];
@@ -150,7 +163,7 @@ async function openFile(event) {
   try {
     const position = await upload("/api/position", file);
     rules = { ...info.defaults, ...position.rules };
-    $("not-opened").checked = !position.opened;
+    saidNotOpened = !position.opened;
     form.show(rules, objective);
     palette();
     board.load(position.rack, position.table);
@@ -190,7 +203,10 @@ async function main() {
       state.sets = [];
     }),
   );
-  $("not-opened").addEventListener("change", changed);
+  $("not-opened").addEventListener("change", () => {
+    saidNotOpened = $("not-opened").checked;
+    changed();
+  });
   $("upload").addEventListener("change", openFile);
   board.listenForUndoKeys();
   document.body.dataset.readyMs = String(Math.round(performance.now())); // for bench/web.py
