@@ -274,11 +274,19 @@ def analyze(
         if progress is not None:
             progress(done, len(chosen))
         judged.append(judge_turn(turn, record, options, source))
-    summary = tuple(
+    return Analysis(source, record, objective, tuple(judged), summarize(record, judged, objective, player))
+
+
+def summarize(
+    record: GameRecord, judged: Sequence[TurnAnalysis], objective: Objective, player: int | None = None
+) -> tuple[PlayerSummary, ...]:
+    """One summary per player of the record (only ``player``, from 1, when given) over the judged
+    turns, whichever way they were judged (all at once by :func:`analyze`, or one by one)."""
+    return tuple(
         _summary(p.player, p.name, [t for t in judged if t.turn.player == p.player], objective)
-        for p in players
+        for p in record.header.players
+        if player is None or p.player == player
     )
-    return Analysis(source, record, objective, tuple(judged), summary)
 
 
 def _line_of(source: str, turn: int) -> int | str:

@@ -29,6 +29,7 @@ import time
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from solver.errors import RummikubError
 from solver.game.engine import Game, TurnRecord
@@ -209,6 +210,80 @@ class TurnEditor:
         self._push(dataclasses.replace(state, said=said))
         return said
 
+    def apply_all(self, commands: Sequence[Command]) -> list[str]:
+        """Several manipulations as one step (one undo goes back to before the first); if one of
+        them cannot be carried out, none is, and EditError says why."""
+        if not commands:
+            raise EditError("no manipulation given")
+        index, states = self.index, list(self.states)
+        try:
+            said = [self.apply(command) for command in commands]
+        except EditError:
+            self.index, self.states = index, states
+            raise
+        final = dataclasses.replace(self.state, said="; ".join(said))
+        del self.states[index + 1 :]
+        self.states.append(final)
+        self.index = index + 1
+        return said
+
+    # -------------------------------------------------------------- kept between requests
+
+    def to_dict(self) -> dict[str, Any]:
+        """The undo stack in JSON (tiles in the notation), so that a turn in progress can be kept."""
+        return {
+            "index": self.index,
+            "states": [
+                {
+                    "table": [[str(t) for t in s] for s in state.table],
+                    "own": [list(flags) for flags in state.own],
+                    "workspace": [str(t) for t in state.workspace],
+                    "own_loose": list(state.own_loose),
+                    "rack": [str(t) for t in state.rack],
+                    "said": state.said,
+                }
+                for state in self.states
+            ],
+        }
+
+    @classmethod
+    def from_dict(cls, position: Position, data: Any) -> TurnEditor:
+        """A turn in progress as :meth:`to_dict` kept it, for the turn that starts at ``position``;
+        EditError when the data is not such a turn (each state must hold the turn's tiles)."""
+        rules = position.rules
+        whole = Counter(position.rack) + position.table_tiles
+
+        def flags(raw: Any) -> tuple[bool, ...]:
+            if not isinstance(raw, list) or not all(isinstance(f, bool) for f in raw):
+                raise ValueError("flags must be lists of true/false")
+            return tuple(raw)
+
+        try:
+            index, raw = data["index"], data["states"]
+            states = [
+                Edit(
+                    tuple(tuple(Tile.parse(t, rules) for t in s) for s in state["table"]),
+                    tuple(Tile.parse(t, rules) for t in state["workspace"]),
+                    tuple(Tile.parse(t, rules) for t in state["rack"]),
+                    tuple(flags(f) for f in state["own"]),
+                    flags(state["own_loose"]),
+                    str(state["said"]),
+                )
+                for state in raw
+            ]
+        except (KeyError, TypeError, ValueError, RummikubError) as err:
+            raise EditError(f"not a kept turn: {err}") from None
+        if isinstance(index, bool) or not isinstance(index, int) or not 0 <= index < len(states):
+            raise EditError(f"not a kept turn: index {index!r} for {len(states)} states")
+        for state in states:
+            held = Counter(t for s in state.table for t in s) + Counter(state.workspace) + Counter(state.rack)
+            shapes = [len(s) for s in state.table] == [len(f) for f in state.own]
+            if held != whole or not shapes or len(state.own_loose) != len(state.workspace):
+                raise EditError("not a kept turn: a state does not hold the turn's tiles")
+        if _layout(states[0]) != _layout(cls(position).start):
+            raise EditError("not a kept turn: it starts from another table or rack")
+        return cls(position, states, index)
+
     def _sets(self) -> list[Pieces]:
         s = self.state
         return [list(zip(tiles, own)) for tiles, own in zip(s.table, s.own)]
@@ -340,23 +415,32 @@ class TurnEditor:
 
     def problems(self) -> list[str]:
         """Everything that stops the turn from ending now (empty: ``done`` will be accepted)."""
+        return [message for message, _ in self.marked_problems()]
+
+    def marked_problems(self) -> list[tuple[str, tuple[int, ...]]]:
+        """The problems, each with the sets of the table it is about (indices from 0, as the
+        sets are numbered during the turn), so that a picture can mark them: an invalid set is
+        itself; the validator's other violations are about the sets holding their tiles; a loose
+        workspace or no tile laid is about no set."""
         s = self.state
-        out: list[str] = []
+        out: list[tuple[str, tuple[int, ...]]] = []
         if s.workspace:
             laid = any(s.own_loose)
             extra = " (or put your own back with 'back')" if laid else ""
             out.append(
-                f"the workspace still holds {format_tiles(s.workspace)}: place every tile in a set{extra}"
+                (f"the workspace still holds {format_tiles(s.workspace)}: place every tile in a set{extra}", ())
             )
-        for i, tiles in enumerate(s.table, 1):
+        for i, tiles in enumerate(s.table):
             reason = why_invalid(tiles, self.rules) if tiles else None
             if reason is not None:
-                out.append(f"set {i} ({format_tiles(tiles)}) is not valid: {reason}")
+                out.append((f"set {i + 1} ({format_tiles(tiles)}) is not valid: {reason}", (i,)))
         if not self.laid:
-            out.append("no tile from your rack is on the table: lay at least one, or draw")
+            out.append(("no tile from your rack is on the table: lay at least one, or draw", ()))
         if not out:
             # The independent validator has the last word (initial meld, tiles that left the table).
-            out += [v.message for v in validate(self.position, self.table())]
+            for v in validate(self.position, self.table()):
+                named = set(v.tiles)
+                out.append((v.message, tuple(i for i, tiles in enumerate(s.table) if named & set(tiles))))
         return out
 
     def table(self) -> Sets:

@@ -1,0 +1,93 @@
+"""The turn editor's additions for front-ends that keep a turn between requests: several
+manipulations as one step, the undo stack kept as JSON, problems with the sets they are about."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from solver.game.editor import Command, EditError, TurnEditor
+from solver.position import Position
+from solver.tiles import Tile
+
+
+def editor(rack: str = "R5 B7 O7 K9", table: tuple[str, ...] = ("R4 J R6", "K1 K2 K3"), opened: bool = True) -> TurnEditor:
+    return TurnEditor(Position.from_strings(rack, list(table), opened))
+
+
+def tiles(text: str) -> tuple[Tile, ...]:
+    return tuple(Tile.parse(t) for t in text.split())
+
+
+def test_several_manipulations_are_one_step() -> None:
+    e = editor()
+    # Retrieve the joker: R5 from the rack in its place, the joker into the workspace.
+    said = e.apply_all([Command("take", 0, tiles("J")), Command("add", 0, tiles("R5"))])
+    assert len(said) == 2 and e.state.workspace == tiles("J") and e.state.table[0] == tiles("R4 R5 R6")
+    e.apply(Command("lay", tiles=tiles("B7 O7 J")))
+    assert e.problems() == []
+    e.undo()
+    e.undo()  # one undo for both: back to the start
+    assert e.state == e.start and not e.can_undo()
+    e.redo()
+    assert e.state.workspace == tiles("J")
+
+
+def test_if_one_manipulation_fails_none_is_made() -> None:
+    e = editor()
+    e.apply(Command("lay", tiles=tiles("B7 O7")))
+    before = (list(e.states), e.index)
+    with pytest.raises(EditError, match="K9 not in set 2"):
+        e.apply_all([Command("take", 0, tiles("J")), Command("take", 1, tiles("K9"))])
+    assert (e.states, e.index) == before
+    with pytest.raises(EditError, match="no manipulation"):
+        e.apply_all([])
+
+
+def test_the_undo_stack_kept_as_json_comes_back_the_same() -> None:
+    e = editor()
+    e.apply(Command("take", 0, tiles("J")))
+    e.apply(Command("lay", tiles=tiles("B7 O7 J")))
+    e.undo()
+    kept = json.loads(json.dumps(e.to_dict()))
+    again = TurnEditor.from_dict(e.position, kept)
+    assert again.states == e.states and again.index == e.index
+    again.redo()
+    assert again.state.table[-1] == tiles("B7 O7 J")
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        (lambda d: {**d, "index": 5}, "index 5 for 3 states"),
+        (lambda d: {**d, "index": True}, "index True"),
+        (lambda d: {"states": d["states"]}, "not a kept turn"),
+        (lambda d: {**d, "states": [*d["states"][:-1], {**d["states"][-1], "rack": ["R5", "R5"]}]}, "does not hold the turn's tiles"),
+        (lambda d: {**d, "states": [{**d["states"][0], "rack": ["X9"]}]}, "not a kept turn"),
+    ],
+)
+def test_a_kept_turn_that_is_not_this_turn_is_refused(change: object, message: str) -> None:
+    e = editor()
+    e.apply(Command("take", 0, tiles("J")))
+    e.apply(Command("lay", tiles=tiles("B7 O7 J")))
+    with pytest.raises(EditError, match=message):
+        TurnEditor.from_dict(e.position, change(e.to_dict()))  # type: ignore[operator]
+    other = editor(rack="R5 B7 O7 K8")
+    with pytest.raises(EditError, match=r"tiles|another table"):
+        TurnEditor.from_dict(other.position, e.to_dict())
+
+
+def test_problems_name_the_sets_they_are_about() -> None:
+    e = editor()
+    e.apply(Command("take", 0, tiles("J")))
+    e.apply(Command("add", 1, tiles("K9")))
+    marked = e.marked_problems()
+    assert [sets for _, sets in marked] == [(), (0,), (1,)]
+    assert marked[0][0].startswith("the workspace still holds J")
+    assert e.problems() == [message for message, _ in marked]
+    # The validator's last word: an initial meld below the threshold is about the new set.
+    m = editor(rack="R1 R2 R3 K9", table=("K10 K11 K12",), opened=False)
+    m.apply(Command("lay", tiles=tiles("R1 R2 R3")))
+    [(message, sets)] = m.marked_problems()
+    assert "initial meld" in message and sets == (1,)
