@@ -21,6 +21,7 @@ import re
 import statistics
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
@@ -77,7 +78,7 @@ def serve(kind: str, workers: int) -> None:
     if kind == "process":
         from cli.main import main
 
-        sys.argv = ["rummikub", "serve", "--port", "0", "--jobs", str(workers)]
+        sys.argv = ["rummikub", "serve", "--port", "0", "--jobs", str(workers), "--games-dir", tempfile.mkdtemp()]
         main()
         return
     import uvicorn
@@ -86,7 +87,11 @@ def serve(kind: str, workers: int) -> None:
     from web.limits import Limits
 
     server = uvicorn.Server(
-        uvicorn.Config(create_app(Limits(workers=workers), pool_kind=kind), port=0, log_level="warning")
+        uvicorn.Config(
+            create_app(Limits(workers=workers), pool_kind=kind, games_dir=Path(tempfile.mkdtemp())),
+            port=0,
+            log_level="warning",
+        )
     )
 
     def announce() -> None:

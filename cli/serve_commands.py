@@ -8,6 +8,7 @@ import socket
 import threading
 import time
 import webbrowser
+from pathlib import Path
 
 import click
 
@@ -39,8 +40,31 @@ from cli.errors import EXIT_BAD_INPUT, fail
     show_default=True,
     help="Solver processes (0: one per CPU).",
 )
-def serve(host: str, port: int, open_browser: bool, time_limit: float, jobs: int) -> None:
-    """Start the web app: an analysis board, a puzzle trainer and the JSON API behind them.
+@click.option(
+    "--games-dir",
+    type=click.Path(file_okay=False, writable=True),
+    default=None,
+    help="Where games and reviews are kept across restarts (default: ~/.local/share/rummikub/games,"
+    " or under $XDG_DATA_HOME).",
+)
+@click.option(
+    "--keep-days",
+    type=click.FloatRange(min=0.01, max=3650),
+    default=30.0,
+    show_default=True,
+    help="Days a game or review is kept after it was last used.",
+)
+def serve(
+    host: str,
+    port: int,
+    open_browser: bool,
+    time_limit: float,
+    jobs: int,
+    games_dir: str | None,
+    keep_days: float,
+) -> None:
+    """Start the web app: an analysis board, a puzzle trainer, games against the AI players, game
+    reviews, and the JSON API behind them.
 
     Everything is served from this package (no network needed); docs/web-api.md describes the API.
     Stop it with Ctrl-C.
@@ -62,7 +86,12 @@ def serve(host: str, port: int, open_browser: bool, time_limit: float, jobs: int
         click.echo(
             f"Note: listening on {host}: anyone who can reach this computer can use the app.", err=True
         )
-    server = uvicorn.Server(uvicorn.Config(create_app(limits), log_level="warning", access_log=False))
+    try:
+        app = create_app(limits, games_dir=Path(games_dir) if games_dir else None, keep_days=keep_days)
+    except OSError as err:  # a games directory that cannot be made or written
+        listener.close()
+        raise fail(f"cannot keep games in {err.filename}: {err.strerror or err}", EXIT_BAD_INPUT) from None
+    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", access_log=False))
     threading.Thread(target=_announce, args=(server, url, open_browser), daemon=True).start()
     server.run(sockets=[listener])
 

@@ -8,6 +8,7 @@ request a person got wrong (never a traceback). The library is reached only thro
 from __future__ import annotations
 
 import json
+import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from importlib import resources
@@ -25,9 +26,12 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from web import service
+from web import games, reviews, service
+from web.games import Sessions
 from web.limits import Limits
 from web.pool import SolverPool
+from web.reviews import Reviews
+from web.store import Store, default_directory
 
 STATIC = Path(str(resources.files("web") / "static"))
 # The pages load nothing from elsewhere and run no inline script: the policy makes that hold.
@@ -45,10 +49,21 @@ class BadRequest(Exception):
         self.message = message
 
 
-def create_app(limits: Limits | None = None, pool_kind: str = "process") -> Starlette:
-    """The app; its solver pool starts with it (and is warm before the first request)."""
+def create_app(
+    limits: Limits | None = None,
+    pool_kind: str = "process",
+    games_dir: Path | None = None,
+    keep_days: float = 30.0,
+) -> Starlette:
+    """The app; its solver pool starts with it (and is warm before the first request). Games and
+    reviews are kept in ``games_dir`` (default: the user's data directory), each for
+    ``keep_days`` after it was last used."""
     limits = limits or Limits()
     state: dict[str, SolverPool] = {}
+    store = Store(games_dir or default_directory() / "games", keep_days)
+    store.sweep(now=time.time())
+    sessions = Sessions(store, limits)
+    kept_reviews = Reviews(store, limits)
 
     @asynccontextmanager
     async def lifespan(_: Starlette) -> AsyncIterator[None]:
@@ -85,9 +100,128 @@ def create_app(limits: Limits | None = None, pool_kind: str = "process") -> Star
         puzzle_id, answer = request.path_params["puzzle_id"], request.query_params.get("answer")
         return _json(await run_in_threadpool(service.answer, "puzzle", puzzle_id, answer))
 
+    # ------------------------------------------------------------------ games
+
+    async def new_game(request: Request) -> Response:
+        body = await _json_body(request, limits)
+        status, data = await run_in_threadpool(service.call, sessions.create, body)
+        return _json((201 if status == 200 else status, data))
+
+    async def game(request: Request) -> Response:
+        key = request.path_params["game_id"]
+        return _json(await run_in_threadpool(service.call, sessions.act, key, "view"))
+
+    async def game_action(request: Request) -> Response:
+        key, action = request.path_params["game_id"], request.path_params["action"]
+        body = await _json_body(request, limits) if action == "edit" else None
+        return _json(await run_in_threadpool(service.call, sessions.act, key, action, body))
+
+    async def ai_turn(request: Request) -> Response:
+        """One AI turn: what it may see is taken here, its choice made in a solver process."""
+        key = request.path_params["game_id"]
+        status, prepared = await run_in_threadpool(service.call, sessions.ai_view, key)
+        if status != 200:
+            return _json((status, prepared))
+        level, view, turn = prepared
+        status, chosen = await state["pool"].call(service.call, games.ai_choose, level, view)
+        if status != 200:
+            return _json((status, chosen))
+        return _json(await run_in_threadpool(service.call, sessions.ai_move, key, turn, chosen["table"]))
+
+    async def game_hint(request: Request) -> Response:
+        key = request.path_params["game_id"]
+        body = await _json_body(request, limits)
+        if not isinstance(body, dict) or set(body) - {"level"}:
+            raise BadRequest(400, 'request: expected {"level": 1, 2 or 3}')
+        status, position = await run_in_threadpool(service.call, sessions.hint_position, key)
+        if status != 200:
+            return _json((status, position))
+        return _json(await state["pool"].run("hint", {**position, "level": body.get("level", 1)}, limits))
+
+    async def turn_steps(request: Request) -> Response:
+        key, number = request.path_params["game_id"], request.path_params["turn"]
+        status, found = await run_in_threadpool(service.call, sessions.turn, key, number)
+        if status != 200:
+            return _json((status, found))
+        turn, rules = found
+        before = [[str(t) for t in s] for s in turn.table]
+        after = [[str(t) for t in s] for s in turn.table_after]
+        played = [str(t) for t in turn.played]
+        return _json(await state["pool"].call(service.call, games.turn_steps, before, after, played, rules))
+
+    async def round_record(request: Request) -> Response:
+        key, number = request.path_params["game_id"], request.path_params["round"]
+        status, text = await run_in_threadpool(service.call, sessions.record, key, number)
+        if status != 200:
+            return _json((status, text))
+        return Response(
+            text,
+            media_type="application/jsonl",
+            headers={"Content-Disposition": f'attachment; filename="rummikub-game-round-{number}.jsonl"'},
+        )
+
+    async def review_game(request: Request) -> Response:
+        key = request.path_params["game_id"]
+        body = await _json_body(request, limits)
+        if not isinstance(body, dict) or set(body) - {"round"} or type(body.get("round", 1)) is not int:
+            raise BadRequest(400, 'request: expected {"round": N} (a finished round of this game, from 1)')
+        number = body.get("round", 1)
+        status, text = await run_in_threadpool(service.call, sessions.record, key, number)
+        if status != 200:
+            return _json((status, text))
+        status, made = await run_in_threadpool(service.call, kept_reviews.create, text, f"round-{number}.jsonl")
+        return _json((201 if status == 200 else status, {"id": made} if status == 200 else made))
+
+    # ------------------------------------------------------------------ reviews
+
+    async def new_review(request: Request) -> Response:
+        data = await _body(request, limits, limits.max_record_bytes)
+        name = request.query_params.get("name", "upload")
+        status, read = await run_in_threadpool(service.call, reviews.read, data, name, limits)
+        if status != 200:
+            return _json((status, read))
+        _, text = read
+        status, made = await run_in_threadpool(service.call, kept_reviews.create, text, name)
+        if status != 200:
+            return _json((status, made))
+        status, view = await run_in_threadpool(service.call, kept_reviews.view, made)
+        return _json((201 if status == 200 else status, view))
+
+    async def review(request: Request) -> Response:
+        return _json(await run_in_threadpool(service.call, kept_reviews.view, request.path_params["review_id"]))
+
+    async def review_turn(request: Request) -> Response:
+        key, number = request.path_params["review_id"], request.path_params["turn"]
+        status, found = await run_in_threadpool(service.call, kept_reviews.turn, key, number)
+        if status != 200:
+            return _json((status, found))
+        record, turn, judged = found
+        if judged is None:
+            status, judged = await state["pool"].call(service.call, reviews.judge, turn, record, limits.time_limit)
+            if status != 200:
+                return _json((status, judged))
+        return _json(await run_in_threadpool(service.call, kept_reviews.keep, key, number, judged))
+
+    async def review_summary(request: Request) -> Response:
+        return _json(await run_in_threadpool(service.call, kept_reviews.summary, request.path_params["review_id"]))
+
     routes = [
         Route("/", _page("index.html")),
         Route("/puzzles", _page("puzzles.html")),
+        Route("/play", _page("play.html")),
+        Route("/review", _page("review.html")),
+        Route("/api/games", new_game, methods=["POST"]),
+        Route("/api/games/{game_id}", game),
+        Route("/api/games/{game_id}/ai", ai_turn, methods=["POST"]),
+        Route("/api/games/{game_id}/hint", game_hint, methods=["POST"]),
+        Route("/api/games/{game_id}/review", review_game, methods=["POST"]),
+        Route("/api/games/{game_id}/turns/{turn:int}/steps", turn_steps),
+        Route("/api/games/{game_id}/rounds/{round:int}/record", round_record),
+        Route("/api/games/{game_id}/{action}", game_action, methods=["POST"]),
+        Route("/api/reviews", new_review, methods=["POST"]),
+        Route("/api/reviews/{review_id}", review),
+        Route("/api/reviews/{review_id}/turns/{turn:int}", review_turn),
+        Route("/api/reviews/{review_id}/summary", review_summary),
         Route("/api/rules", rules),
         Route("/api/tiles", parse, methods=["POST"]),
         Route("/api/position", parse, methods=["POST"]),
@@ -98,12 +232,15 @@ def create_app(limits: Limits | None = None, pool_kind: str = "process") -> Star
         Route("/api/puzzles/{puzzle_id}", puzzle),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
-    return Starlette(
+    app = Starlette(
         routes=routes,
         lifespan=lifespan,
         middleware=[Middleware(_SecurityHeaders)],
         exception_handlers={HTTPException: _http_error, BadRequest: _bad_request, Exception: _internal_error},
     )
+    app.state.sessions = sessions  # the games being played, for tools and tests that look inside
+    app.state.store = store
+    return app
 
 
 class _SecurityHeaders:
@@ -128,9 +265,9 @@ def _page(name: str) -> Callable[[Request], Awaitable[Response]]:
     return page
 
 
-async def _body(request: Request, limits: Limits) -> bytes:
+async def _body(request: Request, limits: Limits, cap: int | None = None) -> bytes:
     """The request body, refused as soon as it passes the cap (a huge body is never held whole)."""
-    cap = limits.max_body_bytes
+    cap = cap or limits.max_body_bytes
     too_large = BadRequest(413, f"request body too large (over {cap:,} bytes)")
     declared = request.headers.get("content-length", "")
     if declared.isdigit() and int(declared) > cap:

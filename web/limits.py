@@ -28,6 +28,7 @@ class Limits:
 
     time_limit: float = 10.0  # seconds for each search of a request (a request may ask for less)
     max_body_bytes: int = 256 * 1024  # a real position is well under 2 kB; an upload under 100 kB
+    max_record_bytes: int = 4 * 1024 * 1024  # an uploaded game record: a long 4-player round is ~300 kB
     max_pending: int = 64  # solves queued or running; more are refused with 503 until some finish
     workers: int = 2  # solver processes
     rule_bounds: dict[str, tuple[int, int]] = field(default_factory=lambda: dict(RULE_BOUNDS))

@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import multiprocessing
 import os
+from collections.abc import Callable
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
@@ -64,6 +65,12 @@ class SolverPool:
             raise RuntimeError(f"the solver processes did not start: {failed[0]}")
 
     async def run(self, endpoint: str, *args: Any) -> Answer:
+        """``service.answer(endpoint, *args)`` in a worker."""
+        return await self.call(service.answer, endpoint, *args)
+
+    async def call(self, function: Callable[..., Answer], *args: Any) -> Answer:
+        """``function(*args)`` in a worker: a module-level function answering (status, body), as
+        ``service.answer`` and ``service.call`` do."""
         if self.pending >= self.limits.max_pending:
             return 503, {
                 "error": f"the server is busy ({self.pending} solves waiting); try again in a moment"
@@ -71,7 +78,7 @@ class SolverPool:
         self.pending += 1
         executor = self._executor
         try:
-            future = asyncio.get_running_loop().run_in_executor(executor, service.answer, endpoint, *args)
+            future = asyncio.get_running_loop().run_in_executor(executor, function, *args)
             return await asyncio.wait_for(future, self.limits.wait)
         except TimeoutError:
             return 504, {"error": f"the solve took too long (over {self.limits.wait:g} seconds)"}

@@ -79,7 +79,7 @@ def position(body: Any, limits: Limits) -> Json:
     """A position in the batch input format, checked and written out in full (canonical tiles,
     every rule), as a page loading a shared link needs it."""
     found = position_from_record(body, "request")
-    _check_rules(found.rules, limits)
+    check_rules(found.rules, limits)
     return found.to_dict()
 
 
@@ -88,7 +88,7 @@ def upload(data: bytes, name: str, limits: Limits) -> Json:
     only labels messages: nothing is ever read from the server's disk."""
     label = PurePath(name.replace("\\", "/")).name[:80] or "upload"
     found = read_position_text(decode_text(data, f"position file {label}"), label)
-    _check_rules(found.rules, limits)
+    check_rules(found.rules, limits)
     return found.to_dict()
 
 
@@ -175,8 +175,15 @@ ENDPOINTS: dict[str, Callable[..., Any]] = {
 def answer(endpoint: str, *args: Any) -> tuple[int, Any]:
     """Run one endpoint: (HTTP status, JSON body). Never raises: a bug is a one-line 500 here and
     a traceback in the server's log, never in the response."""
+    return call(ENDPOINTS[endpoint], *args)
+
+
+def call(function: Callable[..., Any], *args: Any) -> tuple[int, Any]:
+    """Run any library call of the web app as :func:`answer` runs an endpoint (the games' and
+    reviews' work in the solver processes goes through here too)."""
+    endpoint = getattr(function, "__name__", "?")
     try:
-        return 200, ENDPOINTS[endpoint](*args)
+        return 200, function(*args)
     except RequestError as err:
         return err.status, {"error": err.message}
     except BackendError as err:
@@ -233,7 +240,7 @@ def _position(body: Any, option_fields: set[str], limits: Limits) -> tuple[Posit
             )
         return _puzzle(fields["puzzle"], 400).position, options
     found = position_from_record(record, "request")
-    _check_rules(found.rules, limits)
+    check_rules(found.rules, limits)
     return found, options
 
 
@@ -241,11 +248,11 @@ def _rules(value: Any, limits: Limits) -> RuleSet:
     if not isinstance(value, dict):
         raise RequestError(400, 'request: \'rules\' must be an object such as {"wrap": "american"}')
     rules = RuleSet.from_options(value)
-    _check_rules(rules, limits)
+    check_rules(rules, limits)
     return rules
 
 
-def _check_rules(rules: RuleSet, limits: Limits) -> None:
+def check_rules(rules: RuleSet, limits: Limits) -> None:
     for key, value in rules.to_dict().items():
         if key in limits.rule_bounds:
             low, high = limits.rule_bounds[key]
@@ -332,4 +339,4 @@ def _noted(data: Json, solution: Solution, time_limit: float) -> Json:
     return data
 
 
-__all__ = ["ENDPOINTS", "RequestError", "answer", "start_worker"]
+__all__ = ["ENDPOINTS", "RequestError", "answer", "call", "check_rules", "start_worker"]

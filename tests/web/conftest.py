@@ -38,9 +38,11 @@ CHROMIUM_ARGS = [
 
 
 @pytest.fixture(scope="session")
-def client() -> Iterator[TestClient]:
-    """The app in process, its solver processes started once for every API test."""
-    with TestClient(create_app(Limits(workers=2))) as test_client:
+def client(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TestClient]:
+    """The app in process, its solver processes started once for every API test (games kept in a
+    folder of their own)."""
+    games = tmp_path_factory.mktemp("games")
+    with TestClient(create_app(Limits(workers=2), games_dir=games)) as test_client:
         yield test_client
 
 
@@ -88,7 +90,8 @@ class Server:
 
 @pytest.fixture(scope="session")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    running = Server(tmp_path_factory.mktemp("server") / "stderr.log", "--jobs", "2")
+    folder = tmp_path_factory.mktemp("server")
+    running = Server(folder / "stderr.log", "--jobs", "2", "--games-dir", str(folder / "games"))
     yield running
     code = running.stop()
     errors = running.errors()

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import random
 import statistics
+import tempfile
 import threading
 import time
 import urllib.error
@@ -13,6 +14,7 @@ import urllib.request
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
+from pathlib import Path
 from typing import Any
 
 import uvicorn
@@ -89,7 +91,9 @@ def test_twenty_slow_solves_do_not_freeze_the_pages(server: Server) -> None:
 @contextmanager
 def app_server(limits: Limits) -> Iterator[str]:
     """The app with its own limits, served by uvicorn in a thread on a free port."""
-    server = uvicorn.Server(uvicorn.Config(create_app(limits), host="127.0.0.1", port=0, log_level="warning"))
+    games = Path(tempfile.mkdtemp(prefix="rummikub-games-"))
+    app = create_app(limits, games_dir=games)
+    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=0, log_level="warning"))
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
     deadline = time.monotonic() + 60

@@ -50,11 +50,12 @@ function select(name, values) {
   return control;
 }
 
-/** Fill `form` with the options; `onChange(rules, objective)` after each change. */
-export function rulesForm(form, info, onChange) {
+/** Fill `form` with the options; `onChange(rules, objective)` after each change. Without
+ * `withObjective` (a game has no objective), only the rules. */
+export function rulesForm(form, info, onChange, { withObjective = true } = {}) {
   const controls = {};
   const objective = select("objective", info.objectives);
-  form.append(field("Objective", objective));
+  if (withObjective) form.append(field("Objective", objective));
   for (const [key, value] of Object.entries(info.defaults)) {
     let control;
     if (typeof value === "boolean") {
@@ -91,6 +92,7 @@ export function rulesForm(form, info, onChange) {
   form.addEventListener("change", () => onChange(read(), objective.value));
   form.addEventListener("submit", (event) => event.preventDefault());
   return {
+    read,
     show(rules, chosenObjective) {
       objective.value = chosenObjective;
       for (const [key, control] of Object.entries(controls)) {

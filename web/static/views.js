@@ -16,7 +16,8 @@ function plural(n, word) {
 }
 
 /** Sets as a list; `options.played[i][j]` highlights a tile, `options.changes[i]` labels a set,
- * `options.changed` (indices) and `options.moving` (tiles) show what a step touched. */
+ * `options.changed` (indices) and `options.moving` (tiles) show what a step touched (the badge
+ * says `options.changedLabel`, by default "changed in this step"). */
 export function setsView(sets, options = {}) {
   const list = el("ol", "sets");
   sets.forEach((tiles, i) => {
@@ -40,11 +41,12 @@ export function setsView(sets, options = {}) {
       item.classList.add(`change-${change}`);
       item.append(el("span", "badge", change));
     }
+    const said = options.changedLabel ?? "changed in this step";
     if (touched) {
       item.classList.add("touched");
-      item.append(el("span", "badge", "changed in this step"));
+      item.append(el("span", "badge", said));
     }
-    item.setAttribute("aria-label", `set ${i + 1}${change ? `, ${change}` : ""}${touched ? ", changed in this step" : ""}`);
+    item.setAttribute("aria-label", `set ${i + 1}${change ? `, ${change}` : ""}${touched ? `, ${said}` : ""}`);
     list.append(item);
   });
   return list;

@@ -1,0 +1,413 @@
+"""Games and reviews through the JSON API, in process: a game played to its end as ``play`` plays it
+(its record readable by ``analyze``), the timer's penalties, a match, what a page may see, a game
+that outlives its server, reviews judged turn by turn as ``analyze`` judges them, and every bad
+request a 4xx with one line."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+from starlette.testclient import TestClient
+
+from cli.main import cli
+from solver.game.records import parse_record
+from solver.game.replay import replay
+from solver.rules import RuleSet
+from tests.web.moves import easy_move
+from tests.web.test_api import error_of
+from web.app import create_app
+from web.limits import Limits
+from web.store import Store
+
+# A short game that ends: 2 players, numbers 1-6, no meld threshold, 6 tiles each; with seed 51 a
+# person playing as the easy AI goes out on turn 20, the easy AI having laid tiles three times.
+SHORT_RULES = {"numbers": 6, "meld-threshold": 0}
+SHORT = {"seats": [{"kind": "person"}, {"kind": "ai", "level": "easy"}], "rules": SHORT_RULES, "rack_size": 6, "seed": 51}
+
+
+def new_game(client: TestClient, **changes: Any) -> dict[str, Any]:
+    response = client.post("/api/games", json={**SHORT, **changes})
+    assert response.status_code == 201, response.text
+    data: dict[str, Any] = response.json()
+    return data
+
+
+def act(client: TestClient, game: dict[str, Any], action: str, body: Any = None) -> dict[str, Any]:
+    response = client.post(f"/api/games/{game['id']}/{action}", json=body if body is not None else {})
+    assert response.status_code == 200, response.text
+    data: dict[str, Any] = response.json()
+    return data
+
+
+def ais_move(client: TestClient, game: dict[str, Any]) -> dict[str, Any]:
+    while not game["over"] and game["players"][game["to_move"] - 1]["kind"] == "ai":
+        game = act(client, game, "ai")
+    return game
+
+
+def easy_commands(game: dict[str, Any], rules: RuleSet) -> list[dict[str, Any]] | None:
+    """The easy AI's move for the person's turn, as the page's manipulations (None: draw)."""
+    editing = game["editing"]
+    opened = game["players"][game["you"] - 1]["opened"]
+    move = easy_move(editing["rack"], editing["table"], opened, rules)
+    if move is None:
+        return None
+    commands: list[dict[str, Any]] = [{"do": "add", "set": i, "tiles": list(tiles)} for i, tiles in move.added]
+    return commands + [{"do": "lay", "tiles": list(s)} for s in move.laid]
+
+
+def play_out(client: TestClient, game: dict[str, Any]) -> dict[str, Any]:
+    """Play the person's turns like the easy AI until the round ends."""
+    rules = RuleSet.from_options(game["settings"]["rules"])
+    game = ais_move(client, game)
+    while not game["over"]:
+        commands = easy_commands(game, rules)
+        if commands is None:
+            game = act(client, game, "draw")
+        else:
+            game = act(client, game, "edit", {"commands": commands})
+            game = act(client, game, "done")
+            assert "refused" not in game, game["refused"]
+        game = ais_move(client, game)
+    return game
+
+
+def tile_strings(data: Any) -> list[str]:
+    """Every string in a JSON value that reads as a tile."""
+    if isinstance(data, str):
+        return [data] if data == "J" or (len(data) in (2, 3) and data[0] in "KBRO" and data[1:].isdigit()) else []
+    if isinstance(data, dict):
+        return [t for key, value in data.items() if key != "id" for t in tile_strings(value)]
+    if isinstance(data, list):
+        return [t for value in data for t in tile_strings(value)]
+    return []
+
+
+# --------------------------------------------------------------------------- a game
+
+
+def test_a_short_game_played_to_its_end_and_its_record_read_by_analyze(client: TestClient, tmp_path: Path) -> None:
+    game = new_game(client)
+    assert game["settings"]["seed"] == 51 and [p["name"] for p in game["players"]] == ["you", "easy"]
+    assert game["round"] == 1 and game["pool"] == 50 - 12
+    # No record while the round is played: it would show every rack.
+    assert "still being played" in error_of(client.get(f"/api/games/{game['id']}/rounds/1/record"), 409)
+    game = play_out(client, game)
+    assert game["over"] and game["result"]["reason"] == "rack_empty" and game["result"]["winner"] == 1
+    assert len(game["log"]) == 20 and game["match"]["over"] and game["match"]["standings"] == [1, 2]
+
+    response = client.get(f"/api/games/{game['id']}/rounds/1/record")
+    assert response.status_code == 200 and "attachment" in response.headers["content-disposition"]
+    record = parse_record(response.text)
+    assert [p.kind for p in record.header.players] == ["human", "ai"] and record.result is not None
+    assert list(record.result.scores) == game["result"]["scores"]
+    assert replay(record).result() == record.result  # the record is the game
+    path = tmp_path / "game.jsonl"
+    path.write_text(response.text)
+    analysed = CliRunner().invoke(cli, ["analyze", str(path), "--json"])
+    assert analysed.exit_code == 0, analysed.output
+    assert len(json.loads(analysed.stdout)["turns"]) == len(record.turns)
+
+
+def test_the_turn_editor_through_the_api(client: TestClient) -> None:
+    game = ais_move(client, new_game(client))
+    rack, table = game["editing"]["rack"], game["editing"]["table"]
+    n = len(table)
+    game = act(client, game, "edit", {"commands": [{"do": "lay", "tiles": [rack[0]]}]})
+    assert game["editing"]["table"] == [*table, [rack[0]]] and game["editing"]["laid"][n] == [True]
+    refused = act(client, game, "done")
+    problems = refused["refused"]
+    assert problems[0] == {"message": f"set {n + 1} ({rack[0]}) is not valid: too short: 1 tile, a set needs at least 3", "sets": [n]}
+    assert refused["turn"] == game["turn"]  # refused: the turn goes on
+    game = act(client, game, "undo")
+    assert game["editing"]["table"] == table and game["editing"]["can_redo"]
+    game = act(client, game, "redo")
+    assert game["editing"]["table"] == [*table, [rack[0]]]
+    game = act(client, game, "reset")
+    assert game["editing"]["table"] == table and game["editing"]["can_undo"]
+    # A manipulation the editor refuses is a 409 with its words; nothing changes.
+    response = client.post(f"/api/games/{game['id']}/edit", json={"commands": [{"do": "take", "set": 9, "tiles": ["R1"]}]})
+    shown = f"sets are numbered 1 to {n}" if n else "the table is empty"
+    assert error_of(response, 409) == f"there is no set 10: {shown}"
+    drew = act(client, game, "draw")
+    assert drew["log"][-1]["player"] == 1 and isinstance(drew["log"][-1]["drew"], str)  # your own draw, named
+    assert drew["notice"].startswith("You drew ")
+
+
+def test_an_ai_turn_is_shown_with_the_sets_it_changed_and_its_steps(client: TestClient) -> None:
+    game = ais_move(client, new_game(client))
+    assert error_of(client.post(f"/api/games/{game['id']}/ai"), 409) == "it is you's turn: a person moves, not an AI"
+    rules = RuleSet.from_options(game["settings"]["rules"])
+    while True:  # play until the AI lays tiles
+        commands = easy_commands(game, rules)
+        if commands is None:
+            game = act(client, game, "draw")
+        else:
+            game = act(client, act(client, game, "edit", {"commands": commands}), "done")
+        game = ais_move(client, game)
+        laid = [t for t in game["since"] if t["played"]]
+        if laid or game["over"]:
+            break
+    [turn] = laid
+    assert turn["player"] == 2 and turn["drew"] is False
+    before = Counter(tuple(sorted(s)) for s in turn["table_before"])
+    expected = [i for i, s in enumerate(turn["table_after"]) if not before[tuple(sorted(s))]]
+    assert turn["changed"] == expected and expected
+    marked = [t for s, flags in zip(turn["table_after"], turn["from_rack"]) for t, f in zip(s, flags) if f]
+    assert Counter(marked) == Counter(turn["played"])
+    assert game["changed"] == expected  # framed on the person's board too
+    steps = client.get(f"/api/games/{game['id']}/turns/{turn['turn']}/steps").json()
+    assert steps["steps"] and all(s["action"] in ("lay", "add") for s in steps["steps"])  # easy never rearranges
+    assert Counter(map(tuple, map(sorted, steps["steps"][-1]["after"]["table"]))) == Counter(
+        map(tuple, map(sorted, turn["table_after"]))
+    )
+    assert error_of(client.get(f"/api/games/{game['id']}/turns/99/steps"), 404).startswith("no turn 99")
+
+
+def test_a_page_sees_no_opponent_tile_and_no_pool_tile(client: TestClient) -> None:
+    game = new_game(client, seats=[{"kind": "person"}, {"kind": "ai", "level": "medium"}, {"kind": "ai", "level": "hard"}], rules={}, rack_size=14)
+    game = ais_move(client, game)
+    for _ in range(4):  # a few turns: draws and plays on every side
+        game = ais_move(client, act(client, game, "draw"))
+    session = client.app.state.sessions.live[game["id"]]  # type: ignore[attr-defined]
+    server = session.game
+    public = {str(t) for s in server.table for t in s} | {str(t) for r in server.history for s in r.table_after for t in s}
+    mine = {str(t) for t in server.racks[0]}
+    hidden = {str(t) for seat in (1, 2) for t in server.racks[seat]} | {str(t) for t in server._pool}
+    secret = hidden - public - mine
+    assert len(secret) > 10  # the test would see a leak
+    for data in (game, client.get(f"/api/games/{game['id']}").json()):
+        seen = set(tile_strings(data))
+        assert seen <= public | mine, seen - public - mine
+        assert not seen & secret
+        assert [p["rack"] for p in data["players"]] == [len(r) for r in server.racks]  # counts only
+        assert data["pool"] == server.pool_size
+    text = json.dumps(game)
+    assert '"racks"' not in text and "_pool" not in text
+
+
+def test_hints_for_the_turn_as_it_started(client: TestClient) -> None:
+    game = ais_move(client, new_game(client))
+    one = act(client, game, "hint", {"level": 1})
+    assert one["level"] == 1 and one["tiles"] >= 0
+    three = act(client, game, "hint", {"level": 3})
+    assert three["tiles"] == one["tiles"] and "steps" in three
+    for bad in ({"level": 4}, {"level": "2"}, {"level": 1, "x": 1}, [1]):
+        response = client.post(f"/api/games/{game['id']}/hint", json=bad)
+        assert response.status_code == 400, response.text
+        error_of(response, 400)
+
+
+@pytest.mark.parametrize(("seconds", "tiles"), [(40, 1), (60, 3)])
+def test_the_turn_timer_takes_the_penalty_as_play_does(client: TestClient, seconds: int, tiles: int) -> None:
+    game = ais_move(client, new_game(client, turn_time=seconds, seed=5, rack_size=10))
+    assert game["timer"]["seconds"] == seconds and 0 < game["timer"]["left"] <= seconds
+    rack = game["editing"]["rack"]
+    game = act(client, game, "edit", {"commands": [{"do": "lay", "tiles": rack[:1]}]})
+    early = act(client, game, "timeout")  # the page's clock is early: nothing happens yet
+    assert early["turn"] == game["turn"] and early["editing"]["table"] == [[rack[0]]]
+    session = client.app.state.sessions.live[game["id"]]  # type: ignore[attr-defined]
+    session.started -= seconds + 1
+    # Any request after the time is up ends the turn by the penalty first (as play does).
+    response = client.post(f"/api/games/{game['id']}/edit", json={"commands": [{"do": "lay", "tiles": rack[1:2]}]})
+    after = response.json()
+    assert response.status_code == 200 and after["notice"].startswith("Time is up: ")
+    turn = after["log"][game["turn"] - 1]
+    assert turn["penalty"] == tiles and turn["played"] == []
+    assert after["players"][0]["rack"] == len(rack) + tiles  # the lone tile back on the rack
+
+
+def test_a_match_goes_on_round_after_round(client: TestClient) -> None:
+    game = new_game(client, rounds=2, scoring="club")
+    assert error_of(client.post(f"/api/games/{game['id']}/next-round"), 409) == "the round is not over yet"
+    game = play_out(client, game)
+    assert game["over"] and not game["match"]["over"] and len(game["match"]["rounds"]) == 1
+    game = act(client, game, "next-round")
+    assert game["round"] == 2 and not game["over"] and game["match"]["big_totals"] is not None
+    first = parse_record(client.get(f"/api/games/{game['id']}/rounds/1/record").text)
+    assert first.result is not None
+    game = play_out(client, game)
+    assert game["match"]["over"] and sorted(game["match"]["standings"]) == [1, 2]
+    assert error_of(client.post(f"/api/games/{game['id']}/next-round"), 409) == "the match is over: it had 2 rounds"
+    second = parse_record(client.get(f"/api/games/{game['id']}/rounds/2/record").text)
+    assert second.header.seed != first.header.seed  # each round its own deal, as play's rounds
+
+
+def test_a_game_outlives_its_server(tmp_path: Path) -> None:
+    folder = tmp_path / "games"
+    with TestClient(create_app(Limits(workers=1), pool_kind="thread", games_dir=folder)) as first:
+        game = ais_move(first, new_game(first))
+        rack = game["editing"]["rack"]
+        game = act(first, game, "draw")
+        game = ais_move(first, game)
+        game = act(first, game, "edit", {"commands": [{"do": "lay", "tiles": game["editing"]["rack"][:1]}]})
+        before = first.get(f"/api/games/{game['id']}").json()
+    assert rack
+    with TestClient(create_app(Limits(workers=1), pool_kind="thread", games_dir=folder)) as second:
+        after = second.get(f"/api/games/{game['id']}").json()
+        for key in ("turn", "rack", "table", "log", "players", "pool", "editing", "settings"):
+            assert after[key] == before[key], key
+        undone = act(second, after, "undo")  # the turn in progress, its undo stack too
+        assert len(undone["editing"]["table"]) == len(after["editing"]["table"]) - 1
+
+
+def test_games_expire(tmp_path: Path) -> None:
+    store = Store(tmp_path, keep_days=1)
+    old, new = store.create("games"), store.create("games")
+    now = store.expires("games", new)
+    import os
+
+    os.utime(store.folder("games", old) / "touched", (now - 3 * 86400, now - 3 * 86400))
+    assert store.sweep(now=now - 86400 + 10) == [old]
+    assert not store.exists("games", old) and store.exists("games", new)
+
+
+# --------------------------------------------------------------------------- bad requests
+
+
+@pytest.mark.parametrize(
+    ("body", "message"),
+    [
+        ([], "request: expected a JSON object"),
+        ({"players": 2}, "request: unknown field 'players'"),
+        ({"seats": [{"kind": "person"}]}, "request: 'seats' must be a list of 2 to 4 seats"),
+        ({"seats": [{"kind": "person"}] * 5}, "request: 'seats' must be a list of 2 to 4 seats"),
+        ({"seats": [{"kind": "ai", "level": "easy"}] * 2}, "request: a game needs a person in one seat"),
+        ({"seats": [{"kind": "person"}, {"kind": "ai", "level": "expert"}]}, "request: 'seat 2 level' must be one of easy, medium, hard, got 'expert'"),
+        ({"seats": [{"kind": "person"}, {"kind": "robot"}]}, "request: 'seat 2 kind' must be one of person, ai, got 'robot'"),
+        ({"seats": [{"kind": "person"}, "ai"]}, "request: seat 2 must be"),
+        ({"rules": {"numbers": 30}}, "invalid rule numbers=30: this server takes 2..26"),
+        ({"rules": {"colour": 4}}, "unknown rule 'colour'"),
+        ({"rules": "standard"}, "request: 'rules' must be an object"),
+        ({"rack_size": 41}, "request: 'rack_size' must be a whole number from 1 to 40, got 41"),
+        ({"rack_size": 30}, "2 players × 30 tiles need 60 tiles, these rules have only 50"),
+        ({"turn_time": 30}, "request: 'turn_time' must be 40, 60 or null, got 30"),
+        ({"seed": -1}, "request: 'seed' must be a whole number from 0"),
+        ({"seed": 1.5}, "request: 'seed' must be a whole number from 0"),
+        ({"rounds": 0}, "request: 'rounds' must be a whole number from 1 to 100, got 0"),
+        ({"scoring": "golf"}, "request: 'scoring' must be one of standard, club, got 'golf'"),
+        ({"joker_each": "yes"}, "request: 'joker_each' must be true or false, got 'yes'"),
+        ({"joker_each": True, "seats": [{"kind": "person"}] * 3}, "joker-each needs a joker per player"),
+    ],
+)
+def test_a_bad_new_game_is_400_with_one_line(client: TestClient, body: Any, message: str) -> None:
+    full = body if not isinstance(body, dict) else {"rules": SHORT_RULES, "rack_size": 6, **body}
+    if isinstance(body, dict) and "rules" in body:
+        full["rules"] = body["rules"]
+    assert message in error_of(client.post("/api/games", json=full), 400)
+
+
+@pytest.mark.parametrize(
+    ("body", "message"),
+    [
+        ({"commands": []}, "request: 1 to 50 commands"),
+        ({"command": []}, 'request: expected {"commands": [...]}'),
+        ({"commands": [{"do": "fly", "tiles": ["R1"]}]}, "request: 'command 1 do' must be one of lay, add"),
+        ({"commands": [{"do": "lay", "tiles": ["X9"]}]}, "in command 1 tiles"),
+        ({"commands": [{"do": "lay", "tiles": "R1"}]}, "request: command 1 tiles must be a list of tiles"),
+        ({"commands": [{"do": "lay", "tiles": []}]}, "request: command 1 names no tile"),
+        ({"commands": [{"do": "add", "tiles": ["R1"]}]}, "request: command 1 (add) needs 'set'"),
+        ({"commands": [{"do": "move", "set": 0, "tiles": ["R1"], "to": "x"}]}, "request: command 1 'to' must be a set number"),
+        ({"commands": [{"do": "split", "set": 0, "tiles": ["R1", "R2"]}]}, "(split) takes one tile"),
+        ({"commands": [{"do": "lay", "tiles": ["R1"], "why": 1}]}, "request: command 1 must be an object"),
+        ({"commands": [{"do": "lay", "tiles": ["R8"]}]}, "R8"),  # numbers run 1..7 in this game
+    ],
+)
+def test_a_bad_manipulation_is_400_with_one_line(client: TestClient, body: Any, message: str) -> None:
+    game = ais_move(client, new_game(client))
+    assert message in error_of(client.post(f"/api/games/{game['id']}/edit", json=body), 400)
+
+
+def test_bad_game_requests_are_4xx_never_500(client: TestClient) -> None:
+    game = new_game(client)
+    key = game["id"]
+    assert error_of(client.get("/api/games/" + "A" * 24), 404).startswith("no game 'AAAAAAAAAAAAAAAAAAAAAAAA' here")
+    assert error_of(client.get("/api/games/..%2F..%2Fetc"), 404)
+    assert error_of(client.post(f"/api/games/{key}/fly"), 404) == "no action 'fly' on a game"
+    assert error_of(client.get(f"/api/games/{key}/done"), 405)
+    assert error_of(client.post(f"/api/games/{key}/edit", content=b"{nope"), 400).startswith("request: not valid JSON")
+    assert error_of(client.get(f"/api/games/{key}/rounds/2/record"), 404).startswith("no round 2")
+    assert error_of(client.post(f"/api/games/{key}/review", json={"round": "1"}), 400)
+    game = play_out(client, game)
+    for action in ("done", "draw", "undo"):
+        assert error_of(client.post(f"/api/games/{key}/{action}"), 409) == "the round is over: no more turns"
+    assert error_of(client.post(f"/api/games/{key}/ai"), 409) == "the round is over: no more turns"
+
+
+# --------------------------------------------------------------------------- reviews
+
+
+def analyze_json(path: Path) -> dict[str, Any]:
+    result = CliRunner().invoke(cli, ["analyze", str(path), "--json"])
+    assert result.exit_code == 0, result.output
+    data: dict[str, Any] = json.loads(result.stdout)
+    return data
+
+
+def test_a_selfplay_record_reviewed_turn_by_turn_as_analyze_judges_it(client: TestClient, tmp_path: Path) -> None:
+    made = CliRunner().invoke(
+        cli, ["selfplay", "--games", "1", "--ai", "medium,easy", "--seed", "3", "--record", str(tmp_path), "--numbers", "9"]
+    )
+    assert made.exit_code == 0, made.output
+    [path] = tmp_path.glob("*.jsonl")
+    expected = analyze_json(path)
+    response = client.post("/api/reviews?name=game-00001.jsonl", content=path.read_bytes())
+    assert response.status_code == 201, response.text
+    review = response.json()
+    assert review["name"] == "game-00001.jsonl" and len(review["turns"]) == len(expected["turns"])
+    key = review["id"]
+    assert "not judged yet" in error_of(client.get(f"/api/reviews/{key}/summary"), 409)
+    for want in expected["turns"]:
+        got = client.get(f"/api/reviews/{key}/turns/{want['turn']}").json()
+        shown = {k: got[k] for k in want}
+        if "better" in shown:
+            shown["better"] = {k: v for k, v in shown["better"].items() if k != "from_rack"}
+        assert shown == want  # analyze --json's turn, and more
+        marked = [t for s, flags in zip(got["table_after"], got["from_rack"]) for t, f in zip(s, flags) if f]
+        assert Counter(marked) == Counter(want["played"])
+        if "better" in got:
+            better = [t for s, flags in zip(got["better"]["table"], got["better"]["from_rack"]) for t, f in zip(s, flags) if f]
+            assert Counter(better) == Counter(got["better"]["played"])
+    assert client.get(f"/api/reviews/{key}/summary").json()["summary"] == expected["summary"]
+    assert client.get(f"/api/reviews/{key}").json()["judged"] == [t["turn"] for t in expected["turns"]]
+
+
+def test_the_game_just_played_is_reviewed(client: TestClient) -> None:
+    game = new_game(client)
+    assert error_of(client.post(f"/api/games/{game['id']}/review", json={"round": 1}), 409)
+    game = play_out(client, game)
+    response = client.post(f"/api/games/{game['id']}/review", json={"round": 1})
+    assert response.status_code == 201
+    review = client.get(f"/api/reviews/{response.json()['id']}").json()
+    assert [p["name"] for p in review["players"]] == ["you", "easy"] and review["result"]["winner"] == 1
+    assert len(review["turns"]) == len(game["log"])
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        (b"", "record upload is empty"),
+        (b"\xff\xfe\x00junk", "record upload"),
+        (b'{"type": "turn"}\n', "the first line must be the game line"),
+        (b"not json\n", "not valid JSON"),
+    ],
+)
+def test_a_bad_record_upload_is_400(client: TestClient, content: bytes, message: str) -> None:
+    assert message in error_of(client.post("/api/reviews", content=content), 400)
+
+
+def test_bad_review_requests(client: TestClient, tmp_path: Path) -> None:
+    assert error_of(client.post("/api/reviews", content=b"x" * (4 * 1024 * 1024 + 1)), 413).startswith("request body too large")
+    header = {"type": "game", "version": 1, "rules": {"numbers": 40}, "seed": 1, "scoring": "standard",
+              "players": [{"player": 1, "name": "a", "kind": "ai"}, {"player": 2, "name": "b", "kind": "ai"}], "first_player": 1}
+    assert "this server takes 2..26" in error_of(client.post("/api/reviews", content=json.dumps(header).encode()), 400)
+    assert error_of(client.get("/api/reviews/" + "B" * 24), 404).startswith("no review")
+    game = play_out(client, new_game(client))
+    key = client.post(f"/api/games/{game['id']}/review", json={"round": 1}).json()["id"]
+    assert error_of(client.get(f"/api/reviews/{key}/turns/0"), 404).startswith("no turn 0 in this record")
+    assert error_of(client.get(f"/api/reviews/{key}/turns/999"), 404)

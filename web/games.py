@@ -1,0 +1,773 @@
+"""A game against the AI players over JSON: the library's engine, turn editor, timer and records,
+kept between requests, told to a page only as much as the person at the screen may see.
+
+A :class:`Session` is one game (one round, or a match of several) as ``rummikub play`` runs it:
+the same ``Match`` and ``Game``, the same ``TurnEditor`` for a person's turn (with undo), the same
+timer rules and penalties (``TIMER_RULES``, ``time_out``), the same records. Its state on disk is
+its records (one JSON-lines file per round, exactly what ``play --record`` writes) and a small
+``game.json`` (the settings, and the person's turn in progress): replaying the records rebuilds
+the game, so a page reload or a server restart continues it.
+
+What a page is told (:meth:`Session.view`) holds the rack of the person at the screen, the table,
+and counts: every other rack is a number, the pool is a number, another player's drawn tile is
+``true``. The racks are shown at the end of a round, as at a real table.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import random
+import threading
+import time
+from collections import Counter, OrderedDict
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from solver.errors import RummikubError
+from solver.game.editor import TIMER_RULES, Command, EditError, TimerRule, TurnEditor, TurnTimer, time_out
+from solver.game.engine import Game, GameConfig, GameView, Match, RoundResult, TurnRecord, derived_seed
+from solver.game.players import make_player
+from solver.game.records import GameHeader, parse_record, record_lines
+from solver.game.replay import config_of, replay
+from solver.rules import RuleSet
+from solver.solution import unchanged
+from solver.steps import plan_steps, tables_after_steps
+from solver.tiles import Tile, TileSyntaxError, format_tiles
+from web.limits import Limits
+from web.service import RequestError, check_rules
+from web.store import NotFound, Store
+
+Json = dict[str, Any]
+LEVELS = ("easy", "medium", "hard")
+KINDS = ("person", "ai")
+FORMAT = "rummikub-web-game"
+SETTINGS_FIELDS = {
+    "seats",
+    "rules",
+    "scoring",
+    "rack_size",
+    "redeal_three_pairs",
+    "joker_each",
+    "turn_time",
+    "seed",
+    "rounds",
+}
+MANIPULATIONS = ("lay", "add", "move", "take", "split", "back")
+MAX_SEED = 2**63 - 1
+
+
+# --------------------------------------------------------------------------- the settings
+
+
+@dataclass(frozen=True)
+class Seat:
+    kind: str  # "person" | "ai"
+    level: str | None  # the AI's level
+    name: str
+
+    def to_dict(self) -> Json:
+        return {"kind": self.kind, "level": self.level, "name": self.name}
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Everything ``rummikub play`` takes, for one game: seats, rules, deal, timer, seed, rounds."""
+
+    seats: tuple[Seat, ...]
+    config: GameConfig  # the match's config: round k is dealt from derived_seed(seed, k - 1)
+    turn_time: int | None
+    rounds: int
+
+    @property
+    def timer(self) -> TimerRule | None:
+        return TIMER_RULES[self.turn_time] if self.turn_time else None
+
+    def person(self, seat: int) -> bool:
+        return self.seats[seat].kind == "person"
+
+    def to_dict(self) -> Json:
+        config = self.config
+        return {
+            "seats": [s.to_dict() for s in self.seats],
+            "rules": config.rules.to_dict(),
+            "scoring": config.scoring,
+            "rack_size": config.rack_size,
+            "redeal_three_pairs": config.redeal_three_pairs,
+            "joker_each": config.joker_each,
+            "turn_time": self.turn_time,
+            "seed": config.seed,
+            "rounds": self.rounds,
+        }
+
+
+def settings_from(body: Any, limits: Limits) -> Settings:
+    """A new game's settings from a request (or from game.json); RequestError names what is wrong."""
+    if not isinstance(body, dict):
+        raise RequestError(400, f"request: expected a JSON object (fields: {', '.join(sorted(SETTINGS_FIELDS))})")
+    unknown = sorted(set(body) - SETTINGS_FIELDS)
+    if unknown:
+        raise RequestError(
+            400, f"request: unknown field {unknown[0]!r} (fields: {', '.join(sorted(SETTINGS_FIELDS))})"
+        )
+    seats = _seats(body.get("seats", [{"kind": "person"}, {"kind": "ai", "level": "medium"}]))
+    raw_rules = body.get("rules", {})
+    if not isinstance(raw_rules, dict):
+        raise RequestError(400, "request: 'rules' must be an object such as {\"wrap\": \"american\"}")
+    rules = RuleSet.from_options(raw_rules)
+    check_rules(rules, limits)
+    seed = body.get("seed")
+    if seed is None:
+        seed = random.SystemRandom().randrange(1_000_000)  # as play: a random seed, shown
+    turn_time = body.get("turn_time")
+    if turn_time is not None and (type(turn_time) is not int or turn_time not in TIMER_RULES):
+        raise RequestError(400, f"request: 'turn_time' must be 40, 60 or null, got {_shown(turn_time)}")
+    config = GameConfig(
+        rules=rules,
+        players=len(seats),
+        seed=_whole(seed, "seed", 0, MAX_SEED),
+        redeal_three_pairs=_bool(body.get("redeal_three_pairs", False), "redeal_three_pairs"),
+        joker_each=_bool(body.get("joker_each", False), "joker_each"),
+        scoring=_choice(body.get("scoring", "standard"), "scoring", ("standard", "club")),
+        rack_size=_whole(body.get("rack_size", 14), "rack_size", 1, 40),
+    )
+    return Settings(seats, config, turn_time, _whole(body.get("rounds", 1), "rounds", 1, 100))
+
+
+def _seats(raw: Any) -> tuple[Seat, ...]:
+    if not isinstance(raw, list) or not 2 <= len(raw) <= 4:
+        raise RequestError(400, "request: 'seats' must be a list of 2 to 4 seats, each a person or an AI")
+    kinds, levels = [], []
+    for i, seat in enumerate(raw, 1):
+        if not isinstance(seat, dict) or set(seat) - {"kind", "level", "name"}:
+            raise RequestError(
+                400, f'request: seat {i} must be {{"kind": "person"}} or {{"kind": "ai", "level": "easy"}}'
+            )
+        kind = _choice(seat.get("kind"), f"seat {i} kind", KINDS)
+        level = _choice(seat.get("level"), f"seat {i} level", LEVELS) if kind == "ai" else None
+        kinds.append(kind)
+        levels.append(level)
+    if "person" not in kinds:
+        raise RequestError(400, "request: a game needs a person in one seat (AIs alone: rummikub selfplay)")
+    persons = kinds.count("person")
+    names = []
+    for i, (kind, level) in enumerate(zip(kinds, levels), 1):
+        if kind == "person":
+            names.append("you" if persons == 1 else f"player {i}")
+        else:
+            names.append(str(level) if levels.count(level) == 1 else f"{level} {i}")  # as play names them
+    return tuple(Seat(k, lv, n) for k, lv, n in zip(kinds, levels, names))
+
+
+def _whole(value: Any, name: str, low: int, high: int) -> int:
+    if type(value) is not int or not low <= value <= high:
+        raise RequestError(400, f"request: '{name}' must be a whole number from {low} to {high}, got {_shown(value)}")
+    return value
+
+
+def _bool(value: Any, name: str) -> bool:
+    if not isinstance(value, bool):
+        raise RequestError(400, f"request: '{name}' must be true or false, got {_shown(value)}")
+    return value
+
+
+def _choice(value: Any, name: str, choices: Sequence[str]) -> str:
+    if value not in choices:
+        raise RequestError(400, f"request: '{name}' must be one of {', '.join(choices)}, got {_shown(value)}")
+    return str(value)
+
+
+def _shown(value: Any) -> str:
+    text = json.dumps(value) if not isinstance(value, str) else f"'{value}'"
+    return text if len(text) <= 24 else text[:23] + "…"
+
+
+def _tiles(raw: Any, rules: RuleSet, what: str) -> tuple[Tile, ...]:
+    if not isinstance(raw, list) or not all(isinstance(t, str) for t in raw):
+        raise RequestError(400, f'request: {what} must be a list of tiles such as ["R4", "R5"]')
+    try:
+        return tuple(Tile.parse(t, rules) for t in raw)
+    except TileSyntaxError as err:
+        raise RequestError(400, f"request: {err.located(what)}") from None
+
+
+def commands_from(body: Any, rules: RuleSet) -> list[Command]:
+    """The manipulations of a request: ``{"commands": [{"do": "move", "set": 0, "tiles": ["R5"],
+    "to": 1}, ...]}`` (sets numbered from 0; ``"to": null`` moves into a new set)."""
+    if not isinstance(body, dict) or set(body) != {"commands"} or not isinstance(body["commands"], list):
+        raise RequestError(400, 'request: expected {"commands": [...]}, each {"do", "set", "tiles", "to"}')
+    if not 1 <= len(body["commands"]) <= 50:
+        raise RequestError(400, "request: 1 to 50 commands")
+    out = []
+    for i, raw in enumerate(body["commands"], 1):
+        if not isinstance(raw, dict) or set(raw) - {"do", "set", "tiles", "to"}:
+            raise RequestError(400, f'request: command {i} must be an object with "do", "set", "tiles", "to"')
+        name = _choice(raw.get("do"), f"command {i} do", MANIPULATIONS)
+        tiles = _tiles(raw.get("tiles"), rules, f"command {i} tiles")
+        if not tiles:
+            raise RequestError(400, f"request: command {i} names no tile")
+        source = raw.get("set")
+        if name in ("lay", "back"):
+            source = None
+        elif type(source) is not int or source < 0:
+            raise RequestError(400, f"request: command {i} ({name}) needs 'set', a set number from 0")
+        target = raw.get("to")
+        if name == "move" and target is not None and (type(target) is not int or target < 0):
+            raise RequestError(400, f"request: command {i} 'to' must be a set number from 0, or null for a new set")
+        if name == "split" and len(tiles) != 1:
+            raise RequestError(400, f"request: command {i} (split) takes one tile: where the second part starts")
+        out.append(Command(name, source, tiles, target if name == "move" else None))
+    return out
+
+
+# --------------------------------------------------------------------------- one game
+
+
+class Session:
+    """One game in progress (or over), rebuilt from its files by :meth:`load`."""
+
+    def __init__(
+        self, store: Store, key: str, settings: Settings, created: float, match: Match, number: int, game: Game
+    ) -> None:
+        self.store = store
+        self.key = key
+        self.settings = settings
+        self.created = created
+        self.match = match  # the finished rounds' results
+        self.round = number  # the round being played (or just over), from 1
+        self.game = game
+        self.editor: TurnEditor | None = None
+        self.started = 0.0  # when the person's turn began (seconds since the epoch)
+        self.notice = ""  # what happened that the next answer should say (a time-out)
+
+    # ------------------------------------------------------------------ files
+
+    @classmethod
+    def create(cls, store: Store, settings: Settings) -> Session:
+        match = Match(settings.config)
+        session = cls(store, store.create("games"), settings, time.time(), match, 1, match.new_round())
+        session._begin_turn()
+        session.save()
+        return session
+
+    @classmethod
+    def load(cls, store: Store, key: str, limits: Limits) -> Session:
+        """A game from its files: the settings, then every round's record replayed (and checked
+        to be a round of these settings), then the person's turn in progress if one was kept."""
+        text = store.read("games", key, "game.json")
+        if text is None:
+            raise NotFound(key)
+        data = json.loads(text)
+        settings = settings_from(data["settings"], limits)
+        match = Match(settings.config)
+        names = [name for name in store.names("games", key) if name.startswith("round-")]
+        numbers = sorted(int(name[len("round-") : -len(".jsonl")]) for name in names)
+        if numbers != list(range(1, len(numbers) + 1)) or not numbers:
+            raise RummikubError(f"game {key}: its rounds are {numbers}, expected 1 to {len(numbers)}")
+        game: Game | None = None
+        for number in numbers:
+            name = f"round-{number}.jsonl"
+            record = parse_record(store.read("games", key, name) or "", name)
+            expected = dataclasses.replace(settings.config, seed=derived_seed(settings.config.seed, number - 1))
+            if config_of(record.header) != expected:
+                raise RummikubError(f"{name} is not a round of this game")
+            game = replay(record, name)
+            if game.over:
+                match.add(game.result())
+            elif number < len(numbers):
+                raise RummikubError(f"{name} is not over, yet a later round exists")
+        assert game is not None
+        session = cls(store, key, settings, float(data["created"]), match, len(numbers), game)
+        session._begin_turn()
+        kept = data.get("turn")
+        if (
+            session.editor is not None
+            and isinstance(kept, dict)
+            and (kept.get("round"), kept.get("turn")) == (session.round, game.turn)
+        ):
+            try:
+                session.editor = TurnEditor.from_dict(game.position(), kept["editor"])
+                session.started = float(kept["started"])
+            except (EditError, KeyError, TypeError, ValueError):
+                pass  # a turn kept from another state of the game: the turn starts afresh
+        return session
+
+    def save(self) -> None:
+        """The current round's record, then game.json (settings, the person's turn in progress)."""
+        game = self.game
+        result = game.result() if game.over else None
+        lines = record_lines(self.header(), game.history, result)
+        self.store.write("games", self.key, f"round-{self.round}.jsonl", "".join(line + "\n" for line in lines))
+        self.save_turn()
+
+    def save_turn(self) -> None:
+        turn = None
+        if self.editor is not None:
+            turn = {
+                "round": self.round,
+                "turn": self.game.turn,
+                "started": self.started,
+                "editor": self.editor.to_dict(),
+            }
+        data = {
+            "format": FORMAT,
+            "version": 1,
+            "created": self.created,
+            "settings": self.settings.to_dict(),
+            "turn": turn,
+        }
+        self.store.write("games", self.key, "game.json", json.dumps(data))
+
+    def header(self) -> GameHeader:
+        seats = self.settings.seats
+        kinds = ["human" if s.kind == "person" else "ai" for s in seats]
+        return GameHeader.for_game(self.game, [s.name for s in seats], kinds)
+
+    def record_text(self, number: int) -> str:
+        """Round ``number``'s record as ``play --record`` writes it; only once that round is over
+        (before, it would show every rack)."""
+        if not 1 <= number <= self.round:
+            raise RequestError(404, f"no round {number} in this game (rounds so far: 1 to {self.round})")
+        if number == self.round and not self.game.over:
+            raise RequestError(409, f"round {number} is still being played: its record comes when it ends")
+        return self.store.read("games", self.key, f"round-{number}.jsonl") or ""
+
+    # ------------------------------------------------------------------ turns
+
+    def _person_to_move(self) -> bool:
+        return not self.game.over and self.settings.person(self.game.seat)
+
+    def _begin_turn(self) -> None:
+        """After a turn ends: the next person's turn opens an editor and starts the clock."""
+        if self._person_to_move():
+            self.editor = TurnEditor(self.game.position())
+            self.started = time.time()
+        else:
+            self.editor = None
+
+    def _ended(self, record: TurnRecord) -> TurnRecord:
+        if self.game.over:
+            self.match.add(self.game.result())
+        self._begin_turn()
+        self.save()
+        return record
+
+    def timer(self) -> TurnTimer | None:
+        rule = self.settings.timer
+        if rule is None or self.editor is None:
+            return None
+        clock = TurnTimer(rule, time.time)
+        clock.started = self.started
+        return clock
+
+    def person_turn(self) -> TurnEditor:
+        """The editor of the person to move; the turn ends by the timer's penalty first if its time is up."""
+        if self.game.over:
+            raise RequestError(409, "the round is over: no more turns")
+        if self.editor is None:
+            raise RequestError(409, f"it is {self.settings.seats[self.game.seat].name}'s turn, not a person's")
+        timer = self.timer()
+        if timer is not None and timer.expired():
+            self._time_out(timer.rule)
+            raise TimedOut()
+        return self.editor
+
+    def _time_out(self, rule: TimerRule) -> None:
+        assert self.editor is not None
+        record = time_out(self.game, self.editor, rule)
+        drawn = format_tiles(record.penalty) or "nothing (the pool is empty)"
+        kept = "broken sets taken back" if rule.take_back else "the table restored"
+        self.notice = f"Time is up: {kept}; penalty: {drawn}."  # as play says it
+        self._ended(record)
+
+    def edit(self, commands: list[Command]) -> None:
+        editor = self.person_turn()
+        editor.apply_all(commands)
+        self.save_turn()
+
+    def control(self, action: str) -> None:
+        """undo, redo or reset."""
+        editor = self.person_turn()
+        getattr(editor, action)()
+        self.save_turn()
+
+    def done(self) -> list[Json]:
+        """End the turn with the table as edited: [] when played, else every problem with its sets."""
+        editor = self.person_turn()
+        marked = editor.marked_problems()
+        if marked:
+            return [{"message": m, "sets": list(sets)} for m, sets in marked]
+        record = self.game.play([list(s) for s in editor.finish()])
+        self.notice = f"You played {format_tiles(record.played)}."
+        self._ended(record)
+        return []
+
+    def draw(self) -> None:
+        editor = self.person_turn()
+        record = self.game.draw()
+        restored = "the table goes back as it was; " if editor.changed else ""
+        drawn = f"you drew {record.drew}" if record.drew is not None else "the pool is empty: you passed"
+        said = restored + drawn + "."
+        self.notice = said[0].upper() + said[1:]
+        self._ended(record)
+
+    def time_up(self) -> None:
+        """The page's clock ran out: the penalty if the server's clock agrees (else nothing yet)."""
+        try:
+            self.person_turn()
+        except TimedOut:
+            return
+
+    def ai_view(self) -> tuple[str, GameView]:
+        """What the AI to move needs: its level and what it may see."""
+        if self.game.over:
+            raise RequestError(409, "the round is over: no more turns")
+        seat = self.settings.seats[self.game.seat]
+        if seat.kind != "ai" or seat.level is None:
+            raise RequestError(409, f"it is {seat.name}'s turn: a person moves, not an AI")
+        return seat.level, self.game.view()
+
+    def ai_move(self, turn: int, table: list[list[str]] | None) -> TurnRecord:
+        """Carry out the AI's choice (the table after its move, or None to draw) for ``turn``."""
+        if self.game.turn != turn or self.editor is not None or self.game.over:
+            raise RequestError(409, "the game moved on while the AI was thinking")
+        if table is None:
+            record = self.game.draw()
+        else:
+            rules = self.game.rules
+            record = self.game.play([[Tile.parse(t, rules) for t in s] for s in table])
+        return self._ended(record)
+
+    def next_round(self) -> None:
+        if not self.game.over:
+            raise RequestError(409, "the round is not over yet")
+        if self.round >= self.settings.rounds:
+            raise RequestError(409, f"the match is over: it had {self.settings.rounds} round{'s' if self.settings.rounds > 1 else ''}")
+        self.round += 1
+        self.game = self.match.new_round()
+        self._begin_turn()
+        self.save()
+
+    # ------------------------------------------------------------------ what a page sees
+
+    def viewer(self) -> int:
+        """The person at the screen: the person to move, else the last person who moved (the
+        first person in turn order before anyone has)."""
+        game, person = self.game, self.settings.person
+        if not game.over and person(game.seat):
+            return game.seat
+        for record in reversed(game.history):
+            if person(record.seat):
+                return record.seat
+        return next(s for k in range(game.players) if person(s := (game.seat + k) % game.players))
+
+    def view(self) -> Json:
+        game, settings = self.game, self.settings
+        me = self.viewer()
+        players = [
+            {
+                "player": seat + 1,
+                "name": s.name,
+                "kind": s.kind,
+                "level": s.level,
+                "rack": len(game.racks[seat]),
+                "opened": game.opened[seat],
+            }
+            for seat, s in enumerate(settings.seats)
+        ]
+        data: Json = {
+            "id": self.key,
+            "expires": int(self.store.expires("games", self.key)),
+            "settings": settings.to_dict(),
+            "round": self.round,
+            "rounds": settings.rounds,
+            "turn": game.turn,
+            "to_move": None if game.over else game.seat + 1,
+            "you": me + 1,
+            "players": players,
+            "pool": game.pool_size,
+            "table": _sets(game.table),
+            "rack": [str(t) for t in game.racks[me]],
+            "first_player": game.first_player + 1,
+            "log": [self._logged(r, me) for r in game.history],
+            "since": self._since(me),
+            "changed": self._changed_since(me),
+            "notice": self.notice,
+            "editing": None,
+            "timer": None,
+            "over": game.over,
+            "result": None,
+            "match": self._match(),
+        }
+        self.notice = ""
+        if self.editor is not None:
+            data["editing"] = _editing(self.editor)
+            timer = self.timer()
+            if timer is not None:
+                data["timer"] = {
+                    "seconds": timer.rule.seconds,
+                    "left": round(max(timer.left(), 0.0), 2),
+                    "rule": timer.rule.describe(),
+                }
+        if game.over:
+            data["result"] = _result(game.result())
+        return data
+
+    def _logged(self, record: TurnRecord, me: int) -> Json:
+        """A turn as everyone at the table saw it (the tile drawn only for its own player)."""
+        drew: bool | str = record.drew is not None
+        if record.drew is not None and record.seat == me:
+            drew = str(record.drew)
+        return {
+            "turn": record.turn,
+            "player": record.player,
+            "played": [str(t) for t in record.played],
+            "drew": drew,
+            "penalty": len(record.penalty),
+            "pool": record.pool,
+        }
+
+    def _since(self, me: int) -> list[Json]:
+        """The turns since the viewer's last one, with the table before and after each, the sets
+        each changed, and the tiles it laid marked."""
+        out: list[Json] = []
+        for record in reversed(self.game.history):
+            if record.seat == me:
+                break
+            changed = changed_sets(record.table, record.table_after)
+            out.append(
+                {
+                    **self._logged(record, me),
+                    "table_before": _sets(record.table),
+                    "table_after": _sets(record.table_after),
+                    "changed": changed,
+                    "from_rack": from_rack(record.table_after, record.played, changed),
+                }
+            )
+        return out[::-1]
+
+    def _changed_since(self, me: int) -> list[int]:
+        """The sets of the table that others changed since the viewer's last turn (all of them
+        changed, before the viewer's first turn)."""
+        history = self.game.history
+        mine = [r for r in history if r.seat == me]
+        before = mine[-1].table_after if mine else (history[0].table if history else ())
+        return changed_sets(before, self.game.table)
+
+    def _match(self) -> Json:
+        match = self.match
+        over = self.game.over and self.round == self.settings.rounds
+        data: Json = {
+            "rounds": [list(r.scores) for r in match.results],
+            "totals": match.totals,
+            "big_totals": match.big_totals if self.settings.config.scoring == "club" else None,
+            "over": over,
+            "standings": [seat + 1 for seat in match.standings()] if over else None,
+        }
+        return data
+
+    def turn_of(self, number: int) -> TurnRecord:
+        """A played turn of the current round (its table before and after are public)."""
+        history = self.game.history
+        if not 1 <= number <= len(history):
+            raise RequestError(404, f"no turn {number} in this round yet (turns so far: {len(history)})")
+        return history[number - 1]
+
+
+class TimedOut(Exception):
+    """The person's time ran out before the request: the penalty is taken, the request is not."""
+
+
+# --------------------------------------------------------------------------- pictures of a table
+
+
+def _sets(table: Sequence[Sequence[Tile]]) -> list[list[str]]:
+    return [[str(t) for t in s] for s in table]
+
+
+def changed_sets(before: Sequence[Sequence[Tile]], after: Sequence[Sequence[Tile]]) -> list[int]:
+    """The sets of ``after`` that do not stand as they did in ``before`` (indices from 0)."""
+    kept = set(unchanged(after, before))
+    return [i for i in range(len(after)) if i not in kept]
+
+
+def from_rack(table: Sequence[Sequence[Tile]], played: Sequence[Tile], changed: Sequence[int]) -> list[list[bool]]:
+    """For each set, which tiles were laid from the rack (looked for in the changed sets only)."""
+    marks = Counter(played)
+    out = []
+    for i, s in enumerate(table):
+        flags = []
+        for t in s:
+            mine = i in changed and marks[t] > 0
+            if mine:
+                marks[t] -= 1
+            flags.append(mine)
+        out.append(flags)
+    return out
+
+
+def _editing(editor: TurnEditor) -> Json:
+    state = editor.state
+    marks = editor.laid.copy()
+    laid = []
+    for s in state.table:
+        flags = []
+        for t in s:
+            mine = marks[t] > 0  # tiles laid from the rack this turn are highlighted, as in play
+            if mine:
+                marks[t] -= 1
+            flags.append(mine)
+        laid.append(flags)
+    own = marks.copy()
+    workspace_laid = []
+    for t in state.workspace:
+        mine = own[t] > 0
+        if mine:
+            own[t] -= 1
+        workspace_laid.append(mine)
+    return {
+        "table": _sets(state.table),
+        "laid": laid,
+        "workspace": [str(t) for t in state.workspace],
+        "workspace_laid": workspace_laid,
+        "rack": [str(t) for t in state.rack],
+        "can_undo": editor.can_undo(),
+        "can_redo": editor.can_redo(),
+        "changed": editor.changed,
+    }
+
+
+def _result(result: RoundResult) -> Json:
+    data = result.to_dict()
+    data.pop("type")
+    return data
+
+
+# --------------------------------------------------------------------------- in the worker processes
+
+
+def ai_choose(level: str, view: GameView) -> Json:
+    """The AI's move for this view (run in a solver process): the table after it, or None to draw."""
+    table = make_player(level).choose(view)
+    return {"table": None if table is None else _sets(table)}
+
+
+def turn_steps(before: list[list[str]], after: list[list[str]], played: list[str], rules: Json) -> Json:
+    """The steps of a played turn, as ``solve --steps`` words them, each with the table after it
+    (run in a solver process: matching the sets may search)."""
+    ruleset = RuleSet.from_options(rules)
+
+    def parse(items: Sequence[str]) -> list[Tile]:
+        return [Tile.parse(t, ruleset) for t in items]
+
+    old, new, laid = [parse(s) for s in before], [parse(s) for s in after], parse(played)
+    plan = plan_steps(old, new, laid, ruleset)
+    tables = tables_after_steps(old, plan, laid, ruleset)
+    return {
+        "steps": [
+            {**step.to_dict(), "text": str(step), "after": at.to_dict()} for step, at in zip(plan.steps, tables)
+        ],
+        "tiles_moved": plan.tiles_moved,
+    }
+
+
+# --------------------------------------------------------------------------- the games being played
+
+
+class Sessions:
+    """The games in the store, the recently used ones kept live (rebuilt from their files when
+    not), one request at a time per game."""
+
+    def __init__(self, store: Store, limits: Limits, kept: int = 64) -> None:
+        self.store = store
+        self.limits = limits
+        self.kept = kept
+        self.live: OrderedDict[str, Session] = OrderedDict()
+        self.locks: dict[str, threading.Lock] = {}
+        self.guard = threading.Lock()
+
+    def lock(self, key: str) -> threading.Lock:
+        with self.guard:
+            return self.locks.setdefault(key, threading.Lock())
+
+    def get(self, key: str) -> Session:
+        """The live game (call with its lock held)."""
+        session = self.live.get(key)
+        if session is None:
+            try:
+                session = Session.load(self.store, key, self.limits)
+            except NotFound as err:
+                raise RequestError(404, err.message("game")) from None
+        with self.guard:
+            self.live[key] = session
+            self.live.move_to_end(key)
+            while len(self.live) > self.kept:
+                self.live.popitem(last=False)  # its lock stays: a request may hold it
+        return session
+
+    def create(self, body: Any) -> Json:
+        session = Session.create(self.store, settings_from(body, self.limits))
+        with self.guard:
+            self.live[session.key] = session
+        return session.view()
+
+    def act(self, key: str, action: str, body: Any = None) -> Json:
+        """A request about game ``key``: its view after ``action`` (``view`` only looks)."""
+        with self.lock(key):
+            session = self.get(key)
+            refused: list[Json] = []
+            try:
+                if action == "edit":
+                    session.edit(commands_from(body, session.game.rules))
+                elif action in ("undo", "redo", "reset"):
+                    session.control(action)
+                elif action == "done":
+                    refused = session.done()
+                elif action == "draw":
+                    session.draw()
+                elif action == "timeout":
+                    session.time_up()
+                elif action == "next-round":
+                    session.next_round()
+                elif action != "view":
+                    raise RequestError(404, f"no action {action[:40]!r} on a game")
+            except TimedOut:
+                pass  # the penalty was taken instead; the view says so
+            except EditError as err:
+                raise RequestError(409, str(err)) from None
+            data = session.view()
+            if refused:
+                data["refused"] = refused
+            return data
+
+    def ai_view(self, key: str) -> tuple[str, GameView, int]:
+        with self.lock(key):
+            session = self.get(key)
+            level, view = session.ai_view()
+            return level, view, session.game.turn
+
+    def ai_move(self, key: str, turn: int, table: list[list[str]] | None) -> Json:
+        with self.lock(key):
+            session = self.get(key)
+            session.ai_move(turn, table)
+            return session.view()
+
+    def hint_position(self, key: str) -> Json:
+        """The position of the person's turn, as it started (as ``play``'s hint asks)."""
+        with self.lock(key):
+            session = self.get(key)
+            try:
+                editor = session.person_turn()
+            except TimedOut:
+                raise RequestError(409, "your time ran out: the turn is over") from None
+            return editor.position.to_dict()
+
+    def turn(self, key: str, number: int) -> tuple[TurnRecord, Json]:
+        with self.lock(key):
+            session = self.get(key)
+            return session.turn_of(number), session.game.rules.to_dict()
+
+    def record(self, key: str, number: int) -> str:
+        with self.lock(key):
+            return self.get(key).record_text(number)

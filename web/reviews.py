@@ -1,0 +1,146 @@
+"""A game record reviewed in the browser, turn by turn, with ``rummikub analyze``'s verdicts.
+
+A record (uploaded by content, or a finished round of a game played here) is kept in the store
+under an id of its own, so that a review survives a reload. Each turn is judged on request, one
+solve in a worker process under the server's time limit (a long record never holds a request
+for long, and a page shows the verdicts as they come); the judged turns are remembered, and the
+summary per player is made from them once every turn is judged, as ``analyze`` makes it.
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from pathlib import PurePath
+from typing import Any
+
+from solver.files import decode_text
+from solver.game.analysis import TurnAnalysis, judge_turn, summarize
+from solver.game.engine import TurnRecord
+from solver.game.records import GameRecord, parse_record
+from solver.solution import Objective
+from solver.solve import SolveOptions
+from web.games import changed_sets, from_rack
+from web.limits import Limits
+from web.service import BACKEND, RequestError, check_rules
+from web.store import NotFound, Store
+
+Json = dict[str, Any]
+RECORD = "record.jsonl"
+NAME = "name.txt"
+KEPT = 64  # reviews whose judged turns are remembered (the others are judged again if asked)
+
+
+def label_of(name: str) -> str:
+    """An uploaded file's name, only to label messages (nothing is read from the server's disk)."""
+    return PurePath(name.replace("\\", "/")).name[:80] or "upload"
+
+
+def read(data: bytes, name: str, limits: Limits) -> tuple[GameRecord, str]:
+    """An uploaded record (its bytes): checked as ``analyze`` checks it, its rules within the
+    server's bounds; the record and its text."""
+    label = label_of(name)
+    text = decode_text(data, f"record {label}")
+    record = parse_record(text, label)
+    check_rules(record.rules, limits)
+    return record, text
+
+
+class Reviews:
+    """The reviews in the store, and the turns judged so far of the recently used ones."""
+
+    def __init__(self, store: Store, limits: Limits) -> None:
+        self.store = store
+        self.limits = limits
+        self.judged: OrderedDict[str, dict[int, TurnAnalysis]] = OrderedDict()
+
+    def create(self, text: str, name: str) -> str:
+        key = self.store.create("reviews")
+        self.store.write("reviews", key, NAME, label_of(name))
+        self.store.write("reviews", key, RECORD, text)
+        return key
+
+    def record(self, key: str) -> tuple[GameRecord, str]:
+        try:
+            text = self.store.read("reviews", key, RECORD)
+        except NotFound as err:
+            raise RequestError(404, err.message("review")) from None
+        if text is None:
+            raise RequestError(404, NotFound(key).message("review"))
+        name = self.store.read("reviews", key, NAME) or "record"
+        return parse_record(text, name), name
+
+    def _judged(self, key: str) -> dict[int, TurnAnalysis]:
+        found = self.judged.setdefault(key, {})
+        self.judged.move_to_end(key)
+        while len(self.judged) > KEPT:
+            self.judged.popitem(last=False)
+        return found
+
+    def view(self, key: str) -> Json:
+        """The whole record for the page (a finished game: every rack may be seen), and which
+        turns are judged already."""
+        record, name = self.record(key)
+        header = record.header
+        self.store.touch("reviews", key)
+        return {
+            "id": key,
+            "name": name,
+            "expires": int(self.store.expires("reviews", key)),
+            "rules": header.rules.to_dict(),
+            "scoring": header.scoring,
+            "seed": header.seed,
+            "first_player": header.first_player,
+            "players": [p.to_dict() for p in header.players],
+            "turns": [_turn(t) for t in record.turns],
+            "result": None if record.result is None else {k: v for k, v in record.result.to_dict().items() if k != "type"},
+            "judged": sorted(self._judged(key)),
+        }
+
+    def turn(self, key: str, number: int) -> tuple[GameRecord, TurnRecord, TurnAnalysis | None]:
+        record, _ = self.record(key)
+        if not 1 <= number <= len(record.turns):
+            raise RequestError(404, f"no turn {number} in this record (it has {len(record.turns)} turns)")
+        return record, record.turns[number - 1], self._judged(key).get(number)
+
+    def keep(self, key: str, number: int, analysis: TurnAnalysis) -> Json:
+        self._judged(key)[number] = analysis
+        return judged_json(analysis)
+
+    def summary(self, key: str) -> Json:
+        record, _ = self.record(key)
+        judged = self._judged(key)
+        missing = [t.turn for t in record.turns if t.turn not in judged]
+        if missing:
+            raise RequestError(
+                409,
+                f"{len(missing)} of {len(record.turns)} turns are not judged yet (ask for each turn first,"
+                f" e.g. turn {missing[0]})",
+            )
+        turns = [judged[t.turn] for t in record.turns]
+        return {"summary": [s.to_dict() for s in summarize(record, turns, Objective.TILES)]}
+
+
+def judge(turn: TurnRecord, record: GameRecord, time_limit: float) -> TurnAnalysis:
+    """One turn judged (run in a solver process): ``analyze``'s verdict, under the time limit."""
+    bare = GameRecord(record.header, (), None)  # judging needs the rules; the turns stay behind
+    return judge_turn(turn, bare, SolveOptions(backend=BACKEND, time_limit=time_limit))
+
+
+def judged_json(analysis: TurnAnalysis) -> Json:
+    """``analyze --json``'s turn, with the tiles of each set laid from the rack marked, for the
+    move played and for the better move."""
+    data = analysis.to_dict()
+    turn = analysis.turn
+    changed = changed_sets(turn.table, turn.table_after)
+    data["table_after"] = [[str(t) for t in s] for s in turn.table_after]
+    data["from_rack"] = from_rack(turn.table_after, turn.played, changed)
+    if "better" in data:
+        data["better"]["from_rack"] = [list(s.from_rack) for s in analysis.best.table]
+    data["status"] = analysis.best.status.value
+    return data
+
+
+def _turn(turn: TurnRecord) -> Json:
+    data = turn.to_dict()
+    data.pop("type")
+    return data

@@ -1,0 +1,494 @@
+// A game against the AI players: the new-game form (seats, every rule option of `rummikub play`,
+// timer, seed, rounds), then the game as the server keeps it (/api/games/ID): the person's turn
+// on a board of their own, the AI turns shown as they come (tiles played, sets changed, steps),
+// rack sizes and the pool, the timer, and the end of each round. The game's address is its id,
+// so a reload (or a server restart) continues it.
+
+import { ApiError, get, post } from "./api.js";
+import { GameBoard, sortRack } from "./game-board.js";
+import { rulesForm } from "./rules.js";
+import { setColours, tileElement } from "./tiles.js";
+import { hintView, setsView, stepsView } from "./views.js";
+
+const $ = (id) => document.getElementById(id);
+const plural = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
+const SEAT_CHOICES = [
+  ["", "nobody"],
+  ["person", "a person"],
+  ["easy", "AI: easy"],
+  ["medium", "AI: medium"],
+  ["hard", "AI: hard"],
+];
+const PREFS = "rummikub.play"; // rack order and how steps are shown, kept in this browser
+
+let info; // GET /api/rules
+let rulesControls;
+let view = null; // the latest answer of the server
+let board;
+let hintLevel = 0;
+let hintTurn = 0;
+let timerId = null;
+let aiBusy = false;
+let shownViewer = null;
+const aiTimes = []; // milliseconds from asking the server for an AI turn to that turn on screen
+
+function say(text, kind = "error") {
+  $("message").textContent = text;
+  $("message").dataset.kind = kind;
+}
+
+function prefs() {
+  try {
+    return { order: "colour", steps: "one", ...JSON.parse(localStorage.getItem(PREFS) ?? "{}") };
+  } catch {
+    return { order: "colour", steps: "one" };
+  }
+}
+
+function savePrefs(change) {
+  localStorage.setItem(PREFS, JSON.stringify({ ...prefs(), ...change }));
+}
+
+function el(tag, className, text) {
+  const node = document.createElement(tag);
+  if (className) node.className = className;
+  if (text !== undefined) node.textContent = text;
+  return node;
+}
+
+function tilesOf(tiles, played = []) {
+  const row = el("span", "tiles");
+  tiles.forEach((t, i) => row.append(tileElement(t, { played: Boolean(played[i]) })));
+  return row;
+}
+
+// ---------------------------------------------------------------- a new game
+
+function seatRows() {
+  const defaults = ["person", "medium", "", ""];
+  $("seats").replaceChildren(
+    ...defaults.map((chosen, i) => {
+      const label = el("label", "field seat");
+      label.append(el("span", null, `Seat ${i + 1}`));
+      const select = document.createElement("select");
+      select.id = `seat-${i + 1}`;
+      for (const [value, words] of SEAT_CHOICES) {
+        if (i < 2 && value === "") continue; // two seats at least
+        const option = document.createElement("option");
+        option.value = value;
+        option.textContent = words;
+        select.append(option);
+      }
+      select.value = chosen;
+      label.append(select);
+      return label;
+    }),
+  );
+}
+
+function settings() {
+  const seats = [];
+  for (let i = 1; i <= 4; i++) {
+    const value = $(`seat-${i}`).value;
+    if (value === "person") seats.push({ kind: "person" });
+    else if (value) seats.push({ kind: "ai", level: value });
+  }
+  const rules = rulesControls.read();
+  const changed = Object.fromEntries(Object.entries(rules).filter(([key, value]) => info.defaults[key] !== value));
+  const body = {
+    seats,
+    rules: changed,
+    scoring: $("scoring").value,
+    rack_size: Number($("rack-size").value),
+    redeal_three_pairs: $("redeal-three-pairs").checked,
+    joker_each: $("joker-each").checked,
+    turn_time: $("turn-time").value ? Number($("turn-time").value) : null,
+    rounds: Number($("rounds").value),
+  };
+  if ($("seed").value !== "") body.seed = Number($("seed").value);
+  return body;
+}
+
+async function start(event) {
+  event.preventDefault();
+  say("");
+  try {
+    const created = await post("/api/games", settings());
+    history.pushState(null, "", `/play?id=${encodeURIComponent(created.id)}`);
+    $("setup").hidden = true;
+    show(created);
+  } catch (error) {
+    say(error.message);
+  }
+}
+
+function showSetup() {
+  seatRows();
+  rulesControls = rulesForm(
+    $("rules"),
+    info,
+    (rules) => {
+      const special = Object.entries(rules).filter(([key, value]) => info.defaults[key] !== value);
+      $("rules-summary").textContent = special.length ? special.map(([k, v]) => `${k}=${v}`).join(", ") : "standard rules";
+    },
+    { withObjective: false },
+  );
+  rulesControls.show(info.defaults, "tiles");
+  $("new-game").addEventListener("submit", start);
+  $("setup").hidden = false;
+}
+
+// ---------------------------------------------------------------- talking to the game
+
+function path(action = "") {
+  return `/api/games/${encodeURIComponent(view.id)}${action ? `/${action}` : ""}`;
+}
+
+async function act(action, body) {
+  say("");
+  try {
+    show(await post(path(action), body ?? {}));
+  } catch (error) {
+    say(error.message);
+    if (error instanceof ApiError) await refresh();
+  }
+}
+
+async function refresh() {
+  try {
+    show(await get(path()));
+  } catch (error) {
+    say(error.message);
+  }
+}
+
+/** While an AI is to move, ask for its turn; each is shown as it comes. */
+async function aiTurns() {
+  if (aiBusy) return;
+  aiBusy = true;
+  try {
+    while (view && !view.over && view.players[view.to_move - 1].kind === "ai") {
+      const asked = performance.now();
+      const next = await post(path("ai"), {});
+      show(next);
+      await new Promise((done) => requestAnimationFrame(() => done()));
+      aiTimes.push(performance.now() - asked);
+      document.body.dataset.aiTurns = JSON.stringify(aiTimes.map((ms) => Math.round(ms * 10) / 10));
+    }
+  } catch (error) {
+    say(error.message);
+  } finally {
+    aiBusy = false;
+  }
+}
+
+// ---------------------------------------------------------------- drawing the game
+
+function person(seat) {
+  return view.players[seat - 1].kind === "person";
+}
+
+function show(next) {
+  view = next;
+  document.title = `Round ${view.round}, turn ${view.turn} · Play Rummikub`;
+  $("game").hidden = false;
+  const persons = view.players.filter((p) => p.kind === "person").length;
+  const mine = !view.over && view.to_move === view.you;
+  // Hot seat: a new person at the screen first says they are there (the others look away).
+  const handover = persons > 1 && shownViewer !== null && shownViewer !== view.you && !view.over;
+  $("handover").hidden = !handover;
+  if (handover) {
+    $("handover-text").textContent = `${view.players[view.you - 1].name}'s turn: pass the screen to them.`;
+  }
+  showStatus(mine);
+  $("notice").textContent = view.notice;
+  $("turn").hidden = !mine || handover;
+  $("watch").hidden = mine || handover;
+  if (mine) showTurn();
+  else showWatch();
+  showSince();
+  showLog();
+  showEnd();
+  showTimer();
+  if (!handover) shownViewer = view.you;
+  document.body.dataset.turn = String(view.turn);
+  document.body.dataset.toMove = view.over ? "" : String(view.to_move);
+  if (!view.over && !person(view.to_move)) setTimeout(aiTurns, 0);
+}
+
+function showStatus(mine) {
+  const moving = view.over ? null : view.players[view.to_move - 1];
+  $("whose-turn").textContent = view.over
+    ? `Round ${view.round} is over`
+    : mine
+      ? "Your turn"
+      : moving.kind === "ai"
+        ? `${moving.name} is thinking…`
+        : `${moving.name}'s turn`;
+  $("round-info").textContent = `Round ${view.round} of ${view.rounds} · turn ${view.turn} · seed ${view.settings.seed}`;
+  $("pool").textContent = `Pool: ${plural(view.pool, "tile")}`;
+  $("pool").dataset.pool = String(view.pool);
+  $("players").replaceChildren(
+    ...view.players.map((p) => {
+      const item = el("li", "player");
+      item.dataset.player = String(p.player);
+      item.dataset.rack = String(p.rack);
+      if (p.player === view.to_move && !view.over) item.classList.add("to-move");
+      if (p.player === view.you) item.classList.add("you");
+      const name = el("span", "name", p.name + (p.kind === "ai" ? " (AI)" : ""));
+      const count = el("span", "count", plural(p.rack, "tile"));
+      const opened = el("span", "opened", p.opened ? "opened" : "not opened");
+      item.append(name, count, opened);
+      item.setAttribute(
+        "aria-label",
+        `${p.name}: ${plural(p.rack, "tile")} on the rack, ${p.opened ? "opened" : "not opened yet"}${p.player === view.to_move && !view.over ? ", to move" : ""}`,
+      );
+      return item;
+    }),
+  );
+}
+
+function showTurn() {
+  if (hintTurn !== view.turn) {
+    hintTurn = view.turn;
+    hintLevel = 0;
+    $("hints").replaceChildren();
+    $("hint").textContent = "Hint 1";
+    $("hint").disabled = false;
+  }
+  const editing = view.editing;
+  const refused = view.refused ?? [];
+  const marks = new Map();
+  refused.forEach((p) => p.sets.forEach((i) => marks.set(i, [...(marks.get(i) ?? []), p.message])));
+  board.show(editing, { changedSets: view.changed, marks, workspaceMarked: refused.length > 0 && editing.workspace.length > 0 });
+  $("undo").disabled = !editing.can_undo;
+  $("redo").disabled = !editing.can_redo;
+  $("reset").disabled = !editing.changed;
+  if (refused.length) {
+    const box = el("div", "verdict illegal");
+    box.dataset.verdict = "refused";
+    box.append(el("p", null, `The turn cannot end yet (${plural(refused.length, "problem")}):`));
+    const list = el("ul");
+    refused.forEach((p) => list.append(el("li", null, p.message)));
+    box.append(list);
+    $("problems").replaceChildren(box);
+  } else {
+    $("problems").replaceChildren();
+  }
+  const opened = view.players[view.you - 1].opened;
+  if (!opened && !editing.changed && !refused.length) {
+    const meld = view.settings.rules["meld-threshold"];
+    $("problems").replaceChildren(el("p", "note", `You have not opened yet: lay new sets from your rack worth ${meld} points or more.`));
+  }
+}
+
+function showWatch() {
+  $("watch-table").replaceChildren(
+    view.table.length ? setsView(view.table, { changed: view.changed, changedLabel: "changed" }) : el("p", "empty", "The table is empty."),
+  );
+  const order = prefs().order;
+  $("watch-rack").replaceChildren(tilesOf(sortRack(view.rack, order).map((t) => t.tile)));
+}
+
+function describe(turn) {
+  const who = view.players[turn.player - 1].name;
+  if (turn.played.length) return `${who} played ${plural(turn.played.length, "tile")}`;
+  if (turn.penalty) return `${who} ran out of time and drew ${plural(turn.penalty, "penalty tile")}`;
+  if (turn.drew) return typeof turn.drew === "string" ? `${who} drew ${turn.drew}` : `${who} drew a tile`;
+  return `${who} passed (the pool is empty)`;
+}
+
+function showSince() {
+  const since = view.since;
+  $("since").hidden = !since.length;
+  $("since-list").replaceChildren(
+    ...since.map((turn) => {
+      const item = el("li", "since-turn");
+      item.dataset.turn = String(turn.turn);
+      item.dataset.player = String(turn.player);
+      const head = el("p", "since-head-line");
+      head.append(el("strong", null, `Turn ${turn.turn}: `), describe(turn));
+      if (turn.played.length) head.append(": ", tilesOf(turn.played, turn.played.map(() => true)));
+      item.append(head);
+      if (turn.played.length) {
+        const after = el("div", "since-table");
+        after.append(setsView(turn.table_after, { played: turn.from_rack, changed: turn.changed, changedLabel: "changed" }));
+        item.append(after);
+        const button = el("button", null, "Show the steps");
+        button.type = "button";
+        button.dataset.steps = String(turn.turn);
+        const steps = el("div", "since-steps");
+        button.addEventListener("click", () => showSteps(turn, steps, button));
+        item.append(button, steps);
+      }
+      return item;
+    }),
+  );
+}
+
+async function showSteps(turn, box, button) {
+  try {
+    const answer = await get(path(`turns/${turn.turn}/steps`));
+    button.hidden = true;
+    if (prefs().steps === "all") {
+      const all = el("ol", "steps-all");
+      all.setAttribute("aria-label", "Steps");
+      answer.steps.forEach((step) => {
+        const item = el("li", "step");
+        item.append(el("p", null, step.text));
+        item.append(setsView(step.after.table, { changed: step.after.changed, moving: step.tiles }));
+        all.append(item);
+      });
+      box.replaceChildren(all);
+    } else {
+      box.replaceChildren(stepsView(answer.steps, turn.table_before, answer.tiles_moved));
+    }
+  } catch (error) {
+    say(error.message);
+  }
+}
+
+function showLog() {
+  $("log").replaceChildren(
+    ...view.log.map((turn) => {
+      const item = el("li");
+      item.value = turn.turn;
+      item.append(describe(turn));
+      if (turn.played.length) item.append(": ", tilesOf(turn.played));
+      item.append(` (pool ${turn.pool})`);
+      return item;
+    }),
+  );
+}
+
+function showEnd() {
+  $("end").hidden = !view.over;
+  if (!view.over) return;
+  const result = view.result;
+  const names = view.players.map((p) => p.name);
+  const winner = result.winner ? names[result.winner - 1] : null;
+  const how =
+    result.reason === "rack_empty" ? "emptied the rack" : "has the lowest rack (nobody could play)";
+  $("end-title").textContent = `Round ${view.round} of ${view.rounds} is over`;
+  $("end-text").textContent = winner
+    ? `${winner === "you" ? "You win" : `${winner} wins`}: ${winner === "you" ? how.replace("has", "have").replace("the rack", "your rack") : how}.`
+    : `Blocked: a tie between ${result.tied.map((p) => names[p - 1]).join(", ")}.`;
+  const club = view.settings.scoring === "club";
+  const head = el("tr");
+  for (const words of ["Player", "Rack left", "This round", "Total", ...(club ? ["Big points"] : [])]) head.append(el("th", null, words));
+  const rows = view.players.map((p, i) => {
+    const row = el("tr");
+    row.dataset.player = String(p.player);
+    row.append(el("th", null, p.name));
+    const rack = el("td");
+    if (result.racks[i].length) rack.append(tilesOf(result.racks[i]));
+    else rack.textContent = "—";
+    row.append(rack, el("td", "score", String(result.scores[i])), el("td", "total", String(view.match.totals[i])));
+    if (club) row.append(el("td", null, String(view.match.big_totals[i])));
+    return row;
+  });
+  $("scores").replaceChildren(head, ...rows);
+  $("standings").textContent = view.match.over && view.rounds > 1
+    ? `Final standings: ${view.match.standings.map((p, k) => `${k + 1}. ${names[p - 1]}`).join(", ")}.`
+    : "";
+  $("next-round").hidden = view.match.over;
+  $("download").href = path(`rounds/${view.round}/record`);
+  $("download").setAttribute("download", `rummikub-round-${view.round}.jsonl`);
+}
+
+function showTimer() {
+  clearInterval(timerId);
+  const timer = view.timer;
+  $("timer").hidden = !timer;
+  if (!timer) return;
+  const deadline = performance.now() + timer.left * 1000;
+  const tick = () => {
+    const left = Math.max(0, (deadline - performance.now()) / 1000);
+    $("timer").textContent = `${Math.ceil(left)} s left`;
+    $("timer").title = timer.rule;
+    $("timer").classList.toggle("low", left <= 10);
+    if (left <= 0) {
+      clearInterval(timerId);
+      act("timeout");
+    }
+  };
+  tick();
+  if (timer.left > 0) timerId = setInterval(tick, 250);
+}
+
+async function nextHint() {
+  const level = hintLevel + 1;
+  try {
+    const hint = await post(path("hint"), { level });
+    hintLevel = level;
+    $("hints").append(hintView(hint));
+    $("hint").textContent = level < 3 ? `Hint ${level + 1}` : "No more hints";
+    $("hint").disabled = level >= 3;
+  } catch (error) {
+    say(error.message);
+  }
+}
+
+async function reviewThisGame() {
+  try {
+    const made = await post(path("review"), { round: view.round });
+    location.href = `/review?id=${encodeURIComponent(made.id)}`;
+  } catch (error) {
+    say(error.message);
+  }
+}
+
+function setOrder(order) {
+  savePrefs({ order });
+  board.setOrder(order);
+  $("sort-colour").setAttribute("aria-pressed", String(order === "colour"));
+  $("sort-number").setAttribute("aria-pressed", String(order === "number"));
+  if (view && !$("watch").hidden) showWatch();
+}
+
+async function main() {
+  info = await get("/api/rules");
+  setColours(info.colours);
+  board = new GameBoard($("board"), { send: (commands) => act("edit", { commands }), onError: say });
+  setOrder(prefs().order);
+  $("steps-mode").value = prefs().steps;
+  $("steps-mode").addEventListener("change", () => savePrefs({ steps: $("steps-mode").value }));
+  $("sort-colour").addEventListener("click", () => setOrder("colour"));
+  $("sort-number").addEventListener("click", () => setOrder("number"));
+  $("undo").addEventListener("click", () => act("undo"));
+  $("redo").addEventListener("click", () => act("redo"));
+  $("reset").addEventListener("click", () => act("reset"));
+  $("done").addEventListener("click", () => act("done"));
+  $("draw").addEventListener("click", () => act("draw"));
+  $("hint").addEventListener("click", nextHint);
+  $("next-round").addEventListener("click", () => act("next-round"));
+  $("review").addEventListener("click", reviewThisGame);
+  $("handover-ready").addEventListener("click", () => {
+    shownViewer = view.you;
+    show(view);
+  });
+  document.addEventListener("keydown", (event) => {
+    if (!(event.ctrlKey || event.metaKey) || event.target.closest("input, select, textarea") || $("turn").hidden) return;
+    const key = event.key.toLowerCase();
+    if (key === "z" && !event.shiftKey) act("undo");
+    else if (key === "y" || key === "z") act("redo");
+    else return;
+    event.preventDefault();
+  });
+  const id = new URLSearchParams(location.search).get("id");
+  if (id) {
+    try {
+      view = { id };
+      show(await get(path()));
+    } catch (error) {
+      view = null;
+      say(`${error.message}. Start a new game below.`);
+      showSetup();
+    }
+  } else {
+    showSetup();
+  }
+  document.body.dataset.ready = "true";
+}
+
+main().catch((error) => say(error.message));

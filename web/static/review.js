@@ -1,0 +1,220 @@
+// A game record reviewed turn by turn: upload one (or open a game just played, ?id=...), then
+// step through the turns on the board, each with `rummikub analyze`'s label, the move played and
+// the better move side by side; a summary per player once every turn is judged. Turns are judged
+// one request at a time (the server solves each in its worker processes), shown as they come.
+
+import { get, upload } from "./api.js";
+import { setColours, tileElement } from "./tiles.js";
+import { setsView } from "./views.js";
+
+const $ = (id) => document.getElementById(id);
+const plural = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
+let review = null; // GET /api/reviews/{id}
+const judged = new Map(); // turn number -> GET /api/reviews/{id}/turns/{n}
+let at = 1;
+
+function say(text, kind = "error") {
+  $("message").textContent = text;
+  $("message").dataset.kind = kind;
+}
+
+function el(tag, className, text) {
+  const node = document.createElement(tag);
+  if (className) node.className = className;
+  if (text !== undefined) node.textContent = text;
+  return node;
+}
+
+function tiles(list, played = []) {
+  const row = el("span", "tiles");
+  list.forEach((t, i) => row.append(tileElement(t, { played: Boolean(played[i]) })));
+  if (!list.length) row.append("nothing");
+  return row;
+}
+
+function name(player) {
+  return review.players[player - 1].name;
+}
+
+function labelBadge(label) {
+  const badge = el("span", "label", label ?? "…");
+  if (label) badge.dataset.label = label;
+  return badge;
+}
+
+async function open(id) {
+  review = await get(`/api/reviews/${encodeURIComponent(id)}`);
+  judged.clear();
+  const about = el("p");
+  const result = review.result;
+  const players = review.players.map((p) => `${p.name} (${p.kind === "human" ? "person" : "AI"})`).join(", ");
+  const end = result
+    ? result.winner
+      ? `${name(result.winner)} won (${result.reason === "rack_empty" ? "emptied the rack" : "lowest rack"}).`
+      : "A tie."
+    : "The round was not finished.";
+  about.textContent = `${review.name}: ${players}; ${plural(review.turns.length, "turn")}; seed ${review.seed}. ${end}`;
+  $("about").replaceChildren(about);
+  $("review").hidden = false;
+  at = Number(new URLSearchParams(location.search).get("turn")) || 1;
+  at = Math.min(Math.max(at, 1), Math.max(review.turns.length, 1));
+  listTurns();
+  if (review.turns.length) await showTurn(at);
+  judgeAll();
+}
+
+function listTurns() {
+  $("turns").replaceChildren(
+    ...review.turns.map((turn) => {
+      const item = el("li");
+      const button = el("button");
+      button.type = "button";
+      button.dataset.turn = String(turn.turn);
+      const found = judged.get(turn.turn);
+      button.append(el("span", null, `${turn.turn}. ${name(turn.player)}: ${turn.played.length ? `${turn.played.length} laid` : turn.penalty ? "penalty" : turn.drew ? "drew" : "passed"}`));
+      button.append(labelBadge(found?.label));
+      if (turn.turn === at) button.setAttribute("aria-current", "true");
+      button.addEventListener("click", () => showTurn(turn.turn));
+      item.append(button);
+      return item;
+    }),
+  );
+  const count = judged.size;
+  $("progress").max = review.turns.length || 1;
+  $("progress").value = count;
+  $("progress-text").textContent = `${count} of ${review.turns.length} judged`;
+}
+
+async function judge(number) {
+  if (!judged.has(number)) {
+    judged.set(number, await get(`/api/reviews/${encodeURIComponent(review.id)}/turns/${number}`));
+    listTurns();
+  }
+  return judged.get(number);
+}
+
+async function judgeAll() {
+  try {
+    for (const turn of review.turns) await judge(turn.turn);
+    const summary = await get(`/api/reviews/${encodeURIComponent(review.id)}/summary`);
+    showSummary(summary.summary);
+    document.body.dataset.judged = "true";
+  } catch (error) {
+    say(error.message);
+  }
+}
+
+function showSummary(rows) {
+  const table = el("table", "summary");
+  const head = el("tr");
+  for (const words of ["Player", "Turns", "Best", "Inaccuracies", "Mistakes", "Blunders", "Illegal", "Tiles played", "Of the optimum", "Accuracy"]) {
+    head.append(el("th", null, words));
+  }
+  table.append(head);
+  for (const s of rows) {
+    const row = el("tr");
+    row.dataset.player = String(s.player);
+    for (const value of [s.name, s.turns, s.best, s.inaccuracy, s.mistake, s.blunder, s.illegal, s.tiles_played, s.optimal_tiles, `${s.accuracy}%`]) {
+      row.append(el("td", null, String(value)));
+    }
+    table.append(row);
+  }
+  $("summary").replaceChildren(table);
+}
+
+async function showTurn(number) {
+  at = number;
+  const turn = review.turns[number - 1];
+  history.replaceState(null, "", `/review?id=${encodeURIComponent(review.id)}&turn=${number}`);
+  $("turn-title").textContent = `Turn ${number} of ${review.turns.length}: ${name(turn.player)}${turn.opened ? "" : " (not opened yet)"}`;
+  $("previous").disabled = number === 1;
+  $("next").disabled = number === review.turns.length;
+  $("turn-rack").replaceChildren(tiles(turn.rack));
+  $("turn-table").replaceChildren(turn.table.length ? setsView(turn.table) : el("p", "empty", "The table is empty."));
+  $("verdict").replaceChildren(el("span", null, "Judging…"));
+  $("played").replaceChildren(el("h3", null, "Played"));
+  $("better").replaceChildren();
+  listTurns();
+  let found;
+  try {
+    found = await judge(number);
+  } catch (error) {
+    say(error.message);
+    return;
+  }
+  if (at !== number) return; // the person moved on meanwhile
+  showVerdict(turn, found);
+}
+
+function showVerdict(turn, found) {
+  const verdict = $("verdict");
+  verdict.replaceChildren(labelBadge(found.label));
+  verdict.dataset.label = found.label;
+  const words =
+    found.label === "illegal"
+      ? ` The move broke the rules: ${found.violations.map((v) => v.message).join("; ")}.`
+      : found.label === "best"
+        ? found.optimal_tiles
+          ? ` The best move: ${plural(found.played_tiles, "tile")} laid.`
+          : " Nothing could be laid: drawing was right."
+        : ` ${plural(found.tiles_missed, "tile")} short of the best move (${found.played_tiles} laid, ${found.optimal_tiles} possible)${found.reason ? `: a ${found.reason}` : ""}.`;
+  verdict.append(words);
+  if (found.status === "time_limit") verdict.append(" (The search hit the server's time limit: the better move is the best found.)");
+
+  const played = $("played");
+  played.replaceChildren(el("h3", null, "Played"));
+  if (turn.played.length) {
+    played.append(el("p", null, `${plural(turn.played.length, "tile")} laid: `), tiles(turn.played, turn.played.map(() => true)));
+    played.append(setsView(found.table_after, { played: found.from_rack }));
+  } else if (turn.penalty) {
+    played.append(el("p", null, `Out of time: ${plural(turn.penalty.length, "penalty tile")} drawn.`));
+  } else {
+    played.append(el("p", null, turn.drew ? `Drew ${turn.drew}.` : "Passed (the pool was empty)."));
+  }
+  const better = $("better");
+  if (found.better) {
+    better.append(el("h3", null, "Better"));
+    better.append(el("p", null, `${plural(found.better.played.length, "tile")} to lay: `), tiles(found.better.played, found.better.played.map(() => true)));
+    better.append(setsView(found.better.table, { played: found.better.from_rack, changes: found.better.table_changes }));
+  } else {
+    better.append(el("h3", null, "Better"), el("p", null, "Nothing better: this was the best move."));
+  }
+}
+
+async function uploaded(event) {
+  const file = event.target.files[0];
+  event.target.value = "";
+  if (!file) return;
+  say("");
+  try {
+    const made = await upload("/api/reviews", file);
+    history.pushState(null, "", `/review?id=${encodeURIComponent(made.id)}`);
+    await open(made.id);
+  } catch (error) {
+    say(error.message);
+  }
+}
+
+async function main() {
+  const info = await get("/api/rules");
+  setColours(info.colours);
+  $("upload").addEventListener("change", uploaded);
+  $("previous").addEventListener("click", () => at > 1 && showTurn(at - 1));
+  $("next").addEventListener("click", () => review && at < review.turns.length && showTurn(at + 1));
+  document.addEventListener("keydown", (event) => {
+    if (!review || event.target.closest("input, select, textarea")) return;
+    if (event.key === "ArrowLeft" && at > 1) showTurn(at - 1);
+    else if (event.key === "ArrowRight" && at < review.turns.length) showTurn(at + 1);
+  });
+  const id = new URLSearchParams(location.search).get("id");
+  if (id) {
+    try {
+      await open(id);
+    } catch (error) {
+      say(error.message);
+    }
+  }
+  document.body.dataset.ready = "true";
+}
+
+main().catch((error) => say(error.message));
