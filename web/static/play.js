@@ -367,11 +367,15 @@ function showEnd() {
   const result = view.result;
   const names = view.players.map((p) => p.name);
   const winner = result.winner ? names[result.winner - 1] : null;
+  // In play's words.
+  const you = result.winner === view.you;
   const how =
-    result.reason === "rack_empty" ? "emptied the rack" : "has the lowest rack (nobody could play)";
+    result.reason === "rack_empty"
+      ? you ? "emptied your rack: you win" : "emptied the rack and wins"
+      : you ? "have the lowest rack: you win (nobody could play)" : "has the lowest rack and wins (nobody could play)";
   $("end-title").textContent = `Round ${view.round} of ${view.rounds} is over`;
   $("end-text").textContent = winner
-    ? `${winner === "you" ? "You win" : `${winner} wins`}: ${winner === "you" ? how.replace("has", "have").replace("the rack", "your rack") : how}.`
+    ? `${you ? "You" : winner} ${how}.`
     : `Blocked: a tie between ${result.tied.map((p) => names[p - 1]).join(", ")}.`;
   const club = view.settings.scoring === "club";
   const head = el("tr");

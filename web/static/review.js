@@ -114,7 +114,7 @@ function showSummary(rows) {
   for (const s of rows) {
     const row = el("tr");
     row.dataset.player = String(s.player);
-    for (const value of [s.name, s.turns, s.best, s.inaccuracy, s.mistake, s.blunder, s.illegal, s.tiles_played, s.optimal_tiles, `${s.accuracy}%`]) {
+    for (const value of [s.name, s.turns, s.best, s.inaccuracy, s.mistake, s.blunder, s.illegal, s.tiles_played, s.optimal_tiles, `${s.accuracy.toFixed(1)}%`]) {
       row.append(el("td", null, String(value)));
     }
     table.append(row);

@@ -1,0 +1,297 @@
+"""Playing and reviewing in a real browser (Chromium through Playwright) against ``rummikub serve``:
+a short game against the easy AI played to its end by dragging tiles (a refused move, an undo, a
+reload mid-turn), the AI's changed sets checked against the game's record, the record reviewed
+turn by turn; screenshots in tests/web/screenshots/."""
+
+from __future__ import annotations
+
+import json
+import time
+from collections import Counter
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+
+from cli.main import cli
+from solver.game.records import parse_record
+from solver.rules import RuleSet
+from tests.web.conftest import Server
+from tests.web.moves import easy_move
+from tests.web.test_browser import DESKTOP, PHONE, Page, drag, found, tab_to, tiles
+
+# As in test_play_api: with these rules and seed a person playing as the easy AI goes out on turn 20.
+RULES = RuleSet(numbers=6, meld_threshold=0)
+
+
+@pytest.fixture
+def page(browser: Any, server: Server, screenshots: Path) -> Iterator[Page]:
+    """A desktop page failing the test on a console error it did not expect (as test_browser's)."""
+    opened = Page(browser, server, screenshots, DESKTOP)
+    yield opened
+    opened.context.close()
+    assert not opened.unexpected(), opened.unexpected()
+
+
+def until(p: Any, function: str, arg: Any = None, seconds: float = 30) -> None:
+    """Wait until ``function(arg)`` is true in the page (polled: the page's policy forbids the
+    string evaluation Playwright's wait_for_function would need)."""
+    deadline = time.monotonic() + seconds
+    while not p.evaluate(function, arg):
+        assert time.monotonic() < deadline, f"timed out waiting for {function} ({arg!r})"
+        time.sleep(0.03)
+
+
+def new_game(p: Any, seed: int = 51) -> None:
+    p.select_option("#seat-2", "easy")
+    p.fill("#seed", str(seed))
+    p.fill("#rack-size", "6")
+    p.click("#rules-box summary")
+    p.fill("#rules [name='numbers']", "6")
+    p.fill("#rules [name='meld-threshold']", "0")
+    p.press("#rules [name='meld-threshold']", "Tab")
+    assert p.inner_text("#rules-summary") == "numbers=6, meld-threshold=0"
+    p.click("#start")
+    p.wait_for_selector("#game:not([hidden])")
+    your_turn(p)
+
+
+def your_turn(p: Any) -> None:
+    """Wait until the person is to move (the AI's turns come by themselves) or the round is over."""
+    until(p, "() => document.body.dataset.toMove === '1' || !document.querySelector('#end').hidden")
+
+
+def table(p: Any) -> list[list[str]]:
+    count = p.locator("#board [data-set]").count()
+    return [tiles(p, f"#board [data-set='{i}']") for i in range(count)]
+
+
+def wait_count(p: Any, selector: str, count: int) -> None:
+    until(p, "([s, n]) => document.querySelectorAll(s).length === n", [f"{selector} [data-tile]", count])
+
+
+def lay(p: Any, new_set: tuple[str, ...]) -> None:
+    """A new set by dragging: the first tile onto the new-set area, the others onto that set."""
+    index = p.locator("#board [data-set]").count()
+    drag(p, f"#board .rack-zone [data-tile='{new_set[0]}']", "#board .new-set")
+    wait_count(p, f"#board [data-set='{index}']", 1)
+    for k, tile in enumerate(new_set[1:], 2):
+        drag(p, f"#board .rack-zone [data-tile='{tile}']", f"#board [data-set='{index}']")
+        wait_count(p, f"#board [data-set='{index}']", k)
+
+
+def add(p: Any, index: int, added: tuple[str, ...]) -> None:
+    for tile in added:
+        before = len(tiles(p, f"#board [data-set='{index}']"))
+        drag(p, f"#board .rack-zone [data-tile='{tile}']", f"#board [data-set='{index}']")
+        wait_count(p, f"#board [data-set='{index}']", before + 1)
+
+
+def end_turn(p: Any, button: str) -> None:
+    turn = p.evaluate("document.body.dataset.turn")
+    p.click(button)
+    until(
+        p,
+        "t => document.body.dataset.turn !== t && (document.body.dataset.toMove === '1' || !document.querySelector('#end').hidden)",
+        turn,
+    )
+
+
+def sets_key(sets: Any) -> list[tuple[str, ...]]:
+    return sorted(tuple(sorted(s)) for s in sets)
+
+
+def test_a_short_game_played_to_its_end_by_dragging_tiles(
+    browser: Any, server: Server, screenshots: Path, tmp_path: Path
+) -> None:
+    page = Page(browser, server, screenshots, DESKTOP)
+    p = page.open("/play")
+    page.shot("play-new-game-desktop")
+    new_game(p)
+    game_url = p.url
+    assert "/play?id=" in game_url
+    highlighted: dict[int, list[tuple[str, ...]]] = {}  # turn -> sets framed as changed since yours
+    ai_played: dict[int, list[str]] = {}
+    refused = reloaded = False
+    human_turns = 0
+    while p.locator("#end").is_hidden():
+        human_turns += 1
+        assert human_turns < 30, "the game does not end"
+        turn = int(p.evaluate("document.body.dataset.turn"))
+        # The AI's turn since yours: its tiles, and the sets it changed framed on your board.
+        for item in p.locator("#since-list .since-turn").all():
+            laid = found(item, ".since-head-line .tile")
+            if laid:
+                ai_played[int(item.get_attribute("data-turn"))] = laid
+                highlighted[turn] = sets_key(
+                    [found(s, "[data-tile]") for s in p.locator("#board .set.others-changed").all()]
+                )
+        rack = tiles(p, "#board .rack-zone")
+        opened = p.inner_text("#players [data-player='1'] .opened") == "opened"
+        assert p.get_attribute("#players [data-player='1']", "data-rack") == str(len(rack))
+        if not refused:
+            # A move the rules refuse: one tile alone in a new set. Every problem is listed and the
+            # set is marked; Undo takes the tile back.
+            page.expect_refusal()
+            count = len(table(p)) + 1
+            drag(p, f"#board .rack-zone [data-tile='{rack[0]}']", "#board .new-set")
+            wait_count(p, f"#board [data-set='{count - 1}']", 1)
+            p.click("#done")
+            p.wait_for_selector("#problems [data-verdict='refused']")
+            bad = p.locator(f"#board [data-set='{count - 1}']")
+            assert "bad" in (bad.get_attribute("class") or "") and bad.get_attribute("aria-invalid") == "true"
+            assert "too short: 1 tile" in bad.locator(".reasons li").first.inner_text()
+            assert "too short: 1 tile" in p.inner_text("#problems")
+            page.shot("play-refused-desktop")
+            p.click("#undo")
+            wait_count(p, "#board .rack-zone", len(rack))
+            assert p.locator("#board .set.bad").count() == 0 and not p.inner_text("#problems").startswith("The turn")
+            refused = True
+        move = easy_move(rack, table(p), opened, RULES)
+        if move is None:
+            end_turn(p, "#draw")
+            continue
+        steps: list[tuple[str, Any]] = [("add", a) for a in move.added] + [("lay", s) for s in move.laid]
+        for k, (kind, what) in enumerate(steps):
+            if kind == "add":
+                add(p, what[0], what[1])
+            else:
+                lay(p, what)
+            if not reloaded and k == 0:
+                # A reload in the middle of the turn: the same game, the turn as it was left.
+                before = (table(p), tiles(p, "#board .rack-zone"))
+                page.shot("play-mid-turn-desktop")
+                p.reload()
+                p.wait_for_selector("body[data-ready='true']")
+                your_turn(p)
+                assert p.url == game_url and (table(p), tiles(p, "#board .rack-zone")) == before
+                reloaded = True
+        end_turn(p, "#done")
+    assert refused and reloaded and ai_played, (refused, reloaded, ai_played)
+    assert p.inner_text("#end-text").startswith("You emptied your rack: you win")
+    assert p.locator("#scores tr[data-player]").count() == 2
+    page.shot("play-end-desktop")
+    with p.expect_download() as download:
+        p.click("#download")
+    saved = tmp_path / "game.jsonl"
+    saved.write_text(Path(download.value.path()).read_text())
+    record = parse_record(saved.read_text())
+    assert record.result is not None and record.result.winner == 0 and len(record.turns) == 20
+    # The AI's turns as the page showed them: the tiles it played and the sets it changed.
+    for number, laid in ai_played.items():
+        turn = record.turns[number - 1]
+        assert turn.player == 2 and Counter(laid) == Counter(str(t) for t in turn.played)
+        before = Counter(tuple(sorted(str(t) for t in s)) for s in turn.table)
+        changed = [tuple(sorted(str(t) for t in s)) for s in turn.table_after]
+        expected = sorted((Counter(changed) - before).elements())
+        assert highlighted[number + 1] == expected, number
+    assert CliRunner().invoke(cli, ["analyze", str(saved)]).exit_code == 0  # analyze reads it
+    # Review this game: every turn judged, stepped through one by one.
+    expected_labels = [t["label"] for t in json.loads(CliRunner().invoke(cli, ["analyze", str(saved), "--json"]).stdout)["turns"]]
+    p.click("#review")
+    p.wait_for_url("**/review?id=*")
+    p.wait_for_selector("body[data-judged='true']", timeout=60_000)
+    labels = [b.get_attribute("data-label") for b in p.locator("#turns .label").all()]
+    assert labels == expected_labels
+    assert p.inner_text("#turn-title").startswith("Turn 1 of 20")
+    for number in range(2, 6):
+        p.keyboard.press("ArrowRight")
+        until(p, "n => document.querySelector('#turn-title').textContent.startsWith(`Turn ${n} of`)", number)
+        p.wait_for_selector(f"#verdict[data-label='{expected_labels[number - 1]}']")
+    assert p.locator("#summary tr[data-player]").count() == 2
+    page.shot("review-of-the-game-desktop")
+    page.context.close()
+    assert not page.unexpected(), page.unexpected()
+
+
+def test_a_recorded_game_uploaded_and_reviewed_turn_by_turn(page: Page, tmp_path: Path) -> None:
+    made = CliRunner().invoke(
+        cli, ["selfplay", "--games", "1", "--ai", "hard,easy", "--seed", "5", "--record", str(tmp_path), "--numbers", "8"]
+    )
+    assert made.exit_code == 0, made.output
+    [path] = tmp_path.glob("*.jsonl")
+    analysed = json.loads(CliRunner().invoke(cli, ["analyze", str(path), "--json"]).stdout)
+    p = page.open("/review")
+    p.set_input_files("#upload", files=[{"name": path.name, "mimeType": "text/plain", "buffer": path.read_bytes()}])
+    p.wait_for_selector("body[data-judged='true']", timeout=60_000)
+    turns = analysed["turns"]
+    assert [b.get_attribute("data-label") for b in p.locator("#turns .label").all()] == [t["label"] for t in turns]
+    # Step to a turn that was not the best move: played and better side by side.
+    worse = next(t for t in turns if t["label"] not in ("best", "illegal") and t["better"]["played"])
+    p.click(f"#turns button[data-turn='{worse['turn']}']")
+    p.wait_for_selector(f"#verdict[data-label='{worse['label']}']")
+    assert sorted(found(p, "#better .sets .tile.played")) == sorted(worse["better"]["played"])
+    assert sorted(found(p, "#played .sets .tile.played")) == sorted(worse["played"])
+    page.shot("review-desktop")
+    p.click("#previous")
+    until(p, "n => document.querySelector('#turn-title').textContent.startsWith(`Turn ${n} of`)", worse["turn"] - 1)
+    summary = {s["player"]: s for s in analysed["summary"]}
+    for row in p.locator("#summary tr[data-player]").all():
+        cells = [c.inner_text() for c in row.locator("td").all()]
+        want = summary[int(row.get_attribute("data-player"))]
+        assert cells[-1] == f"{want['accuracy']}%" and cells[1] == str(want["turns"])
+    # A reload keeps the review and the turn shown.
+    p.reload()
+    p.wait_for_selector("body[data-ready='true']")
+    assert p.inner_text("#turn-title").startswith(f"Turn {worse['turn'] - 1} of")
+
+
+def test_a_turn_by_keyboard_swap_and_sort(page: Page) -> None:
+    p = page.open("/play")
+    new_game(p, seed=51)
+    rack = tiles(p, "#board .rack-zone")
+    p.click("#sort-number")
+    by_number = tiles(p, "#board .rack-zone")
+    assert sorted(by_number) == sorted(rack)
+    numbers = [99 if t == "J" else int(t[1:]) for t in by_number]
+    assert numbers == sorted(numbers)
+    p.click("#sort-colour")
+    assert tiles(p, "#board .rack-zone") == rack
+    # Two tiles picked with the keyboard, moved into a new set, undone with Ctrl+Z.
+    for tile in rack[:2]:
+        tab_to(p, f"#board .rack-zone [data-tile='{tile}']")
+        p.keyboard.press("Enter")
+    assert p.locator("#board .tile.selected").count() == 2
+    count = len(table(p)) + 1
+    tab_to(p, "#board [data-move-to='new']")
+    p.keyboard.press("Enter")
+    wait_count(p, f"#board [data-set='{count - 1}']", 2)
+    assert sorted(tiles(p, f"#board [data-set='{count - 1}']")) == sorted(rack[:2])
+    assert found(p, f"#board [data-set='{count - 1}'] .tile.played") != []  # your tiles, highlighted
+    p.keyboard.press("Control+z")
+    wait_count(p, "#board .rack-zone", len(rack))
+    # A rack tile and a table tile picked: Swap puts yours in its place, the other goes aside.
+    tab_to(p, f"#board .rack-zone [data-tile='{rack[0]}']")
+    p.keyboard.press("Enter")
+    tab_to(p, f"#board .rack-zone [data-tile='{rack[1]}']")
+    p.keyboard.press("Enter")
+    tab_to(p, "#board [data-move-to='new']")
+    p.keyboard.press("Enter")
+    wait_count(p, f"#board [data-set='{count - 1}']", 2)
+    tab_to(p, f"#board [data-set='{count - 1}'] [data-tile='{rack[0]}']")
+    p.keyboard.press("Enter")
+    tab_to(p, f"#board .rack-zone [data-tile='{rack[2]}']")
+    p.keyboard.press("Enter")
+    tab_to(p, f"#board [data-swap='{count - 1}']")
+    p.keyboard.press("Enter")
+    wait_count(p, "#board .workspace-zone", 1)
+    assert found(p, "#board .workspace-zone [data-tile]") == [rack[0]]
+    assert sorted(tiles(p, f"#board [data-set='{count - 1}']")) == sorted([rack[1], rack[2]])
+    p.click("#reset")
+    wait_count(p, "#board .rack-zone", len(rack))
+
+
+def test_the_play_pages_at_phone_size(browser: Any, server: Server, screenshots: Path) -> None:
+    page = Page(browser, server, screenshots, PHONE)
+    p = page.open("/play")
+    assert p.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+    page.shot("play-new-game-phone")
+    new_game(p)
+    assert p.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+    page.shot("play-phone")
+    p = page.open("/review")
+    assert p.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+    page.context.close()
+    assert not page.unexpected(), page.unexpected()
