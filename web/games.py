@@ -55,7 +55,7 @@ SETTINGS_FIELDS = {
     "rounds",
 }
 MANIPULATIONS = ("lay", "add", "move", "take", "split", "back")
-MAX_SEED = 2**63 - 1
+MAX_SEED = 2**53 - 1  # the largest whole number a page's JavaScript holds exactly
 
 
 # --------------------------------------------------------------------------- the settings

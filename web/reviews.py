@@ -88,7 +88,7 @@ class Reviews:
             "expires": int(self.store.expires("reviews", key)),
             "rules": header.rules.to_dict(),
             "scoring": header.scoring,
-            "seed": header.seed,
+            "seed": str(header.seed),  # a 64-bit seed is more than a page's numbers hold exactly
             "first_player": header.first_player,
             "players": [p.to_dict() for p in header.players],
             "turns": [_turn(t) for t in record.turns],

@@ -128,6 +128,13 @@ def test_a_short_game_played_to_its_end_by_dragging_tiles(
                 highlighted[turn] = sets_key(
                     [found(s, "[data-tile]") for s in p.locator("#board .set.others-changed").all()]
                 )
+                assert sets_key([found(s, "[data-tile]") for s in item.locator(".since-table .set.touched").all()]) == highlighted[turn]
+                if len(ai_played) == 1:
+                    # Its steps, one at a time (the library's, from the table before and after).
+                    item.locator("button[data-steps]").click()
+                    item.locator(".steps [data-step='next']").click()
+                    assert item.locator(".step-now").inner_text().startswith("Step 1 of ")
+                    page.shot("play-ai-turn-desktop")
         rack = tiles(p, "#board .rack-zone")
         opened = p.inner_text("#players [data-player='1'] .opened") == "opened"
         assert p.get_attribute("#players [data-player='1']", "data-rack") == str(len(rack))
@@ -283,7 +290,7 @@ def test_a_turn_by_keyboard_swap_and_sort(page: Page) -> None:
     wait_count(p, "#board .rack-zone", len(rack))
 
 
-def test_the_play_pages_at_phone_size(browser: Any, server: Server, screenshots: Path) -> None:
+def test_the_play_pages_at_phone_size(browser: Any, server: Server, screenshots: Path, tmp_path: Path) -> None:
     page = Page(browser, server, screenshots, PHONE)
     p = page.open("/play")
     assert p.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
@@ -291,7 +298,18 @@ def test_the_play_pages_at_phone_size(browser: Any, server: Server, screenshots:
     new_game(p)
     assert p.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
     page.shot("play-phone")
+    made = CliRunner().invoke(
+        cli, ["selfplay", "--games", "1", "--ai", "hard,easy", "--seed", "5", "--record", str(tmp_path), "--numbers", "8"]
+    )
+    [path] = tmp_path.glob("*.jsonl")
+    assert made.exit_code == 0
     p = page.open("/review")
-    assert p.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+    p.set_input_files("#upload", files=[{"name": path.name, "mimeType": "text/plain", "buffer": path.read_bytes()}])
+    p.wait_for_selector("body[data-judged='true']", timeout=60_000)
+    p.click("#turns button[data-turn='18']")
+    p.wait_for_selector("#verdict[data-label]")
+    page.shot("review-phone")
+    wide = p.evaluate("[...document.querySelectorAll('body *')].filter(e => e.getBoundingClientRect().right > window.innerWidth + 1).slice(0, 5).map(e => e.tagName + '.' + e.className + '#' + e.id)")
+    assert p.evaluate("document.documentElement.scrollWidth <= window.innerWidth"), wide
     page.context.close()
     assert not page.unexpected(), page.unexpected()

@@ -287,7 +287,7 @@ function showWatch() {
     view.table.length ? setsView(view.table, { changed: view.changed, changedLabel: "changed" }) : el("p", "empty", "The table is empty."),
   );
   const order = prefs().order;
-  $("watch-rack").replaceChildren(tilesOf(sortRack(view.rack, order).map((t) => t.tile)));
+  $("watch-rack").replaceChildren(view.rack.length ? tilesOf(sortRack(view.rack, order).map((t) => t.tile)) : el("p", "empty", "empty"));
 }
 
 function describe(turn) {

@@ -71,7 +71,8 @@ function listTurns() {
       button.type = "button";
       button.dataset.turn = String(turn.turn);
       const found = judged.get(turn.turn);
-      button.append(el("span", null, `${turn.turn}. ${name(turn.player)}: ${turn.played.length ? `${turn.played.length} laid` : turn.penalty ? "penalty" : turn.drew ? "drew" : "passed"}`));
+      const did = turn.played.length ? `laid ${turn.played.length}` : turn.penalty ? "penalty" : turn.drew ? "drew" : "passed";
+      button.append(el("span", null, `${turn.turn}. ${name(turn.player)} ${did}`));
       button.append(labelBadge(found?.label));
       if (turn.turn === at) button.setAttribute("aria-current", "true");
       button.addEventListener("click", () => showTurn(turn.turn));
