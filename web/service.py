@@ -1,4 +1,5 @@
-"""JSON in, one library call, JSON out: the one module of the web app that imports the library.
+"""JSON in, one library call, JSON out, for positions, puzzles and one-turn solves (games and
+reviews have modules of their own: ``web.games``, ``web.reviews``).
 
 Each endpoint function takes the decoded request (and the server's limits) and returns what the
 response body holds, in the CLI's JSON shapes (``solve --json``, ``check --json``, ``hint --json``,
