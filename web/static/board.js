@@ -1,5 +1,5 @@
 // A board a person edits: a rack and the sets of a table, tiles moved by dragging (mouse or
-// finger) or by picking them up and choosing where they go (click, or the keyboard: Enter on
+// finger, drag.js) or by picking them up and choosing where they go (click, or the keyboard: Enter on
 // tiles, then Enter on "Move here"), with undo, redo and reset. It knows tiles only as text:
 // whether a set is valid, and what a move is worth, is the server's to say.
 //
@@ -7,6 +7,7 @@
 // mode "position": the analysis board (also a palette to add tiles from, notation typed into
 // a set, tiles removed).
 
+import { Dragging } from "./drag.js";
 import { compareTiles, tileElement } from "./tiles.js";
 
 let nextId = 1;
@@ -48,21 +49,19 @@ export class Board {
     this.selected = new Set();
     this.marks = new Map();
     this.focusKey = null;
-    this.drag = null;
-    this.suppressClick = false;
     root.addEventListener("click", (event) => this.onClick(event));
     root.addEventListener("keydown", (event) => this.onKey(event));
     root.addEventListener("submit", (event) => this.onSubmit(event));
     root.addEventListener("change", (event) => this.onNotationChange(event));
-    for (const area of [root, this.options.palette].filter(Boolean)) {
-      area.addEventListener("pointerdown", (event) => this.onPointerDown(event));
-    }
+    // A drop back on the palette removes a tile (position mode only).
+    this.dragging = new Dragging([root, this.options.palette].filter(Boolean), {
+      sourceSelector: "[data-id], [data-palette]",
+      accept: (target) => target.dataset.drop !== "palette" || this.options.mode === "position",
+      onDrop: (source, target) => this.drop(source, target.dataset.drop),
+    });
     if (this.options.palette) {
       this.options.palette.addEventListener("click", (event) => this.onPaletteClick(event));
     }
-    document.addEventListener("pointermove", (event) => this.onPointerMove(event));
-    document.addEventListener("pointerup", (event) => this.onPointerUp(event));
-    document.addEventListener("pointercancel", () => this.endDrag());
   }
 
   // ------------------------------------------------------------------ the state and its history
@@ -213,10 +212,7 @@ export class Board {
   // ------------------------------------------------------------------ events
 
   onClick(event) {
-    if (this.suppressClick) {
-      this.suppressClick = false;
-      return;
-    }
+    if (this.dragging.swallowClick()) return;
     const button = event.target.closest("button");
     if (!button || !this.root.contains(button)) return;
     if (button.dataset.id) {
@@ -251,10 +247,7 @@ export class Board {
   }
 
   onPaletteClick(event) {
-    if (this.suppressClick) {
-      this.suppressClick = false;
-      return;
-    }
+    if (this.dragging.swallowClick()) return;
     const button = event.target.closest("button[data-palette]");
     if (button) {
       this.focusKey = null;
@@ -295,67 +288,6 @@ export class Board {
       this.options.onError?.(error.message);
       return null;
     }
-  }
-
-  // Dragging: pointer events, so a mouse and a finger work alike; a press that moves less than
-  // a few pixels is a click (it picks the tile up instead).
-  onPointerDown(event) {
-    const source = event.target.closest("[data-id], [data-palette]");
-    if (!source || event.button !== 0) return;
-    this.drag = { source, x: event.clientX, y: event.clientY, ghost: null, over: null };
-  }
-
-  onPointerMove(event) {
-    const drag = this.drag;
-    if (!drag) return;
-    if (!drag.ghost) {
-      if (Math.hypot(event.clientX - drag.x, event.clientY - drag.y) < 6) return;
-      drag.ghost = drag.source.cloneNode(true);
-      drag.ghost.classList.add("ghost");
-      drag.ghost.removeAttribute("data-id");
-      drag.ghost.removeAttribute("data-palette");
-      drag.ghost.removeAttribute("data-tile");
-      drag.ghost.setAttribute("aria-hidden", "true");
-      document.body.append(drag.ghost);
-      document.body.classList.add("dragging");
-    }
-    drag.ghost.style.left = `${event.clientX - 16}px`;
-    drag.ghost.style.top = `${event.clientY - 22}px`;
-    const over = this.dropTarget(event);
-    if (over !== drag.over) {
-      drag.over?.classList.remove("drop-hover");
-      over?.classList.add("drop-hover");
-      drag.over = over;
-    }
-  }
-
-  onPointerUp(event) {
-    const drag = this.drag;
-    if (!drag) return;
-    if (drag.ghost) {
-      this.suppressClick = true;
-      setTimeout(() => (this.suppressClick = false), 0);
-      const target = this.dropTarget(event);
-      this.endDrag();
-      if (target) this.drop(drag.source, target.dataset.drop);
-    } else {
-      this.drag = null;
-    }
-  }
-
-  endDrag() {
-    if (this.drag?.ghost) this.drag.ghost.remove();
-    this.drag?.over?.classList.remove("drop-hover");
-    document.body.classList.remove("dragging");
-    this.drag = null;
-  }
-
-  dropTarget(event) {
-    const under = document.elementFromPoint(event.clientX, event.clientY);
-    const target = under?.closest("[data-drop]");
-    if (!target) return null;
-    if (target.dataset.drop === "palette" && this.options.mode !== "position") return null;
-    return target;
   }
 
   drop(source, target) {
