@@ -90,7 +90,8 @@ def serve(
         app = create_app(limits, games_dir=Path(games_dir) if games_dir else None, keep_days=keep_days)
     except OSError as err:  # a games directory that cannot be made or written
         listener.close()
-        raise fail(f"cannot keep games in {err.filename}: {err.strerror or err}", EXIT_BAD_INPUT) from None
+        folder = games_dir or err.filename
+        raise fail(f"cannot keep games in {folder}: {err.strerror or err}", EXIT_BAD_INPUT) from None
     server = uvicorn.Server(uvicorn.Config(app, log_level="warning", access_log=False))
     threading.Thread(target=_announce, args=(server, url, open_browser), daemon=True).start()
     server.run(sockets=[listener])

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import socket
+from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
@@ -15,7 +16,7 @@ from cli.main import cli
 def test_help_names_every_option() -> None:
     result = CliRunner().invoke(cli, ["serve", "--help"])
     assert result.exit_code == 0
-    for option in ("--host", "--port", "--open", "--time-limit", "--jobs"):
+    for option in ("--host", "--port", "--open", "--time-limit", "--jobs", "--games-dir", "--keep-days"):
         assert option in result.stdout
     assert "Start the web app" in result.stdout
 
@@ -50,3 +51,11 @@ def test_the_listening_socket_says_it_is_tcp() -> None:
         assert listener.proto == socket.IPPROTO_TCP
     finally:
         listener.close()
+
+
+def test_a_games_folder_that_cannot_be_made_is_one_line(tmp_path: Path) -> None:
+    blocker = tmp_path / "file"
+    blocker.write_text("not a folder")
+    result = CliRunner().invoke(cli, ["serve", "--port", "0", "--games-dir", str(blocker / "games")])
+    assert result.exit_code == 1
+    assert result.stderr == f"Error: cannot keep games in {blocker / 'games'}: Not a directory\n"
