@@ -240,7 +240,7 @@ def judge_turn(
 def recorded_move_problems(position: Position, turn: TurnRecord) -> list[Violation]:
     """Every rule the recorded move breaks (the record reader has already checked that the table
     after the turn is valid sets holding the table before plus the tiles played)."""
-    if turn.penalty:
+    if turn.timed_out:
         return []  # a timed-out turn: the table was restored or taken back by the penalty rule
     return validate(position, turn.table_after)
 

@@ -134,6 +134,8 @@ class TurnRecord:
     table_after: Table
     pool: int  # tiles left in the pool after the turn
     penalty: tuple[Tile, ...] = ()  # tiles drawn as a timer penalty
+    # Ended by the turn timer (its penalty may have drawn nothing: the pool was empty).
+    timed_out: bool = False
 
     @property
     def player(self) -> int:
@@ -154,6 +156,8 @@ class TurnRecord:
         }
         if self.penalty:
             data["penalty"] = _tiles(self.penalty)
+        if self.timed_out:
+            data["timeout"] = True
         return data
 
 
@@ -409,7 +413,7 @@ class Game:
         elif not self._pool:
             self._passes += 1
         record = self._record(
-            was_open, before_rack, before_table, tuple(sorted(laid.elements())), None, drawn
+            was_open, before_rack, before_table, tuple(sorted(laid.elements())), None, drawn, timed_out=True
         )
         if not self.racks[seat]:
             self._end = "rack_empty"
@@ -432,6 +436,7 @@ class Game:
         played: tuple[Tile, ...],
         drew: Tile | None,
         penalty: tuple[Tile, ...],
+        timed_out: bool = False,
     ) -> TurnRecord:
         record = TurnRecord(
             turn=self.turn,
@@ -444,6 +449,7 @@ class Game:
             table_after=self._frozen_table(),
             pool=len(self._pool),
             penalty=penalty,
+            timed_out=timed_out,
         )
         self.history.append(record)
         self.turn += 1

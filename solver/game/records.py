@@ -10,8 +10,8 @@ in the notation (``"R5"``, ``"J"``), sets as lists of tiles:
    "table": [[...], ...], "played": [...], "drew": "K3" | null, "table_after": [[...], ...],
    "pool": 78}`` — ``opened``: had the player opened before this turn; ``rack`` and ``table``:
    before the turn; ``played``: tiles laid from the rack (``[]`` for a draw); ``drew``: the tile
-   drawn (null for a play or a pass); ``pool``: tiles left in the pool after the turn; timer
-   penalty tiles, if any, in ``"penalty": [...]``.
+   drawn (null for a play or a pass); ``pool``: tiles left in the pool after the turn; a turn the
+   timer ended has ``"timeout": true`` and its penalty tiles, if any, in ``"penalty": [...]``.
 3. Last line (absent while a round is unfinished): ``{"type": "result", "winner": 1 | null,
    "reason": "rack_empty" | "blocked", "scores": [...one per player in seat order...],
    "racks": [[...], ...], "scoring": "standard"}``, plus ``"big"`` (club big points), ``"tied"``
@@ -366,12 +366,13 @@ def _turn(reader: _Reader, header: GameHeader, before: Sequence[TurnRecord]) -> 
     drew = None if drew_raw is None else reader.tiles("drew", rules, [drew_raw])[0]
     table_after = reader.sets("table_after", rules, check=False)
     penalty = reader.tiles("penalty", rules) if "penalty" in reader.data else ()
+    timed_out = reader.boolean("timeout") if "timeout" in reader.data else bool(penalty)
     missing = Counter(played) - Counter(rack)
     if missing:
         raise InputError(
             f"{where}: 'played' holds {format_tiles(sorted(missing.elements()))}, not on the rack"
         )
-    if not penalty:
+    if not timed_out:
         # A normal turn conserves tiles: the table after is the table before plus what was laid.
         after, expect = Counter(t for s in table_after for t in s), Counter(t for s in table for t in s)
         expect.update(played)
@@ -394,6 +395,7 @@ def _turn(reader: _Reader, header: GameHeader, before: Sequence[TurnRecord]) -> 
         table_after=table_after,
         pool=reader.integer("pool", 0),
         penalty=penalty,
+        timed_out=timed_out,
     )
 
 

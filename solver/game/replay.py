@@ -78,7 +78,7 @@ def replay_turn(game: Game, turn: TurnRecord, source: str = "<record>") -> TurnR
     if turn.seat != game.seat:
         raise InputError(f"{where}: player {turn.player} moves, but it is player {game.seat + 1}'s turn")
     try:
-        if turn.penalty:
+        if turn.timed_out:
             done = game.penalty(len(turn.penalty), [list(s) for s in turn.table_after])
         elif turn.played:
             done = game.play([list(s) for s in turn.table_after])

@@ -138,3 +138,24 @@ def test_a_bad_deal_in_the_header_is_one_line() -> None:
         config_of(bad)
     with pytest.raises(InputError, match="'joker_each' must be true or false"):
         config_of(dataclasses.replace(header, deal={"joker_each": "yes"}))
+
+
+def test_a_time_out_with_an_empty_pool_is_still_a_time_out_in_the_record() -> None:
+    """Out of time under the 60-second rule with the pool empty: no penalty tile, but a broken set
+    went back to the rack; the record says it was the timer (not a play that lost table tiles)."""
+    game = Game.new(GameConfig(RuleSet(numbers=7, meld_threshold=10), 2, seed=1, rack_size=10))
+    easy = make_player("easy")  # it never rearranges, so the pool runs out before the round ends
+    while game.pool_size or not (game.opened[game.seat] and any(len(s) == 3 for s in game.table)):
+        assert not game.over, "this seed ends before the pool is empty"
+        ai_turn(game, easy)
+    editor = TurnEditor(game.position())
+    three = next(i for i, s in enumerate(editor.state.table) if len(s) == 3)
+    editor.apply(Command("take", three, (editor.state.table[three][0],)))
+    turn = time_out(game, editor, TIMER_RULES[60])
+    assert turn.timed_out and not turn.penalty and len(turn.table_after) == len(turn.table) - 1
+    record = parse_record(record_text(game))
+    assert record.turns[-1].timed_out and record.turns[-1] == turn
+    assert replay(record).history == game.history
+    from solver.game.analysis import analyze
+
+    assert analyze(record).turns[-1].label.value != "illegal"
