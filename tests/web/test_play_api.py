@@ -191,6 +191,23 @@ def test_a_page_sees_no_opponent_tile_and_no_pool_tile(client: TestClient) -> No
     assert '"racks"' not in text and "_pool" not in text
 
 
+def test_persons_sharing_a_screen_each_see_their_own_rack_only(client: TestClient) -> None:
+    game = new_game(client, seats=[{"kind": "person"}, {"kind": "person"}, {"kind": "ai", "level": "easy"}], rules={}, rack_size=14)
+    assert [p["name"] for p in game["players"]] == ["player 1", "player 2", "easy"]
+    session = client.app.state.sessions.live[game["id"]]  # type: ignore[attr-defined]
+    seen = set()
+    for _ in range(4):
+        game = ais_move(client, game)
+        me = game["to_move"]
+        assert game["you"] == me and game["rack"] == [str(t) for t in session.game.racks[me - 1]]
+        seen.add(me)
+        game = act(client, game, "draw")
+        next_one = game["players"][game["to_move"] - 1]
+        # The next person takes the screen; while the AI moves, it is still the last person's.
+        assert game["you"] == (next_one["player"] if next_one["kind"] == "person" else me)
+    assert seen == {1, 2}
+
+
 def test_hints_for_the_turn_as_it_started(client: TestClient) -> None:
     game = ais_move(client, new_game(client))
     one = act(client, game, "hint", {"level": 1})

@@ -135,6 +135,13 @@ def test_a_short_game_played_to_its_end_by_dragging_tiles(
                     item.locator(".steps [data-step='next']").click()
                     assert item.locator(".step-now").inner_text().startswith("Step 1 of ")
                     page.shot("play-ai-turn-desktop")
+                elif len(ai_played) == 2:
+                    # All at once: every step with the table after it.
+                    p.select_option("#steps-mode", "all")
+                    item.locator("button[data-steps]").click()
+                    item.locator(".steps-all li").first.wait_for()
+                    shown = item.locator(".steps-all > li").count()
+                    assert shown >= 1 and item.locator(".steps-all > li .sets").count() == shown
         rack = tiles(p, "#board .rack-zone")
         opened = p.inner_text("#players [data-player='1'] .opened") == "opened"
         assert p.get_attribute("#players [data-player='1']", "data-rack") == str(len(rack))
