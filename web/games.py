@@ -27,7 +27,7 @@ from typing import Any
 
 from solver.errors import RummikubError
 from solver.game.editor import TIMER_RULES, Command, EditError, TimerRule, TurnEditor, TurnTimer, time_out
-from solver.game.engine import Game, GameConfig, GameView, Match, RoundResult, TurnRecord, derived_seed
+from solver.game.engine import Game, GameConfig, GameView, Match, RoundResult, TurnRecord
 from solver.game.players import make_player
 from solver.game.records import GameHeader, parse_record, record_lines
 from solver.game.replay import config_of, replay
@@ -76,7 +76,7 @@ class Settings:
     """Everything ``rummikub play`` takes, for one game: seats, rules, deal, timer, seed, rounds."""
 
     seats: tuple[Seat, ...]
-    config: GameConfig  # the match's config: round k is dealt from derived_seed(seed, k - 1)
+    config: GameConfig  # the match's config: its rounds are dealt as Match deals them
     turn_time: int | None
     rounds: int
 
@@ -269,7 +269,7 @@ class Session:
         for number in numbers:
             name = f"round-{number}.jsonl"
             record = parse_record(store.read("games", key, name) or "", name)
-            expected = dataclasses.replace(settings.config, seed=derived_seed(settings.config.seed, number - 1))
+            expected = dataclasses.replace(settings.config, seed=match.round_seed(number - 1))
             if config_of(record.header) != expected:
                 raise RummikubError(f"{name} is not a round of this game")
             game = replay(record, name)
@@ -608,29 +608,14 @@ def from_rack(table: Sequence[Sequence[Tile]], played: Sequence[Tile], changed: 
 
 
 def _editing(editor: TurnEditor) -> Json:
+    """The turn in progress: the sets by their numbers during the turn (a set emptied this turn
+    stays as an empty place, so that no number shifts), each tile laid this turn marked."""
     state = editor.state
-    marks = editor.laid.copy()
-    laid = []
-    for s in state.table:
-        flags = []
-        for t in s:
-            mine = marks[t] > 0  # tiles laid from the rack this turn are highlighted, as in play
-            if mine:
-                marks[t] -= 1
-            flags.append(mine)
-        laid.append(flags)
-    own = marks.copy()
-    workspace_laid = []
-    for t in state.workspace:
-        mine = own[t] > 0
-        if mine:
-            own[t] -= 1
-        workspace_laid.append(mine)
     return {
         "table": _sets(state.table),
-        "laid": laid,
+        "laid": [list(flags) for flags in state.own],
         "workspace": [str(t) for t in state.workspace],
-        "workspace_laid": workspace_laid,
+        "workspace_laid": list(state.own_loose),
         "rack": [str(t) for t in state.rack],
         "can_undo": editor.can_undo(),
         "can_redo": editor.can_redo(),

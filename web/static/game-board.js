@@ -97,8 +97,9 @@ export class GameBoard {
   }
 
   /** The manipulations that bring the tiles `keys` to `target` ("rack", "workspace", "new",
-   * "set:N"), as one step: table tiles are first taken off their sets (the highest set first, so
-   * the numbers of the others hold), then laid in a new set, added to the set, or put back. */
+   * "set:N"), as one step: table tiles are first taken off their sets (set numbers never shift
+   * during a turn: an emptied set stays as an empty place), then laid in a new set, added to the
+   * set, or put back. */
   commandsFor(keys, target) {
     const items = keys.map((k) => this.item(k));
     const into = target.startsWith("set:") ? Number(target.slice(4)) : null;
@@ -107,15 +108,10 @@ export class GameBoard {
     const commands = [];
     const bySet = new Map();
     for (const i of moving.filter((m) => m.where === "set")) bySet.set(i.set, [...(bySet.get(i.set) ?? []), i.tile]);
-    let emptiedBefore = 0;
-    for (const index of [...bySet.keys()].sort((a, b) => b - a)) {
-      const tiles = bySet.get(index);
-      commands.push({ do: "take", set: index, tiles });
-      if (into !== null && index < into && tiles.length === this.editing.table[index].length) emptiedBefore += 1;
-    }
+    for (const [index, tiles] of bySet) commands.push({ do: "take", set: index, tiles });
     const tiles = moving.map((i) => i.tile);
     if (target === "new") commands.push({ do: "lay", tiles });
-    else if (into !== null) commands.push({ do: "add", set: into - emptiedBefore, tiles });
+    else if (into !== null) commands.push({ do: "add", set: into, tiles });
     else if (target === "rack") {
       const back = moving.filter((i) => i.where !== "rack").map((i) => i.tile);
       if (!back.length) return [];
@@ -245,6 +241,11 @@ export class GameBoard {
 
     const sets = el("ol", { class: "sets" });
     e.table.forEach((set, i) => {
+      if (!set.length) {
+        // A set emptied this turn keeps its number: an empty place, not shown.
+        sets.append(el("li", { class: "set", "data-set": String(i), hidden: true }));
+        return;
+      }
       const reasons = this.marks.get(i);
       const others = framed.includes(i);
       const item = el(
@@ -277,11 +278,13 @@ export class GameBoard {
       this.moveButton("new", "New set", "Make a new set"),
       el("span", { class: "hint-text", text: "Drop tiles here for a new set" }),
     );
+    const shown = e.table.filter((s) => s.length).length;
     const table = el(
       "section",
       { class: "zone table-zone", "aria-label": "Table" },
-      el("h3", { text: `Table (${plural(e.table.length, "set")})` }),
-      e.table.length ? sets : el("p", { class: "empty", text: "The table is empty." }),
+      el("h3", { text: `Table (${plural(shown, "set")})` }),
+      sets,
+      shown ? null : el("p", { class: "empty", text: "The table is empty." }),
       fresh,
     );
 
