@@ -36,7 +36,7 @@ from solver.solution import unchanged
 from solver.steps import plan_steps, tables_after_steps
 from solver.tiles import Tile, TileSyntaxError, format_tiles
 from web.limits import Limits
-from web.service import RequestError, check_rules
+from web.service import RequestError, check_rules, request_object
 from web.store import NotFound, Store
 
 Json = dict[str, Any]
@@ -104,13 +104,7 @@ class Settings:
 
 def settings_from(body: Any, limits: Limits) -> Settings:
     """A new game's settings from a request (or from game.json); RequestError names what is wrong."""
-    if not isinstance(body, dict):
-        raise RequestError(400, f"request: expected a JSON object (fields: {', '.join(sorted(SETTINGS_FIELDS))})")
-    unknown = sorted(set(body) - SETTINGS_FIELDS)
-    if unknown:
-        raise RequestError(
-            400, f"request: unknown field {unknown[0]!r} (fields: {', '.join(sorted(SETTINGS_FIELDS))})"
-        )
+    body = request_object(body, SETTINGS_FIELDS)
     seats = _seats(body.get("seats", [{"kind": "person"}, {"kind": "ai", "level": "medium"}]))
     raw_rules = body.get("rules", {})
     if not isinstance(raw_rules, dict):

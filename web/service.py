@@ -69,7 +69,7 @@ def rules_info(limits: Limits) -> Json:
 
 def tiles(body: Any, limits: Limits) -> Json:
     """Tiles typed in the notation (``R4-7``, ``KBR7``, ``J``) under the request's rules, expanded."""
-    fields = _object(body, {"text", "rules"})
+    fields = request_object(body, {"text", "rules"})
     if not isinstance(fields.get("text"), str):
         raise RequestError(400, "request: 'text' must be a string of tiles such as \"R4-7 KBR7\"")
     rules = _rules(fields.get("rules", {}), limits)
@@ -213,7 +213,8 @@ def start_worker() -> None:
 # --------------------------------------------------------------------------- request fields
 
 
-def _object(body: Any, allowed: set[str]) -> Json:
+def request_object(body: Any, allowed: set[str] | frozenset[str]) -> Json:
+    """The request as a JSON object holding only ``allowed`` fields; RequestError names what is wrong."""
     if not isinstance(body, dict):
         raise RequestError(400, f"request: expected a JSON object (fields: {', '.join(sorted(allowed))})")
     unknown = sorted(set(body) - allowed)
@@ -226,7 +227,7 @@ def _object(body: Any, allowed: set[str]) -> Json:
 
 def _position(body: Any, option_fields: set[str], limits: Limits) -> tuple[Position, Json]:
     """The request's position (the batch input format, or a puzzle by its id) and its options."""
-    fields = _object(body, {*RECORD_FIELDS, "puzzle", *option_fields})
+    fields = request_object(body, {*RECORD_FIELDS, "puzzle", *option_fields})
     options = {key: value for key, value in fields.items() if key in option_fields}
     record = {key: value for key, value in fields.items() if key in RECORD_FIELDS}
     if "puzzle" in fields:

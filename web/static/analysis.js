@@ -6,7 +6,7 @@ import { get, post, upload } from "./api.js";
 import { Board } from "./board.js";
 import { rulesForm } from "./rules.js";
 import { colourList, setColours } from "./tiles.js";
-import { hintView, showAnswer } from "./views.js";
+import { showAnswer, showHint } from "./views.js";
 
 const $ = (id) => document.getElementById(id);
 let info; // GET /api/rules
@@ -146,10 +146,7 @@ async function nextHint() {
   try {
     const hint = await post("/api/hint", { ...request(), level });
     hintLevel = level;
-    $("hints").append(hintView(hint));
-    $("hints").hidden = false;
-    $("hint").textContent = level < 3 && hint.tiles ? `Hint ${level + 1}` : "No more hints";
-    $("hint").disabled = level >= 3 || !hint.tiles;
+    showHint($("hints"), $("hint"), hint);
   } catch (error) {
     say(error.message);
     $("hint").disabled = false;

@@ -8,7 +8,7 @@ import { ApiError, get, post } from "./api.js";
 import { GameBoard, sortRack } from "./game-board.js";
 import { rulesForm } from "./rules.js";
 import { setColours, tileElement } from "./tiles.js";
-import { hintView, setsView, stepsView } from "./views.js";
+import { setsView, showHint, stepsView } from "./views.js";
 
 const $ = (id) => document.getElementById(id);
 const plural = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
@@ -425,9 +425,7 @@ async function nextHint() {
   try {
     const hint = await post(path("hint"), { level });
     hintLevel = level;
-    $("hints").append(hintView(hint));
-    $("hint").textContent = level < 3 ? `Hint ${level + 1}` : "No more hints";
-    $("hint").disabled = level >= 3;
+    showHint($("hints"), $("hint"), hint);
   } catch (error) {
     say(error.message);
   }

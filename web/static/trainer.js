@@ -5,7 +5,7 @@
 import { get, post } from "./api.js";
 import { Board } from "./board.js";
 import { setColours } from "./tiles.js";
-import { hintView, showAnswer } from "./views.js";
+import { showAnswer, showHint } from "./views.js";
 
 const $ = (id) => document.getElementById(id);
 const STORE = "rummikub.solved"; // puzzle id -> when it was first solved (ISO date)
@@ -193,9 +193,7 @@ async function nextHint() {
   try {
     const hint = await post("/api/hint", { puzzle: puzzle.id, level });
     hintLevel = level;
-    $("hints").append(hintView(hint));
-    $("hint").textContent = level < 3 ? `Hint ${level + 1}` : "No more hints";
-    $("hint").disabled = level >= 3;
+    showHint($("hints"), $("hint"), hint);
   } catch (error) {
     say(error.message);
   }

@@ -138,7 +138,17 @@ export function stepsView(steps, tableBefore, tilesMoved) {
 }
 
 /** A hint of POST /api/hint in words. */
-export function hintView(hint) {
+/** Show a hint below the ones before it and move the hint button on to the next level (there is
+ * none after level 3, nor when there is no move to hint at). */
+export function showHint(hints, button, hint) {
+  hints.append(hintView(hint));
+  hints.hidden = false;
+  const more = hint.level < 3 && hint.tiles > 0;
+  button.textContent = more ? `Hint ${hint.level + 1}` : "No more hints";
+  button.disabled = !more;
+}
+
+function hintView(hint) {
   const box = el("div", "hint");
   box.dataset.level = String(hint.level);
   if (!hint.tiles) {
