@@ -73,6 +73,11 @@ class RuleSet:
             return NotImplemented
         return self._hash == other._hash and self._key == other._key
 
+    def __reduce__(self) -> tuple[type[RuleSet], tuple[object, ...]]:
+        # Rebuilt from its values where it is unpickled: a string's hash differs from process to
+        # process (a spawned Dask worker's is not the client's), so a pickled _hash would be stale.
+        return RuleSet, self._values()
+
     def _values(self) -> tuple[object, ...]:
         return tuple(getattr(self, f.name) for f in dataclasses.fields(self) if f.init)
 
