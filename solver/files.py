@@ -7,17 +7,20 @@ Formats (documented in docs/formats.md):
   ``table``, ``notes``); ``table:`` is followed by one set per line; or a JSON object with the
   batch record's fields.
 
-Every error names the file, the line, the token and what is wrong, as one line.
+Every error names the file, the line, the token and what is wrong, as one line. Files the tool
+writes in bulk (game records, generated puzzles) are written whole or not at all (``write_whole``).
 """
 
 from __future__ import annotations
 
 import codecs
 import json
+import os
 import re
 import sys
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import IO, Any
 
 from solver.errors import InputError, NotationError, PositionError, RulesError
@@ -76,6 +79,22 @@ def _why(err: OSError) -> str:
     if isinstance(err, IsADirectoryError):
         return "it is a directory"
     return err.strerror or str(err)
+
+
+def write_whole(path: str | Path, text: str, what: str) -> None:
+    """Write a ``what`` file whole or not at all: into a side file, renamed into place at the end,
+    so an interrupted or failed write never leaves half a file behind."""
+    target = Path(path)
+    side = target.with_name(f".{target.name}.partial")
+    try:
+        try:
+            side.write_text(text, encoding="utf-8")
+            os.replace(side, target)
+        except BaseException:
+            side.unlink(missing_ok=True)
+            raise
+    except OSError as err:
+        raise InputError(f"cannot write {what} {path}: {err.strerror or err}") from None
 
 
 def decode_text(data: bytes, where: str) -> str:

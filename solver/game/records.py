@@ -24,7 +24,6 @@ reading names the file, the line and what is wrong.
 from __future__ import annotations
 
 import json
-import os
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -32,7 +31,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from solver.errors import InputError, RulesError
-from solver.files import read_input
+from solver.files import read_input, write_whole
 from solver.game.engine import RACK_SIZE, Game, RoundResult, TurnRecord
 from solver.game.scoring import CLUB_JOKER_VALUE, blocked_winners, rack_value, standard_scores
 from solver.melds import why_invalid
@@ -147,19 +146,8 @@ def write_record(
 
 
 def write_record_lines(path: str | Path, lines: Iterable[str]) -> None:
-    """Write a record's lines whole or not at all: into a side file, renamed into place at the end,
-    so an interrupted or failed write never leaves half a record behind."""
-    target = Path(path)
-    side = target.with_name(f".{target.name}.partial")
-    try:
-        try:
-            side.write_text("".join(line + "\n" for line in lines), encoding="utf-8")
-            os.replace(side, target)
-        except BaseException:
-            side.unlink(missing_ok=True)
-            raise
-    except OSError as err:
-        raise InputError(f"cannot write record {path}: {err.strerror or err}") from None
+    """Write a record's lines whole or not at all (an interrupted write leaves no half record)."""
+    write_whole(path, "".join(line + "\n" for line in lines), "record")
 
 
 class RecordWriter:
