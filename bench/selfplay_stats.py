@@ -28,6 +28,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from solver.executors import Workers
 from solver.game.selfplay import Settings, run_games, summarize, wilson
 
 RESULTS = Path(__file__).parent / "results"
@@ -43,7 +44,7 @@ def run(name: str, games: int, seed: int, jobs: int) -> dict[str, Any]:
     settings = Settings(ais=MATCHUPS[name], games=games, seed=seed)
     started = time.perf_counter()
     outcomes = []
-    for outcome in run_games(settings, jobs):
+    for outcome in run_games(settings, Workers(jobs=jobs)):
         outcomes.append(outcome)
         done = len(outcomes)
         if done % 20 == 0 or done == games:

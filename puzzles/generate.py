@@ -22,6 +22,9 @@ A candidate is kept only if
   more, a tile of a group of four): a person would see that pair and its third tile at once.
   Fragments of the answer cannot show on the table before the move: those would be rejoined by
   the least-moves answer, and the puzzle would measure easier.
+
+``write_generated`` makes many, one from each seed, on any executor, and writes them as puzzle
+files as they come back; a puzzle depends on nothing but its level and seed.
 """
 
 from __future__ import annotations
@@ -29,13 +32,16 @@ from __future__ import annotations
 import dataclasses
 import random
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass
 from itertools import combinations
+from pathlib import Path
 
-from puzzles.library import Difficulty, Puzzle, measure
+from puzzles.library import Difficulty, Puzzle, measure, write_puzzle
 from solver.arrange import arrange
 from solver.backends import get_backend
-from solver.errors import BackendError, RummikubError
+from solver.errors import BackendError, InputError, RummikubError, ValidationFailure
+from solver.executors import Workers, open_executor, run_tasks
 from solver.initial_meld import best_meld_sets
 from solver.melds import Kind, best_reading
 from solver.model import build_model
@@ -306,7 +312,49 @@ def generated_puzzle(level: int, seed: int) -> Puzzle:
     """A generated puzzle in the library's form (same seed, same puzzle)."""
     position, difficulty, solution = generate(level, seed)
     named = dataclasses.replace(
-        position, id=f"gen-{level}-{seed}", title=f"Generated puzzle, seed {seed}"
+        position,
+        id=f"gen-{level}-{seed}",
+        title=f"Generated puzzle, seed {seed}",
+        notes=f"Made by: rummikub puzzles generate --difficulty {level} --seed {seed}.",
     )
     answer = tuple(s.tiles for s in solution.table)
     return Puzzle(named, difficulty.level, solution.tiles_played, answer, "")
+
+
+@dataclass(frozen=True)
+class Generated:
+    """What became of one seed: the puzzle file written, or why no puzzle came from it."""
+
+    seed: int
+    path: str | None
+    error: str | None = None
+
+
+def write_generated(
+    level: int, seeds: Iterable[int], out_dir: str, workers: Workers = Workers()
+) -> Iterator[Generated]:
+    """A puzzle of ``level`` from each seed, generated where ``workers`` says, each written into
+    ``out_dir`` as ``gen-LEVEL-SEED.txt`` (whole) as soon as it comes back, in no fixed order."""
+    seeds = list(seeds)
+    try:
+        Path(out_dir).mkdir(parents=True, exist_ok=True)
+    except OSError as err:
+        raise InputError(f"cannot create puzzle directory {out_dir}: {err.strerror or err}") from None
+    with open_executor(workers.at_most(len(seeds))) as executor:
+        for seed, made in run_tasks(executor, _puzzle_or_why, seeds, level, ordered=False, total=len(seeds)):
+            if isinstance(made, str):
+                yield Generated(seed, None, made)
+                continue
+            path = Path(out_dir) / f"{made.id}.txt"
+            write_puzzle(made, path)
+            yield Generated(seed, str(path))
+
+
+def _puzzle_or_why(seed: int, level: int) -> tuple[int, Puzzle | str]:
+    """Runs on a worker: a seed that yields no puzzle is reported, and the others go on."""
+    try:
+        return seed, generated_puzzle(level, seed)
+    except (BackendError, ValidationFailure):
+        raise  # the solver failed: that stops the run
+    except RummikubError as err:
+        return seed, str(err)

@@ -2,7 +2,7 @@
 
 A puzzle file is a position file with three more keys: ``difficulty: N`` (1–5, measured by
 ``measure``), ``answer-played: N`` (tiles an optimal answer plays) and ``answer:`` followed by one
-optimal table after the move, one set per line.
+optimal table after the move, one set per line. ``load_puzzle`` reads one, ``puzzle_text`` writes one.
 
 Difficulty measures the person's work, not the solver's: it is read from the steps of the optimal
 answer that moves the fewest table tiles (``solver.steps.best_steps``, ``solver.least_moves``):
@@ -27,12 +27,21 @@ from pathlib import Path
 from typing import Any
 
 from solver.errors import InputError
-from solver.files import PUZZLE_KEYS, parse_tokens, position_from_fields, read_fields, read_text, tiles_of
+from solver.files import (
+    PUZZLE_KEYS,
+    parse_tokens,
+    position_from_fields,
+    read_fields,
+    read_text,
+    tiles_of,
+    write_whole,
+)
 from solver.position import Position
+from solver.rules import RuleSet
 from solver.solution import Objective, SetChange, Solution, Status, describe_table
 from solver.solve import SolveOptions, solve
 from solver.steps import Plan, best_steps
-from solver.tiles import Tile
+from solver.tiles import Tile, format_tiles
 from solver.validator import played_tiles, validate
 
 
@@ -166,6 +175,29 @@ def load_puzzle(path: str) -> Puzzle:
         for n, line in lines
     )
     return Puzzle(position, numbers["difficulty"], numbers["answer-played"], answer, path)
+
+
+def puzzle_text(puzzle: Puzzle) -> str:
+    """The puzzle as a puzzle file (``load_puzzle`` reads it back as the same puzzle)."""
+    p = puzzle.position
+    lines = [f"id: {puzzle.id}"]
+    if p.title:
+        lines.append(f"title: {p.title}")
+    lines.append(f"opened: {'yes' if p.opened else 'no'}")
+    if p.rules != RuleSet():
+        lines.append(f"rules: {p.rules.describe()}")
+    lines.append(f"rack: {format_tiles(p.rack)}")
+    lines += ["table:", *(f"  {format_tiles(s)}" for s in p.table)]
+    if p.notes:
+        lines.append(f"notes: {p.notes}")
+    lines += [f"difficulty: {puzzle.difficulty}", f"answer-played: {puzzle.answer_played}", "answer:"]
+    lines += [f"  {format_tiles(s)}" for s in puzzle.answer]
+    return "\n".join(lines) + "\n"
+
+
+def write_puzzle(puzzle: Puzzle, path: str | Path) -> None:
+    """Write a puzzle file whole (an interrupted write leaves nothing behind)."""
+    write_whole(path, puzzle_text(puzzle), "puzzle file")
 
 
 def puzzle_dir() -> Path:

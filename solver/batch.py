@@ -1,8 +1,9 @@
-"""Many positions in, one answer each out, in order: JSON lines, optionally over several processes.
+"""Many positions in, one answer each out, in order: JSON lines, on any executor.
 
 Each input line is answered on its own: a bad line becomes ``{"line": N, "error": "..."}`` and
-the others are still solved. With ``jobs > 1`` the lines are solved by worker processes and the
-answers still come back in input order, each as soon as it and those before it are done.
+the others are still solved. On worker processes or a Dask cluster the lines go out in chunks,
+a bounded number at a time (the input is read only as fast as it is answered), and the answers
+still come back in input order, each as soon as it and those before it are done.
 """
 
 from __future__ import annotations
@@ -15,9 +16,9 @@ from enum import IntEnum
 from typing import Any
 
 from solver.errors import BackendError, InputError, RummikubError, ValidationFailure
+from solver.executors import Workers, open_executor, run_tasks
 from solver.files import MAX_INPUT_BYTES, position_from_record, text_of
 from solver.solve import SolveOptions, solve
-from solver.workers import worker_pool
 
 
 class Outcome(IntEnum):
@@ -31,7 +32,7 @@ class Outcome(IntEnum):
 
 @dataclass(frozen=True)
 class BatchSettings:
-    """What applies to every line (picklable, for worker processes)."""
+    """What applies to every line (picklable, for worker processes and Dask workers)."""
 
     rule_overrides: tuple[tuple[str, object], ...] = ()
     opened: bool | None = None
@@ -79,22 +80,23 @@ def _shaped(where: str, message: str) -> str:
 
 
 def answer_lines(
-    lines: Iterable[tuple[int, bytes | None]], settings: BatchSettings, jobs: int = 1
+    lines: Iterable[tuple[int, bytes | None]], settings: BatchSettings, workers: Workers = Workers()
 ) -> Iterator[tuple[str, Outcome]]:
-    """Answers in input order; with jobs > 1, solved by that many worker processes."""
-    if jobs <= 1:
-        for number, raw in lines:
-            yield answer_line(number, raw, settings)
-        return
-    # Load the backend's library before forking, so that the workers share it.
-    from solver.backends import preload
+    """Answers in input order, solved where ``workers`` says."""
 
-    preload(settings.options.backend)
-    _warm_models(settings)
-    with worker_pool(jobs) as pool:
-        work = ((number, raw, settings) for number, raw in lines)
-        # Small chunks: answers stream out steadily, and little is lost to an interrupt.
-        yield from pool.imap(_answer_packed, work, chunksize=8)
+    def warm() -> None:
+        # Load the backend's library and the models before forking, so that the workers share them.
+        from solver.backends import preload
+
+        preload(settings.options.backend)
+        _warm_models(settings)
+
+    with open_executor(workers, warm) as executor:
+        yield from run_tasks(executor, _answer_item, lines, settings, ordered=True)
+
+
+def _answer_item(item: tuple[int, bytes | None], settings: BatchSettings) -> tuple[str, Outcome]:
+    return answer_line(item[0], item[1], settings)
 
 
 def _warm_models(settings: BatchSettings) -> None:
@@ -159,10 +161,6 @@ def _numbered_lines(stream: Any, limit: int) -> Iterator[tuple[int, bytes | None
             content = content[len(codecs.BOM_UTF8) :]
         if content.strip():
             yield number, content
-
-
-def _answer_packed(job: tuple[int, bytes | None, BatchSettings]) -> tuple[str, Outcome]:
-    return answer_line(*job)
 
 
 class _LineError(Exception):

@@ -30,3 +30,8 @@ class BackendError(RummikubError, RuntimeError):
 
 class ValidationFailure(RummikubError, RuntimeError):
     """The solver produced an answer the independent validator rejects: a bug, never user error."""
+
+
+class ExecutorError(RummikubError, RuntimeError):
+    """The workers cannot run the work: an executor not installed, a scheduler out of reach, a
+    chunk whose workers kept dying."""

@@ -38,7 +38,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "solver.initial_meld",
             "solver.joker_account",
             "solver.solution",
-            "solver.workers",
+            "solver.executors",
         ),
     ),
     ("validator", ("solver.validator",)),

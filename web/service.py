@@ -28,7 +28,7 @@ from solver.solution import Solution, Status
 from solver.solve import SolveOptions
 from solver.solve import solve as solve_position
 from solver.steps import Plan, best_steps, tables_after_steps
-from solver.workers import ignore_interrupts
+from solver.executors.local import ignore_interrupts
 from web.limits import Limits
 
 Json = dict[str, Any]

@@ -5,13 +5,14 @@ Games come in groups of P (the number of players) that share one deal: game ``i`
 the first move, each AI taking every seat of the deal once (:func:`seat_orders`). Every AI thus starts equally often
 and gets the same tiles as the others over a group, which cancels much of the luck of the deal
 (the win-rate intervals, which treat games as independent, are then on the safe side). A game
-depends on nothing but its index, so a series gives the same results in one process or several
-(``jobs``). An AI listed twice is told apart as ``medium#1``, ``medium#2``.
+depends on nothing but its index, so a series gives the same results in one process, several, or
+on a Dask cluster (``Workers``). An AI listed twice is told apart as ``medium#1``, ``medium#2``.
 
 Statistics: win rates with 95% Wilson score intervals, average points, turns per game, how often
 each AI has opened by its k-th turn, and the value of holding a joker (the win rate of players
 dealt a joker against those dealt none). :func:`opening_odds` estimates, by dealing racks, the
-chance of being able to open within k turns per meld variant, with and without a joker dealt.
+chance of being able to open within k turns per meld variant, with and without a joker dealt;
+like the games, each deal depends on nothing but its index.
 """
 
 from __future__ import annotations
@@ -28,13 +29,13 @@ from pathlib import Path
 from typing import Any
 
 from solver.errors import InputError, RulesError, ValidationFailure
+from solver.executors import Workers, open_executor, run_tasks
 from solver.game.engine import Game, GameConfig, IllegalMove, can_open, derived_seed
 from solver.game.players import LEVELS, make_player
 from solver.game.records import GameHeader, record_lines, write_record_lines
 from solver.rules import RuleSet
 from solver.tiles import full_pool
 from solver.wording import count
-from solver.workers import worker_pool
 
 OPEN_BY = (1, 2, 3, 5, 10)  # the k of "opened by its k-th turn"
 Z95 = 1.959963984540054
@@ -133,7 +134,7 @@ def seat_orders(levels: Sequence[str]) -> tuple[tuple[int, ...], ...]:
 
 @dataclass(frozen=True)
 class Settings:
-    """A self-play series (picklable, for worker processes)."""
+    """A self-play series (picklable, for worker processes and Dask workers)."""
 
     ais: tuple[str, ...]  # one AI level per player, in listing order
     games: int
@@ -227,15 +228,11 @@ def play_game(index: int, settings: Settings) -> Outcome:
     )
 
 
-def _play_packed(job: tuple[int, Settings]) -> Outcome:
-    return play_game(*job)
-
-
-def run_games(settings: Settings, jobs: int = 1) -> Iterator[Outcome]:
-    """Every game of the series as it ends (in index order only with jobs 1; worker processes
-    play in parallel with jobs > 1). A game's record, if kept, is written here, just before its
-    outcome is handed on: whatever stops the series, the records on disk are whole and are those
-    of the games reported, give or take the one in hand."""
+def run_games(settings: Settings, workers: Workers = Workers()) -> Iterator[Outcome]:
+    """Every game of the series as it ends (in index order only in one process), played where
+    ``workers`` says. A game's record, if kept, is written here, just before its outcome is
+    handed on: whatever stops the series, the records on disk are whole and are those of the
+    games reported, give or take the one in hand."""
     if settings.record_dir is not None:
         try:
             Path(settings.record_dir).mkdir(parents=True, exist_ok=True)
@@ -243,25 +240,22 @@ def run_games(settings: Settings, jobs: int = 1) -> Iterator[Outcome]:
             raise InputError(
                 f"cannot create record directory {settings.record_dir}: {err.strerror or err}"
             ) from None
-    for outcome in _played(settings, jobs):
-        if settings.record_dir is not None:
-            path = Path(settings.record_dir) / f"game-{outcome.index + 1:05d}.jsonl"
-            write_record_lines(path, outcome.record)
-            outcome = replace(outcome, record=())  # a long series need not keep every record in memory
-        yield outcome
+    with open_executor(workers.at_most(settings.games), _load_solver) as executor:
+        # Unordered: a game that ends is reported at once, not held back behind a longer one.
+        for outcome in run_tasks(
+            executor, play_game, range(settings.games), settings, ordered=False, total=settings.games
+        ):
+            if settings.record_dir is not None:
+                path = Path(settings.record_dir) / f"game-{outcome.index + 1:05d}.jsonl"
+                write_record_lines(path, outcome.record)
+                outcome = replace(outcome, record=())  # a long series need not keep every record in memory
+            yield outcome
 
 
-def _played(settings: Settings, jobs: int) -> Iterator[Outcome]:
-    if jobs <= 1 or settings.games <= 1:
-        for index in range(settings.games):
-            yield play_game(index, settings)
-        return
+def _load_solver() -> None:
     from solver.backends import preload
 
-    preload("bnb")  # load the solver before forking, so the workers share it
-    with worker_pool(min(jobs, settings.games)) as pool:
-        # Unordered: a game that ends is reported at once, not held back behind a longer one.
-        yield from pool.imap_unordered(_play_packed, ((i, settings) for i in range(settings.games)), chunksize=1)
+    preload("bnb")  # before forking, so that local workers share it
 
 
 @dataclass
@@ -396,10 +390,18 @@ MELD_VARIANTS = (
 )
 
 
-def opening_odds(settings: OddsSettings, progress: Iterable[int] | None = None) -> dict[str, Any]:
-    """Chance of holding an opening by the k-th turn (1 = the dealt rack), by meld variant and by
-    whether the deal held a joker. Each deal draws one tile per turn until it can open (the
-    other players' racks are unknown tiles, so drawing from the rest of the tiles is the same)."""
+@dataclass(frozen=True)
+class Deal:
+    """One dealt rack: whether it held a joker, and per meld variant the first turn on which it
+    could open (None: not within the turns followed)."""
+
+    index: int
+    with_joker: bool
+    first_opening: tuple[int | None, ...]
+
+
+def odds_variants(settings: OddsSettings) -> list[tuple[str, RuleSet]]:
+    """The meld variants the odds are given for (no joker in the meld; with jokers, also one in it)."""
     variants = []
     for label, change in MELD_VARIANTS:
         if change["joker_in_meld"] and settings.rules.jokers == 0:
@@ -407,21 +409,47 @@ def opening_odds(settings: OddsSettings, progress: Iterable[int] | None = None) 
         variants.append((label, settings.rules.replace(**change)))
     if settings.rack_size + settings.turns - 1 > len(full_pool(settings.rules)):
         raise RulesError("too few tiles for that many turns")
+    return variants
+
+
+def deal(index: int, settings: OddsSettings) -> Deal:
+    """Deal ``index`` (from the seed alone): the rack draws one tile per turn until it can open
+    (the other players' racks are unknown tiles, so drawing from the rest of the tiles is the same)."""
+    rng = random.Random(derived_seed(settings.seed, index))
+    tiles = full_pool(settings.rules)
+    rng.shuffle(tiles)
+    rack = tiles[: settings.rack_size]
+    draws = tiles[settings.rack_size : settings.rack_size + settings.turns - 1]
+    firsts = tuple(_first_opening(rack, draws, rules) for _, rules in odds_variants(settings))
+    return Deal(index, any(t.is_joker for t in rack), firsts)
+
+
+def run_deals(settings: OddsSettings, workers: Workers = Workers()) -> Iterator[Deal]:
+    """Every deal, as it is done, dealt where ``workers`` says."""
+    odds_variants(settings)  # refuse impossible settings before starting any worker
+    with open_executor(workers.at_most(settings.deals), _load_solver) as executor:
+        yield from run_tasks(executor, deal, range(settings.deals), settings, ordered=False, total=settings.deals)
+
+
+def opening_odds(settings: OddsSettings, workers: Workers = Workers()) -> dict[str, Any]:
+    """Chance of holding an opening by the k-th turn (1 = the dealt rack), by meld variant and by
+    whether the deal held a joker."""
+    return odds_report(settings, run_deals(settings, workers))
+
+
+def odds_report(settings: OddsSettings, deals: Iterable[Deal]) -> dict[str, Any]:
+    """The odds over the deals done (all of them, or those done before an interrupt)."""
+    variants = odds_variants(settings)
     results: dict[str, dict[str, list[int | None]]] = {
         label: {"with_joker": [], "without_joker": []} for label, _ in variants
     }
-    indices: Iterable[int] = progress if progress is not None else range(settings.deals)
-    for index in indices:
-        rng = random.Random(derived_seed(settings.seed, index))
-        tiles = full_pool(settings.rules)
-        rng.shuffle(tiles)
-        rack = tiles[: settings.rack_size]
-        draws = tiles[settings.rack_size : settings.rack_size + settings.turns - 1]
-        key = "with_joker" if any(t.is_joker for t in rack) else "without_joker"
-        for label, rules in variants:
-            results[label][key].append(_first_opening(rack, draws, rules))
+    done = sorted(deals, key=lambda d: d.index)  # the same lists whatever order deals ended in
+    for one in done:
+        key = "with_joker" if one.with_joker else "without_joker"
+        for (label, _), first in zip(variants, one.first_opening):
+            results[label][key].append(first)
     out: dict[str, Any] = {
-        "deals": settings.deals,
+        "deals": len(done),
         "turns": settings.turns,
         "seed": settings.seed,
         "rules": settings.rules.to_dict(),

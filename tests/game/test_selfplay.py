@@ -12,6 +12,7 @@ from click.testing import CliRunner, Result
 
 from cli.main import cli
 from solver.errors import RulesError
+from solver.executors import Workers
 from solver.game.records import read_record
 from solver.game.selfplay import (
     OddsSettings,
@@ -114,10 +115,10 @@ def test_seat_orders_are_latin_squares_seating_the_levels_differently(levels: tu
 
 def test_results_do_not_depend_on_jobs(tmp_path: Path) -> None:
     settings = Settings(ais=("easy", "medium"), games=4, seed=5, rules=SMALL)
-    one = list(run_games(settings, jobs=1))
-    two = list(run_games(settings, jobs=2))
+    one = list(run_games(settings, Workers(jobs=1)))
+    two = list(run_games(settings, Workers(jobs=2)))
     assert without_time(one) == without_time(two)
-    again = list(run_games(settings, jobs=1))
+    again = list(run_games(settings, Workers(jobs=1)))
     assert without_time(one) == without_time(again)
 
 

@@ -1,0 +1,139 @@
+"""Work in chunks on any executor: what an executor offers, and ``run_tasks``, which cuts the items
+into chunks, keeps a bounded number of them in flight and hands back the results.
+
+A task is a function of one item and of what every item shares (the context): ``fn(item,
+context)``. It must be a module-level function (it is sent to other processes by name) and must
+depend on nothing but its arguments, so that a chunk run twice (after a worker died) or run
+anywhere gives the same results.
+
+Chunks grow until one takes about ``executor.task_seconds`` to compute, so that the executor's
+cost per task (a pipe write for a local pool, a few milliseconds of scheduling and network for
+Dask) stays a small share; they never hold more than a quarter of one worker's share of a known
+total, so every worker gets work to the end of the run. At most ``executor.window`` chunks are in
+flight, so the items (a batch file of ten million lines) are read only as fast as they are solved.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections import deque
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from itertools import islice
+from typing import Any, Protocol, TypeVar
+
+I = TypeVar("I")  # noqa: E741 - an item
+C = TypeVar("C")  # what every item shares
+R = TypeVar("R")
+R_co = TypeVar("R_co", covariant=True)
+
+# Items in a chunk, at most: bounds what one lost or rerun chunk costs.
+MAX_CHUNK = 4096
+
+
+class Handle(Protocol[R_co]):
+    """A submitted chunk."""
+
+    def result(self) -> R_co:
+        """Its result (waiting for it); the task's own exception if it raised one."""
+        ...
+
+
+class Executor(Protocol):
+    """Where chunks run."""
+
+    @property
+    def workers(self) -> int:
+        """Chunks that run at the same time."""
+        ...
+
+    @property
+    def window(self) -> int:
+        """Chunks to keep in flight: enough that no worker waits for the next one."""
+        ...
+
+    @property
+    def task_seconds(self) -> float:
+        """How long a chunk should take (0: one item a chunk)."""
+        ...
+
+    def submit(self, fn: Callable[[Any], R], arg: Any) -> Handle[R]:
+        """Start ``fn(arg)`` somewhere."""
+        ...
+
+    def first_done(self, handles: Sequence[Handle[Any]]) -> Sequence[Handle[Any]]:
+        """Wait until at least one of ``handles`` is done; those that are."""
+        ...
+
+    def cancel(self, handles: Sequence[Handle[Any]]) -> None:
+        """Give up on chunks not yet done (the run is being stopped)."""
+        ...
+
+
+def run_tasks(
+    executor: Executor,
+    fn: Callable[[I, C], R],
+    items: Iterable[I],
+    context: C,
+    *,
+    ordered: bool,
+    total: int | None = None,
+) -> Iterator[R]:
+    """``fn(item, context)`` for every item, run on ``executor``: in item order if ``ordered``,
+    otherwise as chunks finish. ``total``, if known, is the number of items."""
+    source = iter(items)
+    sizes = _ChunkSizes(executor, total)
+    in_flight: deque[Handle[tuple[list[R], float]]] = deque()
+    try:
+        while True:
+            while len(in_flight) < executor.window:
+                chunk = list(islice(source, sizes.next()))
+                if not chunk:
+                    break
+                in_flight.append(executor.submit(_run_chunk, (fn, chunk, context)))
+            if not in_flight:
+                return
+            # In order: wait for the oldest chunk (later ones finish meanwhile, within the window).
+            done = [in_flight[0]] if ordered else executor.first_done(in_flight)
+            for handle in done:
+                in_flight.remove(handle)
+                results, seconds = handle.result()
+                sizes.record(len(results), seconds)
+                yield from results
+    finally:
+        if in_flight:  # stopped early (Ctrl-C, an error, the caller stopped reading)
+            executor.cancel(list(in_flight))
+
+
+def _run_chunk(job: tuple[Callable[[I, C], R], list[I], C]) -> tuple[list[R], float]:
+    """Runs where the executor puts it: the chunk's results and how long they took."""
+    fn, chunk, context = job
+    started = time.perf_counter()
+    results = [fn(item, context) for item in chunk]
+    return results, time.perf_counter() - started
+
+
+class _ChunkSizes:
+    """The size of the next chunk: one item at first, then as many as take ``task_seconds``
+    at the pace measured so far (at most doubling from one chunk to the next)."""
+
+    def __init__(self, executor: Executor, total: int | None) -> None:
+        self.executor = executor
+        self.total = total
+        self.size = 1
+        self.seconds_per_item: float | None = None
+
+    def record(self, items: int, seconds: float) -> None:
+        if items:
+            self.seconds_per_item = seconds / items
+
+    def next(self) -> int:
+        target = self.executor.task_seconds
+        if target <= 0 or self.seconds_per_item is None:
+            return self.size
+        wanted = target / max(self.seconds_per_item, 1e-6)
+        limit = MAX_CHUNK
+        if self.total is not None:
+            limit = min(limit, math.ceil(self.total / (4 * max(1, self.executor.workers))))
+        self.size = max(1, min(int(wanted), 2 * self.size, limit))
+        return self.size

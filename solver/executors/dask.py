@@ -1,0 +1,219 @@
+"""The Dask executor: chunks run by the workers of a Dask cluster (``dask`` and ``distributed``).
+
+With a scheduler address, the cluster is somebody else's: the run connects a client, checks that
+every worker runs the same rummikub and Python, submits its chunks and, however it ends, cancels
+what it left unfinished and disconnects, leaving the cluster as it found it. Without one, it
+starts a cluster of worker processes on this machine for the run and shuts it down at the end.
+
+Dask reruns the chunks of a worker that dies on the other workers (a started cluster also
+restarts the worker), so a run survives it with the same results.
+"""
+
+from __future__ import annotations
+
+import gc
+import logging
+import signal
+import socket
+import sys
+import time
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager, suppress
+from importlib.metadata import PackageNotFoundError, version
+from typing import Any, Generic, TypeVar, cast
+
+import distributed
+from distributed.comm.addressing import parse_address, parse_host_port
+from distributed.comm.core import CommClosedError
+
+from solver.errors import ExecutorError
+from solver.executors.chunks import Handle
+
+R = TypeVar("R")
+
+# Dask's cost per task is a few milliseconds (measured on this machine: 3 ms for an empty task
+# with the scheduler and workers sharing two cores): half a second a chunk keeps it under 1%.
+DASK_TASK_SECONDS = 0.5
+CONNECT_SECONDS = 5.0
+WINDOW_PER_WORKER = 4
+# A cluster's size is looked up again this often (workers may join or leave during a run).
+RESIZE_SECONDS = 5.0
+
+
+class DaskExecutor:
+    """Chunks submitted to a Dask cluster through one client."""
+
+    task_seconds = DASK_TASK_SECONDS
+
+    def __init__(self, client: distributed.Client) -> None:
+        self.client = client
+        self._workers = 1
+        self._counted = -RESIZE_SECONDS
+
+    @property
+    def workers(self) -> int:
+        if time.monotonic() - self._counted >= RESIZE_SECONDS:
+            self._workers = max(1, sum(self.client.nthreads().values()))
+            self._counted = time.monotonic()
+        return self._workers
+
+    @property
+    def window(self) -> int:
+        return WINDOW_PER_WORKER * self.workers
+
+    def submit(self, fn: Callable[[Any], R], arg: Any) -> _DaskHandle[R]:
+        # pure=False: a chunk sent again (the same items) is new work, not a cached result.
+        return _DaskHandle(self.client.submit(fn, arg, pure=False))
+
+    def first_done(self, handles: Sequence[Handle[Any]]) -> Sequence[Handle[Any]]:
+        with self.client.as_current():  # wait() looks for the client to ask there
+            done = distributed.wait(_futures(handles), return_when="FIRST_COMPLETED").done
+        return [h for h in handles if cast(_DaskHandle[Any], h).future in done]
+
+    def cancel(self, handles: Sequence[Handle[Any]]) -> None:
+        with suppress(Exception):  # the scheduler is gone: nothing is left running there
+            self.client.cancel(_futures(handles))
+
+
+def _futures(handles: Sequence[Handle[Any]]) -> list[distributed.Future[Any]]:
+    return [cast(_DaskHandle[Any], h).future for h in handles]  # handles are this executor's own
+
+
+class _DaskHandle(Generic[R]):
+    """A submitted chunk; Dask's own failures become one-line errors."""
+
+    def __init__(self, future: distributed.Future[R]) -> None:
+        self.future = future
+
+    def result(self) -> R:
+        try:
+            result: R = self.future.result()
+        except distributed.KilledWorker as err:
+            raise ExecutorError(
+                f"the workers running a chunk of work kept dying ({err.allowed_failures + 1} in turn, "
+                f"the last {err.last_worker.address}): the work itself may crash them (out of memory?)"
+            ) from None
+        except (distributed.CancelledError, TimeoutError, CommClosedError) as err:
+            raise ExecutorError(f"lost the Dask cluster during the run: {_one_line(err)}") from None
+        return result
+
+
+@contextmanager
+def dask_executor(scheduler: str | None, jobs: int) -> Iterator[DaskExecutor]:
+    """An executor on the cluster at ``scheduler``, or on a cluster of ``jobs`` worker processes
+    started on this machine (and shut down when the block ends)."""
+    logger = logging.getLogger("distributed")
+    level = logger.level
+    # Dask's own log lines (a worker restarted, a connection closed at shutdown) are not the
+    # user's business; what matters reaches them as one-line errors.
+    logger.setLevel(logging.CRITICAL)
+    cluster: distributed.LocalCluster | None = None
+    client: distributed.Client | None = None
+    try:
+        if scheduler is None:
+            cluster = _start_cluster(jobs)
+            client = distributed.Client(cluster, set_as_default=False)
+        else:
+            client = _connect(scheduler)
+            _check_workers(client)
+        yield DaskExecutor(client)
+    finally:
+        with _no_interrupts():  # a second Ctrl-C must not leave the started cluster running
+            if client is not None:
+                client.close()
+            if cluster is not None:
+                cluster.close()
+        logger.setLevel(level)
+
+
+def _start_cluster(jobs: int) -> distributed.LocalCluster:
+    try:
+        return distributed.LocalCluster(
+            n_workers=jobs,
+            threads_per_worker=1,  # the solver uses one core; a process per core
+            processes=True,
+            dashboard_address=None,
+            silence_logs=logging.CRITICAL,
+            preload=[__name__],  # dask_setup below, in every worker
+        )
+    except Exception as err:
+        raise ExecutorError(f"cannot start a local Dask cluster of {jobs} workers: {_one_line(err)}") from None
+
+
+def dask_setup(worker: Any) -> None:
+    """Run by each worker of a cluster started here: Ctrl-C reaches the whole process group,
+    and the command alone decides what it means (write what finished, shut the cluster down)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def _connect(address: str) -> distributed.Client:
+    """A client of the scheduler at ``address``, or a one-line error within a few seconds."""
+    try:
+        scheme, location = parse_address(address)
+        host, port = parse_host_port(location, 8786)
+    except ValueError as err:
+        raise ExecutorError(f"not a Dask scheduler address: {address!r} ({_one_line(err)})") from None
+    if scheme in ("tcp", "tls"):
+        # A plain connection first: Dask itself retries a refused one until its timeout, and
+        # a client that failed to connect complains again when it is collected.
+        try:
+            socket.create_connection((host, port), timeout=CONNECT_SECONDS).close()
+        except OSError as err:
+            raise ExecutorError(f"cannot reach the Dask scheduler at {address}: {_one_line(err)}") from None
+    previous = sys.unraisablehook
+    sys.unraisablehook = lambda _: None
+    try:
+        return distributed.Client(address, timeout=CONNECT_SECONDS, set_as_default=False)
+    except Exception as err:
+        message = _one_line(err)
+        del err
+        gc.collect()  # the half-made client's complaints, while they are silenced
+        raise ExecutorError(f"cannot connect to the Dask scheduler at {address}: {message}") from None
+    finally:
+        sys.unraisablehook = previous
+
+
+def _worker_versions() -> tuple[str, str]:
+    """Run on each worker: the versions that must match the client's."""
+    try:
+        ours = version("rummikub-analysis")
+    except PackageNotFoundError:
+        ours = "not installed"
+    return ours, ".".join(map(str, sys.version_info[:2]))
+
+
+def _check_workers(client: distributed.Client) -> None:
+    """Every worker runs the same rummikub and Python as this client (the same code gives the
+    same results; a chunk is sent to a worker by name, and must find the same functions there)."""
+    expected = _worker_versions()
+    found = client.run(_worker_versions, on_error="return")
+    for address, versions in sorted(found.items()):
+        if isinstance(versions, BaseException):
+            raise ExecutorError(
+                f"Dask worker {address} cannot run rummikub ({_one_line(versions)}): "
+                "install rummikub-analysis on every worker"
+            )
+        if tuple(versions) != expected:
+            raise ExecutorError(
+                f"Dask worker {address} runs rummikub-analysis {versions[0]} on Python {versions[1]}, "
+                f"this client {expected[0]} on Python {expected[1]}: install the same on every worker"
+            )
+
+
+@contextmanager
+def _no_interrupts() -> Iterator[None]:
+    """Ctrl-C held off for the block (only the main thread may change signal handlers)."""
+    try:
+        previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    except ValueError:  # not the main thread
+        yield
+        return
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
+def _one_line(err: BaseException) -> str:
+    text = str(err).strip().splitlines()
+    return text[0] if text else type(err).__name__
