@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import os
 import sys
 import time
 from typing import Any
@@ -11,7 +10,7 @@ from typing import Any
 import click
 
 from cli.errors import EXIT_INTERRUPTED, guarded
-from cli.options import explicit_rule_options, rule_options
+from cli.options import executor_options, explicit_rule_options, rule_options, workers_from
 from solver.rules import RuleSet
 from solver.wording import count
 
@@ -44,13 +43,7 @@ def _interval(pair: list[float]) -> str:
 @click.option(
     "--seed", type=int, default=0, show_default=True, help="Seed: the same seed gives the same games."
 )
-@click.option(
-    "--jobs",
-    type=click.IntRange(0, 256),
-    default=1,
-    show_default=True,
-    help="Worker processes (0: one per CPU); results do not depend on it.",
-)
+@executor_options
 @click.option("--record", "record_dir", metavar="DIR", help="Write one game record per game into DIR.")
 @click.option(
     "--scoring",
@@ -98,7 +91,7 @@ def selfplay(ctx: click.Context, /, **params: Any) -> None:
         record_dir=params["record_dir"],
     )
     guarded(lambda: settings.config(0))  # refuse impossible rule/player combinations up front
-    jobs = params["jobs"] or (os.cpu_count() or 1)
+    workers = workers_from(ctx, params)
     started = time.perf_counter()
     outcomes = []
     interrupted = False
@@ -107,7 +100,7 @@ def selfplay(ctx: click.Context, /, **params: Any) -> None:
         def play_all() -> None:
             nonlocal interrupted
             try:
-                for outcome in run_games(settings, jobs):
+                for outcome in run_games(settings, workers):
                     outcomes.append(outcome)
                     bar.update(1)
             except KeyboardInterrupt:
@@ -173,6 +166,7 @@ def render_selfplay(data: dict[str, Any]) -> str:
 @click.option(
     "--seed", type=int, default=0, show_default=True, help="Seed: the same seed gives the same deals."
 )
+@executor_options
 @rule_options
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of text.")
 @click.pass_context
@@ -182,17 +176,37 @@ def odds(ctx: click.Context, /, deals: int, turns: int, seed: int, as_json: bool
     Each deal draws one tile a turn until it holds an initial meld (--meld-threshold), under both
     meld variants (no joker in the meld, joker in the meld), for every deal and split by whether
     the deal held a joker, with 95% Wilson intervals.
+
+    Ctrl-C stops the dealing: the report then covers the deals done so far (exit status 130).
     """
-    from solver.game.selfplay import OddsSettings, opening_odds
+    from solver.game.selfplay import OddsSettings, odds_report, odds_variants, run_deals
 
     rules = _rules(ctx, params)
     settings = OddsSettings(rules=rules, deals=deals, turns=turns, seed=seed)
-    with click.progressbar(range(deals), label="Dealing", file=sys.stderr) as bar:
-        result = guarded(lambda: opening_odds(settings, bar))
-    if as_json:
-        click.echo(json.dumps(result))
-        return
-    click.echo(render_odds(result))
+    guarded(lambda: odds_variants(settings))  # refuse impossible settings up front
+    workers = workers_from(ctx, params)
+    done = []
+    interrupted = False
+    with click.progressbar(length=deals, label="Dealing", file=sys.stderr) as bar:
+
+        def deal_all() -> None:
+            nonlocal interrupted
+            try:
+                for one in run_deals(settings, workers):
+                    done.append(one)
+                    bar.update(1)
+            except KeyboardInterrupt:
+                interrupted = True  # the deals done so far still make a report
+
+        guarded(deal_all)
+    if interrupted:
+        click.echo(f"\nInterrupted after {len(done)} of {deals} deals.", err=True)
+        if not done:
+            ctx.exit(EXIT_INTERRUPTED)
+    result = odds_report(settings, done)
+    click.echo(json.dumps(result) if as_json else render_odds(result))
+    if interrupted:
+        ctx.exit(EXIT_INTERRUPTED)
 
 
 def render_odds(data: dict[str, Any]) -> str:

@@ -22,6 +22,7 @@ from cli.errors import (
     guarded,
 )
 from cli.options import (
+    executor_options,
     explicit_rule_options,
     opened_override,
     output_options,
@@ -31,6 +32,7 @@ from cli.options import (
     solver_options,
     turn_options,
     use_color,
+    workers_from,
 )
 from cli.render import (
     render_arrangement,
@@ -296,23 +298,15 @@ def _no_such_position_file(name: str) -> None:
 @rule_options
 @turn_options
 @solver_options
-@click.option(
-    "--jobs",
-    type=click.IntRange(min=0),
-    default=1,
-    show_default=True,
-    help="Worker processes (0: one per CPU). Answers stay in input order.",
-)
+@executor_options
 @click.pass_context
 def batch(ctx: click.Context, /, file: str, **params: Any) -> None:
     """Solve many positions: JSON lines in (FILE, or '-' for standard input), one JSON line out each.
 
     Input line: {"rack": ["R1", ...], "table": [["R4", "R5", "R6"], ...], "initial_meld": false}.
-    Output: the same object as `solve --json`, in input order; a bad line gives
-    {"line": N, "error": "..."} and the others are still answered.
+    Output: the same object as `solve --json`, in input order (whatever the executor); a bad line
+    gives {"line": N, "error": "..."} and the others are still answered.
     """
-    import os
-
     from solver.batch import BatchSettings, Outcome, answer_lines, read_lines
     from solver.files import open_input
 
@@ -322,16 +316,21 @@ def batch(ctx: click.Context, /, file: str, **params: Any) -> None:
         options=solve_options(params),
         timing=params["timing"],
     )
-    jobs = params["jobs"] or os.cpu_count() or 1
+    workers = workers_from(ctx, params)
     worst = Outcome.ANSWERED
     stream = guarded(lambda: open_input(file, "batch file"))
     label = "<stdin>" if file == "-" else file
-    try:
-        lines = guarded(lambda: read_lines(stream, where=f"batch file {label}"))
-        for text, outcome in answer_lines(lines, settings, jobs):
+
+    def answer_all() -> None:
+        nonlocal worst
+        lines = read_lines(stream, where=f"batch file {label}")
+        for text, outcome in answer_lines(lines, settings, workers):
             sys.stdout.write(text + "\n")
             sys.stdout.flush()  # every finished answer is written, even if the run is interrupted
             worst = max(worst, outcome)
+
+    try:
+        guarded(answer_all)
     finally:
         if stream is not sys.stdin.buffer:
             stream.close()

@@ -10,6 +10,7 @@ from typing import Any, TypeVar
 import click
 from click.core import ParameterSource
 
+from solver.executors import Workers
 from solver.solution import Objective
 from solver.solve import SolveOptions
 
@@ -261,3 +262,46 @@ def explicit_rule_options(ctx: click.Context, params: dict[str, Any]) -> dict[st
 
 def opened_override(initial_meld: bool | None) -> bool | None:
     return None if initial_meld is None else not initial_meld
+
+
+def executor_options(func: F) -> F:
+    """Where bulk work runs: --executor, --scheduler, --jobs."""
+    decorators = [
+        click.option(
+            "--executor",
+            type=click.Choice(["local", "dask"]),
+            default="local",
+            show_default=True,
+            help="local: this machine's processes; dask: a Dask cluster (the optional extra "
+            "rummikub-analysis[dask]). Results do not depend on it.",
+        ),
+        click.option(
+            "--scheduler",
+            metavar="ADDRESS",
+            envvar="RUMMIKUB_DASK_SCHEDULER",
+            help="With --executor dask: the scheduler of a running cluster (tcp://HOST:8786; "
+            "env RUMMIKUB_DASK_SCHEDULER). Without it, a cluster of --jobs workers on this machine.",
+        ),
+        click.option(
+            "--jobs",
+            type=click.IntRange(0, 256),
+            default=1,
+            show_default=True,
+            help="Worker processes, local or of a Dask cluster started here (0: one per CPU). "
+            "Results do not depend on it.",
+        ),
+    ]
+    for decorator in reversed(decorators):
+        func = decorator(func)
+    return func
+
+
+def workers_from(ctx: click.Context, params: dict[str, Any]) -> Workers:
+    """The executor options as one value (a scheduler from the environment applies to dask only)."""
+    executor, scheduler = params["executor"], params["scheduler"]
+    if executor == "local":
+        if scheduler and ctx.get_parameter_source("scheduler") is not ParameterSource.ENVIRONMENT:
+            raise click.UsageError("--scheduler needs --executor dask")
+        scheduler = None
+    jobs = params["jobs"] or os.cpu_count() or 1
+    return Workers(executor=executor, jobs=jobs, scheduler=scheduler or None)

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import json
+import sys
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
-from cli.errors import EXIT_BAD_INPUT, EXIT_ILLEGAL, EXIT_NOT_OPTIMAL, fail, guarded
+from cli.errors import EXIT_BAD_INPUT, EXIT_ILLEGAL, EXIT_INTERRUPTED, EXIT_NOT_OPTIMAL, fail, guarded
+from cli.options import executor_options, workers_from
 from cli.render import render_check, render_puzzle
 from solver.wording import count
 
@@ -106,14 +108,75 @@ def puzzles_check(ctx: click.Context, /, puzzle_id: str, answer_file: str, as_js
 @puzzles.command("generate")
 @click.option("--difficulty", type=click.IntRange(1, 5), required=True, help="Measured difficulty, 1-5.")
 @click.option("--seed", type=int, default=0, show_default=True, help="Same seed, same puzzle.")
+@click.option(
+    "--count",
+    type=click.IntRange(1, 10_000_000),
+    default=1,
+    show_default=True,
+    help="Puzzles to make, from seeds SEED, SEED+1, ... (more than one needs --out).",
+)
+@click.option("--out", "out_dir", metavar="DIR", help="Write each puzzle into DIR as a puzzle file, gen-D-SEED.txt.")
+@executor_options
 @answer_option
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object (as `puzzles show --json`).")
 @click.option("--svg", "svg_file", metavar="FILE", help="Also draw the puzzle as SVG (with --answer: and its answer).")
-def puzzles_generate(difficulty: int, seed: int, with_answer: bool, as_json: bool, svg_file: str | None) -> None:
-    """Create a new puzzle of a measured difficulty, with a unique optimal set of tiles to play."""
-    from puzzles.generate import generated_puzzle
+@click.pass_context
+def puzzles_generate(
+    ctx: click.Context,
+    /,
+    difficulty: int,
+    seed: int,
+    count: int,
+    out_dir: str | None,
+    with_answer: bool,
+    as_json: bool,
+    svg_file: str | None,
+    **params: Any,
+) -> None:
+    """Create new puzzles of a measured difficulty, each with a unique optimal set of tiles to play.
 
-    show_puzzle(guarded(lambda: generated_puzzle(difficulty, seed)), with_answer, as_json, svg_file)
+    One puzzle is shown; with --out DIR, --count puzzles are written into DIR as puzzle files
+    (whole, as each is made, answer included), each recording the seed it came from. Ctrl-C
+    stops the run: the files written so far are complete (exit status 130).
+    """
+    if out_dir is None:
+        if count > 1 or params["executor"] != "local":
+            raise click.UsageError("--count and --executor need --out DIR: the puzzles are written as files")
+        from puzzles.generate import generated_puzzle
+
+        show_puzzle(guarded(lambda: generated_puzzle(difficulty, seed)), with_answer, as_json, svg_file)
+        return
+    if as_json or svg_file or with_answer:
+        raise click.UsageError("--json, --svg and --answer show one puzzle: leave out --out, or read the files written")
+    from puzzles.generate import write_generated
+
+    workers = workers_from(ctx, params)
+    written = 0
+    failed: list[tuple[int, str]] = []
+    interrupted = False
+    with click.progressbar(length=count, label="Generating", file=sys.stderr) as bar:
+
+        def generate_all() -> None:
+            nonlocal written, interrupted
+            try:
+                for made in write_generated(difficulty, range(seed, seed + count), out_dir, workers):
+                    if made.error is None:
+                        written += 1
+                    else:
+                        failed.append((made.seed, made.error))
+                    bar.update(1)
+            except KeyboardInterrupt:
+                interrupted = True
+
+        guarded(generate_all)
+    click.echo(f"{written} puzzles of difficulty {difficulty} written to {out_dir}")
+    for failed_seed, why in sorted(failed):
+        click.echo(f"No puzzle from seed {failed_seed}: {why}", err=True)
+    if interrupted:
+        click.echo(f"Interrupted after {written + len(failed)} of {count} seeds.", err=True)
+        ctx.exit(EXIT_INTERRUPTED)
+    if failed:
+        ctx.exit(EXIT_BAD_INPUT)
 
 
 @puzzles.command("record")
