@@ -1,6 +1,11 @@
-"""Shared test options: every backend-dependent test runs once per backend (``--backend`` picks one)."""
+"""Shared test options: every backend-dependent test runs once per backend (``--backend`` picks one);
+and a Dask cluster for the executor tests."""
 
 from __future__ import annotations
+
+import logging
+from collections.abc import Iterator
+from typing import Any
 
 import pytest
 
@@ -20,3 +25,16 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
     if "backend" in metafunc.fixturenames and "formulation" not in metafunc.fixturenames:
         chosen = metafunc.config.getoption("backend") or list(BACKENDS)
         metafunc.parametrize("backend", chosen)
+
+
+@pytest.fixture(scope="session")
+def dask_cluster() -> Iterator[Any]:
+    """A Dask cluster of two worker processes for the session: the "existing cluster" that
+    ``--scheduler`` connects to (its scheduler runs in the test process)."""
+    from distributed import LocalCluster
+
+    cluster = LocalCluster(
+        n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None, silence_logs=logging.CRITICAL
+    )
+    yield cluster
+    cluster.close()

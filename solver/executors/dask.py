@@ -11,7 +11,7 @@ restarts the worker), so a run survives it with the same results.
 
 from __future__ import annotations
 
-import gc
+import asyncio
 import logging
 import signal
 import socket
@@ -25,6 +25,8 @@ from typing import Any, Generic, TypeVar, cast
 import distributed
 from distributed.comm.addressing import parse_address, parse_host_port
 from distributed.comm.core import CommClosedError
+from distributed.comm.registry import get_backend
+from distributed.core import rpc
 
 from solver.errors import ExecutorError
 from solver.executors.chunks import Handle
@@ -150,27 +152,40 @@ def _connect(address: str) -> distributed.Client:
     """A client of the scheduler at ``address``, or a one-line error within a few seconds."""
     try:
         scheme, location = parse_address(address)
-        host, port = parse_host_port(location, 8786)
+        get_backend(scheme)
     except ValueError as err:
         raise ExecutorError(f"not a Dask scheduler address: {address!r} ({_one_line(err)})") from None
-    if scheme in ("tcp", "tls"):
-        # A plain connection first: Dask itself retries a refused one until its timeout, and
-        # a client that failed to connect complains again when it is collected.
+    try:
+        host, port = parse_host_port(location, 8786)
+    except ValueError:
+        raise ExecutorError(f"not a Dask scheduler address: {address!r} (expected tcp://HOST:PORT)") from None
+    if scheme == "tcp":
+        # Checked before a client is made: Dask retries a refused connection until its timeout,
+        # and a client that failed to connect hangs and complains again when it is collected.
         try:
             socket.create_connection((host, port), timeout=CONNECT_SECONDS).close()
-        except OSError as err:
+            kind = asyncio.run(asyncio.wait_for(_identity(address), CONNECT_SECONDS))
+        except TimeoutError:
+            raise ExecutorError(
+                f"no Dask scheduler answered at {address} within {CONNECT_SECONDS:.0f} s"
+            ) from None
+        except (OSError, CommClosedError) as err:
             raise ExecutorError(f"cannot reach the Dask scheduler at {address}: {_one_line(err)}") from None
-    previous = sys.unraisablehook
-    sys.unraisablehook = lambda _: None
+        except Exception as err:  # something else listens there, speaking another protocol
+            raise ExecutorError(f"no Dask scheduler answers at {address}: {_one_line(err)}") from None
+        if kind != "Scheduler":
+            raise ExecutorError(f"{address} is a Dask {kind or 'server'}, not a scheduler")
     try:
         return distributed.Client(address, timeout=CONNECT_SECONDS, set_as_default=False)
     except Exception as err:
-        message = _one_line(err)
-        del err
-        gc.collect()  # the half-made client's complaints, while they are silenced
-        raise ExecutorError(f"cannot connect to the Dask scheduler at {address}: {message}") from None
-    finally:
-        sys.unraisablehook = previous
+        raise ExecutorError(f"cannot connect to the Dask scheduler at {address}: {_one_line(err)}") from None
+
+
+async def _identity(address: str) -> str:
+    """What kind of Dask server listens at ``address`` (Scheduler, Worker, Nanny)."""
+    async with rpc(address, timeout=CONNECT_SECONDS) as server:
+        answer = await server.identity()
+    return str(answer.get("type", "")) if isinstance(answer, dict) else ""
 
 
 def _worker_versions() -> tuple[str, str]:
@@ -215,5 +230,7 @@ def _no_interrupts() -> Iterator[None]:
 
 
 def _one_line(err: BaseException) -> str:
+    if isinstance(err, OSError) and err.strerror:
+        return err.strerror  # "Connection refused", not "[Errno 111] Connection refused"
     text = str(err).strip().splitlines()
     return text[0] if text else type(err).__name__
