@@ -10,7 +10,8 @@ from typing import Any, TypeVar
 import click
 from click.core import ParameterSource
 
-from solver.executors import Workers
+from cli.errors import guarded
+from solver.executors import Workers, check
 from solver.solution import Objective
 from solver.solve import SolveOptions
 
@@ -304,4 +305,6 @@ def workers_from(ctx: click.Context, params: dict[str, Any]) -> Workers:
             raise click.UsageError("--scheduler needs --executor dask")
         scheduler = None
     jobs = params["jobs"] or os.cpu_count() or 1
-    return Workers(executor=executor, jobs=jobs, scheduler=scheduler or None)
+    workers = Workers(executor=executor, jobs=jobs, scheduler=scheduler or None)
+    guarded(lambda: check(workers))  # before any progress bar: a bad setup is one line
+    return workers

@@ -34,7 +34,13 @@ def dask_cluster() -> Iterator[Any]:
     from distributed import LocalCluster
 
     cluster = LocalCluster(
-        n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None, silence_logs=logging.CRITICAL
+        n_workers=2,
+        threads_per_worker=1,
+        processes=True,
+        host="127.0.0.1",
+        dashboard_address=None,
+        scheduler_kwargs={"dashboard": False, "dashboard_address": "127.0.0.1:0"},  # 8787 may be taken
+        silence_logs=logging.CRITICAL,
     )
     yield cluster
     cluster.close()

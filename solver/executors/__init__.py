@@ -1,7 +1,8 @@
 """Where bulk work runs (batch solving, self-play, the opening odds, puzzle generation): this
 process, a pool of worker processes on this machine, or a Dask cluster.
 
-``Workers`` names the executor; ``open_executor`` starts it (and stops what it started);
+``Workers`` names the executor; ``check`` finds what can be wrong before a run (Dask missing, its
+scheduler out of reach); ``open_executor`` starts it (and stops what it started);
 ``run_tasks`` runs a function over many items on it, in chunks. Results depend only on the items,
 never on the executor or the number of workers. Dask is imported only when asked for: it is an
 optional extra.
@@ -16,7 +17,7 @@ from dataclasses import dataclass, replace
 from solver.errors import ExecutorError
 from solver.executors.chunks import Executor, run_tasks
 
-__all__ = ["EXECUTORS", "Executor", "Workers", "open_executor", "run_tasks"]
+__all__ = ["EXECUTORS", "Executor", "Workers", "check", "open_executor", "run_tasks"]
 
 EXECUTORS = ("local", "dask")
 INSTALL_DASK = "pip install 'rummikub-analysis[dask]'"
@@ -45,6 +46,16 @@ class Workers:
         return replace(self, jobs=max(1, min(self.jobs, items)))
 
 
+def check(workers: Workers) -> None:
+    """What can be known before any work starts: Dask is installed, its scheduler answers."""
+    if workers.executor == "dask":
+        _require_dask()
+        if workers.scheduler is not None:
+            from solver.executors.dask import check_scheduler
+
+            check_scheduler(workers.scheduler)
+
+
 @contextmanager
 def open_executor(workers: Workers, warm: Callable[[], None] | None = None) -> Iterator[Executor]:
     """The executor ``workers`` names, open for the ``with`` block. ``warm`` loads what the tasks
@@ -55,11 +66,17 @@ def open_executor(workers: Workers, warm: Callable[[], None] | None = None) -> I
         with local_executor(workers.jobs, warm) as local:
             yield local
         return
+    _require_dask()
+    from solver.executors.dask import dask_executor
+
+    with dask_executor(workers.scheduler, workers.jobs) as cluster:
+        yield cluster
+
+
+def _require_dask() -> None:
     try:
-        from solver.executors.dask import dask_executor
+        import solver.executors.dask  # noqa: F401 - imports dask and distributed
     except ImportError as err:
         if (err.name or "").split(".")[0] not in ("dask", "distributed"):
             raise
         raise ExecutorError(f"the dask executor needs Dask, an optional extra: {INSTALL_DASK}") from None
-    with dask_executor(workers.scheduler, workers.jobs) as cluster:
-        yield cluster

@@ -134,7 +134,11 @@ def _start_cluster(jobs: int) -> distributed.LocalCluster:
             n_workers=jobs,
             threads_per_worker=1,  # the solver uses one core; a process per core
             processes=True,
+            host="127.0.0.1",  # a cluster for this run only: nothing listens beyond this machine
+            # No dashboard, and the scheduler's HTTP server on a free port: 8787 may be taken
+            # by a cluster the user runs (Dask would say so on stderr).
             dashboard_address=None,
+            scheduler_kwargs={"dashboard": False, "dashboard_address": "127.0.0.1:0"},
             silence_logs=logging.CRITICAL,
             preload=[__name__],  # dask_setup below, in every worker
         )
@@ -150,6 +154,15 @@ def dask_setup(worker: Any) -> None:
 
 def _connect(address: str) -> distributed.Client:
     """A client of the scheduler at ``address``, or a one-line error within a few seconds."""
+    check_scheduler(address)
+    try:
+        return distributed.Client(address, timeout=CONNECT_SECONDS, set_as_default=False)
+    except Exception as err:
+        raise ExecutorError(f"cannot connect to the Dask scheduler at {address}: {_one_line(err)}") from None
+
+
+def check_scheduler(address: str) -> None:
+    """A Dask scheduler answers at ``address``, or a one-line error within a few seconds."""
     try:
         scheme, location = parse_address(address)
         get_backend(scheme)
@@ -175,10 +188,6 @@ def _connect(address: str) -> distributed.Client:
             raise ExecutorError(f"no Dask scheduler answers at {address}: {_one_line(err)}") from None
         if kind != "Scheduler":
             raise ExecutorError(f"{address} is a Dask {kind or 'server'}, not a scheduler")
-    try:
-        return distributed.Client(address, timeout=CONNECT_SECONDS, set_as_default=False)
-    except Exception as err:
-        raise ExecutorError(f"cannot connect to the Dask scheduler at {address}: {_one_line(err)}") from None
 
 
 async def _identity(address: str) -> str:

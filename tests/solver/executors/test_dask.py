@@ -42,7 +42,13 @@ class Transitions(SchedulerPlugin):
 def own_cluster() -> Iterator[LocalCluster]:
     """A cluster of two worker processes for one test (one of them gets killed)."""
     cluster = LocalCluster(
-        n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None, silence_logs=logging.CRITICAL
+        n_workers=2,
+        threads_per_worker=1,
+        processes=True,
+        host="127.0.0.1",
+        dashboard_address=None,
+        scheduler_kwargs={"dashboard": False, "dashboard_address": "127.0.0.1:0"},
+        silence_logs=logging.CRITICAL,
     )
     yield cluster
     cluster.close()

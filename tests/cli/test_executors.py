@@ -1,0 +1,257 @@
+"""``--executor local|dask`` on batch, selfplay, odds and puzzles generate: the same results
+whatever runs them, one-line errors, and Ctrl-C (exit 130, every finished result written, the
+cluster shut down if the command started it, left as found if not)."""
+
+from __future__ import annotations
+
+import builtins
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner, Result
+from distributed import Client, LocalCluster
+
+from cli.main import cli
+from puzzles.generate import generated_puzzle
+from puzzles.library import load_puzzle
+from solver.validator import validate
+from tests.paths import ROOT
+
+SELFPLAY = ROOT / "bench" / "positions" / "selfplay.jsonl"
+COMMAND = [sys.executable, "-c", "from cli.main import main; main()"]
+TIMING = ("seconds", "games_per_second")
+
+
+def run(args: list[Any], **kwargs: Any) -> Result:
+    result = CliRunner().invoke(cli, [str(a) for a in args], **kwargs)
+    assert "Traceback" not in result.stdout and "Traceback" not in result.stderr
+    assert result.exception is None or isinstance(result.exception, SystemExit), repr(result.exception)
+    return result
+
+
+def executors(cluster: LocalCluster) -> list[list[str]]:
+    """The ways to run: this process; the test's cluster of two workers; a one-worker cluster
+    that the command starts and stops."""
+    return [
+        ["--executor", "local"],
+        ["--executor", "dask", "--scheduler", cluster.scheduler_address],
+        ["--executor", "dask", "--jobs", "1"],
+    ]
+
+
+def summary(result: Result) -> dict[str, Any]:
+    assert result.exit_code == 0, result.stderr
+    return {k: v for k, v in json.loads(result.stdout).items() if k not in TIMING}
+
+
+def files(folder: Path) -> dict[str, bytes]:
+    return {p.name: p.read_bytes() for p in sorted(folder.iterdir())}
+
+
+# --------------------------------------------------------------------------- the same results
+
+
+def test_selfplay_summary_and_records_are_the_same_on_every_executor(tmp_path: Path, dask_cluster: LocalCluster) -> None:
+    outputs = []
+    for k, how in enumerate(executors(dask_cluster)):
+        records = tmp_path / f"records-{k}"
+        args = ["selfplay", "--games", 24, "--ai", "medium,easy", "--numbers", 9, "--seed", 4, "--json"]
+        outputs.append((summary(run([*args, "--record", records, *how])), files(records)))
+    assert len(outputs[0][1]) == 24
+    assert outputs[1] == outputs[0] and outputs[2] == outputs[0]
+
+
+def test_odds_are_the_same_on_every_executor(dask_cluster: LocalCluster) -> None:
+    found = [summary(run(["odds", "--deals", 200, "--turns", 6, "--seed", 2, "--json", *how])) for how in executors(dask_cluster)]
+    assert found[0]["deals"] == 200
+    assert found[1] == found[0] and found[2] == found[0]
+
+
+def test_batch_answers_are_the_same_and_in_input_order_on_every_executor(dask_cluster: LocalCluster) -> None:
+    rows = SELFPLAY.read_text().splitlines()[:150]
+    rows.insert(70, '{"rack": ["R14"]}')  # a bad line: answered in its place, the rest still solved
+    outputs = [run(["batch", "-", "--no-timing", *how], input="\n".join(rows) + "\n") for how in executors(dask_cluster)]
+    assert [o.exit_code for o in outputs] == [1, 1, 1]
+    assert outputs[1].stdout == outputs[0].stdout and outputs[2].stdout == outputs[0].stdout
+    answers = [json.loads(line) for line in outputs[0].stdout.splitlines()]
+    assert len(answers) == 151 and answers[70]["line"] == 71 and "R14" in answers[70]["error"]
+    ids = [json.loads(row).get("id") for row in rows]
+    assert [a.get("id") for a in answers] == ids
+
+
+def test_generated_puzzles_are_the_same_files_on_every_executor(tmp_path: Path, dask_cluster: LocalCluster) -> None:
+    made = []
+    for k, how in enumerate(executors(dask_cluster)):
+        out = tmp_path / f"puzzles-{k}"
+        result = run(["puzzles", "generate", "--difficulty", 2, "--seed", 5, "--count", 4, "--out", out, *how])
+        assert result.exit_code == 0, result.stderr
+        assert result.stdout == f"4 puzzles of difficulty 2 written to {out}\n"
+        made.append(files(out))
+    assert made[1] == made[0] and made[2] == made[0]
+    assert list(made[0]) == [f"gen-2-{seed}.txt" for seed in range(5, 9)]
+    for seed in range(5, 9):  # each file reads back as the puzzle of its own recorded seed
+        puzzle = load_puzzle(str(tmp_path / "puzzles-0" / f"gen-2-{seed}.txt"))
+        expected = generated_puzzle(2, seed)
+        assert puzzle.to_dict() == expected.to_dict()
+        assert f"--seed {seed}." in puzzle.position.notes
+        assert validate(puzzle.position, list(puzzle.answer)) == []
+
+
+# --------------------------------------------------------------------------- errors, one line each
+
+
+def test_without_the_extra_asking_for_dask_says_how_to_install_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    real_import = builtins.__import__
+
+    def no_dask(name: str, *args: Any, **kwargs: Any) -> Any:
+        if name.split(".")[0] in ("dask", "distributed"):
+            raise ModuleNotFoundError(f"No module named {name!r}", name=name)
+        return real_import(name, *args, **kwargs)
+
+    monkeypatch.delitem(sys.modules, "solver.executors.dask", raising=False)
+    monkeypatch.setattr(builtins, "__import__", no_dask)
+    for args in (["odds", "--deals", 5], ["selfplay", "--games", 2, "--numbers", 7], ["batch", "-"]):
+        result = run([*args, "--executor", "dask"], input="")
+        assert result.exit_code == 1
+        assert result.stderr == (
+            "Error: the dask executor needs Dask, an optional extra: pip install 'rummikub-analysis[dask]'\n"
+        )
+    assert run(["odds", "--deals", 5, "--json"]).exit_code == 0  # the local executor needs no Dask
+
+
+def test_an_unreachable_scheduler_is_one_line_within_seconds() -> None:
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    started = time.monotonic()
+    result = run(["odds", "--deals", 5, "--executor", "dask", "--scheduler", f"tcp://127.0.0.1:{port}"])
+    assert time.monotonic() - started < 3
+    assert result.exit_code == 1
+    assert result.stderr.endswith(f"Error: cannot reach the Dask scheduler at tcp://127.0.0.1:{port}: Connection refused\n")
+    assert result.stderr.count("Error") == 1
+
+
+def test_the_scheduler_comes_from_the_environment_for_dask_only(dask_cluster: LocalCluster) -> None:
+    env = {"RUMMIKUB_DASK_SCHEDULER": dask_cluster.scheduler_address}
+    local = run(["odds", "--deals", 50, "--json"], env=env)
+    on_cluster = run(["odds", "--deals", 50, "--json", "--executor", "dask"], env=env)
+    assert summary(on_cluster) == summary(local)
+    bad = run(["odds", "--deals", 50, "--executor", "dask"], env={"RUMMIKUB_DASK_SCHEDULER": "tcp://127.0.0.1:x"})
+    assert bad.exit_code == 1 and "not a Dask scheduler address: 'tcp://127.0.0.1:x'" in bad.stderr
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["odds", "--scheduler", "tcp://127.0.0.1:8786"], "--scheduler needs --executor dask"),
+        (["selfplay", "--executor", "spark"], "'spark' is not one of 'local', 'dask'"),
+        (["puzzles", "generate", "--difficulty", "1", "--count", "3"], "--count and --executor need --out DIR"),
+        (["puzzles", "generate", "--difficulty", "1", "--executor", "dask"], "--count and --executor need --out DIR"),
+    ],
+)
+def test_executor_usage_errors(args: list[str], message: str) -> None:
+    result = run(args)
+    assert result.exit_code == 2 and message in result.stderr
+
+
+def test_help_does_not_load_dask() -> None:
+    code = (
+        "import sys; from click.testing import CliRunner; from cli.main import cli\n"
+        "for c in ('selfplay', 'odds', 'batch'): CliRunner().invoke(cli, [c, '--help'])\n"
+        "CliRunner().invoke(cli, ['puzzles', 'generate', '--help'])\n"
+        "print(sorted(m for m in sys.modules if m.split('.')[0] in ('dask', 'distributed')))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"
+
+
+# --------------------------------------------------------------------------- Ctrl-C
+
+
+def session_processes(session: int) -> list[int]:
+    """Processes still alive in a session (zombies waiting to be reaped do not count)."""
+    alive = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = (entry / "stat").read_text()
+        except OSError:
+            continue
+        fields = stat.rsplit(")", 1)[1].split()
+        if int(fields[3]) == session and fields[0] != "Z":
+            alive.append(int(entry.name))
+    return alive
+
+
+def test_ctrl_c_stops_selfplay_on_a_cluster_it_started(tmp_path: Path) -> None:
+    records = tmp_path / "games"
+    process = subprocess.Popen(
+        [*COMMAND, "selfplay", "--games", "3000", "--ai", "easy,easy", "--numbers", "7", "--json",
+         "--record", str(records), "--executor", "dask", "--jobs", "2"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        start_new_session=True,  # the interrupt reaches the workers too, as a terminal's Ctrl-C would
+    )
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and (not records.exists() or len(list(records.iterdir())) < 20):
+        time.sleep(0.05)
+    os.killpg(process.pid, signal.SIGINT)
+    out, err = process.communicate(timeout=60)
+    assert process.returncode == 130
+    assert b"Traceback" not in err and b"distributed" not in err
+    report = json.loads(out)
+    names = sorted(path.name for path in records.iterdir())
+    assert all(name.startswith("game-") and name.endswith(".jsonl") for name in names)  # no half-written file
+    assert 20 <= len(names) and len(names) - 1 <= report["games"] <= len(names) < 3000
+    assert f"Interrupted after {report['games']} of 3000 games." in err.decode()
+    deadline = time.monotonic() + 10
+    while session_processes(process.pid) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert session_processes(process.pid) == []  # the cluster it started is shut down
+
+
+def test_ctrl_c_stops_batch_and_leaves_an_existing_cluster_as_found(tmp_path: Path, dask_cluster: LocalCluster) -> None:
+    address = dask_cluster.scheduler_address
+    with Client(address, set_as_default=False) as client:
+        before = client.run(os.getpid)
+    batch = tmp_path / "many.jsonl"
+    batch.write_text("\n".join(SELFPLAY.read_text().splitlines() * 30) + "\n")
+    out = tmp_path / "out.jsonl"
+    with open(out, "wb") as sink:
+        process = subprocess.Popen(
+            [*COMMAND, "batch", str(batch), "--no-timing", "--executor", "dask", "--scheduler", address],
+            stdout=sink,
+            stderr=subprocess.PIPE,
+            start_new_session=True,
+        )
+        deadline = time.monotonic() + 60
+        while out.stat().st_size == 0 and time.monotonic() < deadline:
+            time.sleep(0.05)
+        time.sleep(0.5)
+        os.killpg(process.pid, signal.SIGINT)
+        _, err = process.communicate(timeout=60)
+    assert process.returncode == 130
+    assert err.decode().strip() == "Interrupted."
+    lines = out.read_text().splitlines()
+    expected = run(["batch", "-", "--no-timing"], input="\n".join(SELFPLAY.read_text().splitlines()[:200]) + "\n")
+    assert 0 < len(lines) < 443 * 30  # stopped early, after some answers
+    for line in lines:
+        assert "tiles_played" in json.loads(line)  # every answer written is whole
+    first = min(len(lines), 200)
+    assert lines[:first] == expected.stdout.splitlines()[:first]  # and in input order
+    with Client(address, set_as_default=False) as client:
+        deadline = time.monotonic() + 10
+        while client.run_on_scheduler(lambda dask_scheduler: len(dask_scheduler.tasks)) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert client.run_on_scheduler(lambda dask_scheduler: len(dask_scheduler.tasks)) == 0  # nothing left queued
+        assert client.run(os.getpid) == before  # the same workers, still running
