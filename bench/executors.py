@@ -1,0 +1,197 @@
+"""The executors side by side: throughput of ``selfplay`` and ``batch`` run locally and on Dask, and
+the memory ``batch`` needs for a big input.
+
+``throughput`` runs, in rounds, each command under each executor (the order turned round every
+round, so that a change in the machine's load falls on all of them): ``local`` (this process),
+``local --jobs 2`` (a pool), ``dask --jobs 1`` and ``dask --jobs 2`` (a cluster the command starts
+on this machine). Every run is the command end to end, as a user runs it; the time to the first
+result (start-up: Python, the cluster, the workers' first imports) is also reported, and the rate
+after it. ``selfplay`` is medium against easy with records kept; ``batch`` reads
+``bench/positions/selfplay.jsonl`` repeated. Ratios are taken within a round.
+
+``memory`` runs ``batch`` on a small and a big generated input (cheap positions, so the big one
+ends in minutes) and samples the resident memory of the command and of its workers.
+
+    python bench/executors.py throughput [--rounds 3] [--games 1500] [--copies 40]
+    python bench/executors.py memory [--lines 1000000]
+
+Raw results go to ``bench/results/dask-runs.json``; ``bench/results/dask.md`` discusses them.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+import psutil
+
+ROOT = Path(__file__).resolve().parent.parent
+POSITIONS = ROOT / "bench" / "positions" / "selfplay.jsonl"
+RESULTS = ROOT / "bench" / "results" / "dask-runs.json"
+EXECUTORS = {
+    "local": ["--executor", "local", "--jobs", "1"],
+    "local-2": ["--executor", "local", "--jobs", "2"],
+    "dask-1": ["--executor", "dask", "--jobs", "1"],
+    "dask-2": ["--executor", "dask", "--jobs", "2"],
+}
+
+
+def rummikub() -> str:
+    return str(Path(sys.executable).parent / "rummikub")
+
+
+def run_selfplay(executor: str, games: int) -> dict[str, Any]:
+    with tempfile.TemporaryDirectory() as records:
+        command = [rummikub(), "selfplay", "--games", str(games), "--ai", "medium,easy", "--seed", "1", "--json",
+                   "--record", records, *EXECUTORS[executor]]
+        started = time.perf_counter()
+        process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+        first = None
+        while process.poll() is None:
+            if first is None and any(Path(records).iterdir()):
+                first = time.perf_counter() - started
+            time.sleep(0.02)
+        wall = time.perf_counter() - started
+        out = process.stdout.read() if process.stdout else b""
+        assert process.returncode == 0, f"{command} failed"
+        summary = json.loads(out)
+        assert summary["games"] == games
+    first = first if first is not None else wall
+    return {"items": games, "wall": wall, "first": first, "rate": games / wall,
+            "steady": (games - 1) / max(wall - first, 1e-9), "load": os.getloadavg()[0]}
+
+
+def run_batch(executor: str, path: str, lines: int) -> dict[str, Any]:
+    command = [rummikub(), "batch", path, "--no-timing", *EXECUTORS[executor]]
+    started = time.perf_counter()
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+    assert process.stdout is not None
+    first = None
+    answered = 0
+    for _ in process.stdout:
+        answered += 1
+        if first is None:
+            first = time.perf_counter() - started
+    process.wait()
+    wall = time.perf_counter() - started
+    assert process.returncode == 0 and answered == lines, f"{command}: {answered} of {lines} answers"
+    first = first if first is not None else wall
+    return {"items": lines, "wall": wall, "first": first, "rate": lines / wall,
+            "steady": (lines - 1) / max(wall - first, 1e-9), "load": os.getloadavg()[0]}
+
+
+def throughput(rounds: int, games: int, copies: int) -> dict[str, Any]:
+    rows = POSITIONS.read_text().splitlines()
+    with tempfile.NamedTemporaryFile("w", suffix=".jsonl", delete=False) as handle:
+        handle.write("\n".join(rows * copies) + "\n")
+        path = handle.name
+    lines = len(rows) * copies
+    runs: dict[str, dict[str, list[dict[str, Any]]]] = {"selfplay": {}, "batch": {}}
+    names = list(EXECUTORS)
+    try:
+        for r in range(rounds):
+            order = names[r % len(names):] + names[: r % len(names)]
+            for executor in order:
+                for command in ("selfplay", "batch"):
+                    result = run_selfplay(executor, games) if command == "selfplay" else run_batch(executor, path, lines)
+                    runs[command].setdefault(executor, []).append(result)
+                    print(f"round {r + 1} {command:8} {executor:8} {result['rate']:8.1f}/s end to end, "
+                          f"{result['steady']:8.1f}/s after the first result at {result['first']:.1f} s "
+                          f"(load {result['load']:.1f})", flush=True)
+    finally:
+        os.unlink(path)
+    report(runs)
+    return runs
+
+
+def report(runs: dict[str, dict[str, list[dict[str, Any]]]]) -> None:
+    for command, by_executor in runs.items():
+        print(f"\n{command}: median over rounds (end to end / after start-up), and ratios within each round")
+        for executor, results in by_executor.items():
+            print(f"  {executor:8} {statistics.median(r['rate'] for r in results):8.1f}/s "
+                  f"{statistics.median(r['steady'] for r in results):8.1f}/s  "
+                  f"start-up {statistics.median(r['first'] for r in results):.1f} s")
+        for top, bottom in (("dask-1", "local"), ("dask-2", "dask-1"), ("local-2", "local"), ("dask-2", "local-2")):
+            for key in ("rate", "steady"):
+                ratios = [a[key] / b[key] for a, b in zip(by_executor[top], by_executor[bottom])]
+                print(f"  {top}/{bottom} ({key}): " + ", ".join(f"{x:.2f}" for x in ratios))
+
+
+def memory(lines: int) -> dict[str, Any]:
+    cheap = [json.dumps({"rack": [], "table": [["R1", "R2", "R3"]]}), json.dumps({"rack": ["R7"]})]
+    results: dict[str, Any] = {}
+    for size in (10_000, lines):
+        with tempfile.NamedTemporaryFile("w", suffix=".jsonl", delete=False) as handle:
+            for _ in range(size // 2):
+                handle.write(cheap[0] + "\n" + cheap[1] + "\n")
+            path = handle.name
+        try:
+            for executor in ("local-2", "dask-2"):
+                results[f"{executor} {size}"] = peak_memory(
+                    [rummikub(), "batch", path, "--no-timing", *EXECUTORS[executor]]
+                )
+                print(f"{executor} {size:>9} lines: {results[f'{executor} {size}']}", flush=True)
+        finally:
+            os.unlink(path)
+    return results
+
+
+def peak_memory(command: list[str]) -> dict[str, float]:
+    """Peak resident memory (MB) of the command and of everything it started, sampled 10 times a
+    second; the answers are counted and thrown away."""
+    started = time.perf_counter()
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+    answered = 0
+
+    def count() -> None:
+        nonlocal answered
+        assert process.stdout is not None
+        for _ in process.stdout:
+            answered += 1
+
+    reader = threading.Thread(target=count)
+    reader.start()
+    me = psutil.Process(process.pid)
+    peak_client = peak_children = 0.0
+    while process.poll() is None:
+        try:
+            peak_client = max(peak_client, me.memory_info().rss)
+            children = sum(c.memory_info().rss for c in me.children(recursive=True))
+            peak_children = max(peak_children, children)
+        except psutil.Error:
+            pass
+        time.sleep(0.1)
+    reader.join()
+    mb = 1024 * 1024
+    return {"answers": answered, "seconds": round(time.perf_counter() - started, 1),
+            "client_mb": round(peak_client / mb, 1), "workers_mb": round(peak_children / mb, 1)}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("what", choices=["throughput", "memory"])
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--games", type=int, default=1500, help="selfplay games per run")
+    parser.add_argument("--copies", type=int, default=40, help="copies of the position set in the batch input")
+    parser.add_argument("--lines", type=int, default=1_000_000, help="lines of the big batch input")
+    args = parser.parse_args()
+    saved = json.loads(RESULTS.read_text()) if RESULTS.exists() else {}
+    if args.what == "throughput":
+        saved["throughput"] = throughput(args.rounds, args.games, args.copies)
+    else:
+        saved["memory"] = memory(args.lines)
+    saved[f"{args.what}_machine"] = {"cpus": os.cpu_count(), "python": sys.version.split()[0]}
+    RESULTS.write_text(json.dumps(saved, indent=1) + "\n")
+
+
+if __name__ == "__main__":
+    main()
