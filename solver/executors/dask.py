@@ -55,7 +55,8 @@ class DaskExecutor:
     @property
     def workers(self) -> int:
         if time.monotonic() - self._counted >= RESIZE_SECONDS:
-            self._workers = max(1, sum(self.client.nthreads().values()))
+            with _cluster_errors():
+                self._workers = max(1, sum(self.client.nthreads().values()))
             self._counted = time.monotonic()
         return self._workers
 
@@ -68,7 +69,7 @@ class DaskExecutor:
         return _DaskHandle(self.client.submit(fn, arg, pure=False))
 
     def first_done(self, handles: Sequence[Handle[Any]]) -> Sequence[Handle[Any]]:
-        with self.client.as_current():  # wait() looks for the client to ask there
+        with _cluster_errors(), self.client.as_current():  # wait() looks for the client to ask there
             done = distributed.wait(_futures(handles), return_when="FIRST_COMPLETED").done
         return [h for h in handles if cast(_DaskHandle[Any], h).future in done]
 
@@ -88,44 +89,64 @@ class _DaskHandle(Generic[R]):
         self.future = future
 
     def result(self) -> R:
-        try:
+        with _cluster_errors():
             result: R = self.future.result()
-        except distributed.KilledWorker as err:
-            raise ExecutorError(
-                f"the workers running a chunk of work kept dying ({err.allowed_failures + 1} in turn, "
-                f"the last {err.last_worker.address}): the work itself may crash them (out of memory?)"
-            ) from None
-        except (distributed.CancelledError, TimeoutError, CommClosedError) as err:
-            raise ExecutorError(f"lost the Dask cluster during the run: {_one_line(err)}") from None
         return result
+
+
+@contextmanager
+def _cluster_errors() -> Iterator[None]:
+    """Dask's own failures (not the task's) as one-line errors."""
+    try:
+        yield
+    except distributed.KilledWorker as err:
+        raise ExecutorError(
+            f"the workers running a chunk of work kept dying ({err.allowed_failures + 1} in turn, "
+            f"the last {err.last_worker.address}): the work itself may crash them (out of memory?)"
+        ) from None
+    except (distributed.CancelledError, TimeoutError, CommClosedError):
+        # Dask's message lists every chunk cancelled; what the user needs is the cause.
+        raise ExecutorError("lost the connection to the Dask scheduler during the run") from None
 
 
 @contextmanager
 def dask_executor(scheduler: str | None, jobs: int) -> Iterator[DaskExecutor]:
     """An executor on the cluster at ``scheduler``, or on a cluster of ``jobs`` worker processes
     started on this machine (and shut down when the block ends)."""
-    logger = logging.getLogger("distributed")
-    level = logger.level
-    # Dask's own log lines (a worker restarted, a connection closed at shutdown) are not the
-    # user's business; what matters reaches them as one-line errors.
-    logger.setLevel(logging.CRITICAL)
     cluster: distributed.LocalCluster | None = None
     client: distributed.Client | None = None
+    with _quiet_logs():
+        try:
+            if scheduler is None:
+                cluster = _start_cluster(jobs)
+                client = distributed.Client(cluster, set_as_default=False)
+            else:
+                client = _connect(scheduler)
+                _check_workers(client)
+            yield DaskExecutor(client)
+        finally:
+            with _no_interrupts():  # a second Ctrl-C must not leave the started cluster running
+                if client is not None:
+                    client.close()
+                if cluster is not None:
+                    cluster.close()
+
+
+@contextmanager
+def _quiet_logs() -> Iterator[None]:
+    """Dask's own log lines (a worker restarted, a lost connection, with its traceback) held
+    back for the block: what matters reaches the user as one-line errors."""
+    names = ["distributed", "tornado", "asyncio"]
+    names += [n for n in logging.root.manager.loggerDict if n.startswith(("distributed.", "tornado."))]
+    loggers = [logging.getLogger(n) for n in names]
+    levels = [logger.level for logger in loggers]
+    for logger in loggers:
+        logger.setLevel(logging.CRITICAL + 1)
     try:
-        if scheduler is None:
-            cluster = _start_cluster(jobs)
-            client = distributed.Client(cluster, set_as_default=False)
-        else:
-            client = _connect(scheduler)
-            _check_workers(client)
-        yield DaskExecutor(client)
+        yield
     finally:
-        with _no_interrupts():  # a second Ctrl-C must not leave the started cluster running
-            if client is not None:
-                client.close()
-            if cluster is not None:
-                cluster.close()
-        logger.setLevel(level)
+        for logger, level in zip(loggers, levels):
+            logger.setLevel(level)
 
 
 def _start_cluster(jobs: int) -> distributed.LocalCluster:

@@ -5,6 +5,7 @@ cluster shut down if the command started it, left as found if not)."""
 from __future__ import annotations
 
 import builtins
+import contextlib
 import json
 import os
 import signal
@@ -255,3 +256,45 @@ def test_ctrl_c_stops_batch_and_leaves_an_existing_cluster_as_found(tmp_path: Pa
             time.sleep(0.1)
         assert client.run_on_scheduler(lambda dask_scheduler: len(dask_scheduler.tasks)) == 0  # nothing left queued
         assert client.run(os.getpid) == before  # the same workers, still running
+
+
+def free_port() -> int:
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def test_a_scheduler_lost_mid_run_is_one_line_and_the_records_so_far_are_kept(tmp_path: Path) -> None:
+    """A cluster as the docs set one up (`dask scheduler`, `dask worker ADDRESS`), whose
+    scheduler's machine is lost during a run."""
+    dask = str(Path(sys.executable).parent / "dask")
+    address = f"tcp://127.0.0.1:{free_port()}"
+    port = address.rsplit(":", 1)[1]
+    quiet: dict[str, Any] = {"stdout": subprocess.DEVNULL, "stderr": subprocess.DEVNULL, "start_new_session": True}
+    scheduler = subprocess.Popen([dask, "scheduler", "--host", "127.0.0.1", "--port", port, "--no-dashboard"], **quiet)
+    worker = subprocess.Popen([dask, "worker", address, "--nworkers", "1", "--nthreads", "1", "--no-dashboard"], **quiet)
+    try:
+        records = tmp_path / "games"
+        deadline = time.monotonic() + 60
+        command = [*COMMAND, "selfplay", "--games", "2000", "--ai", "easy,easy", "--numbers", "7", "--json",
+                   "--record", str(records), "--executor", "dask", "--scheduler", address]
+        while True:  # the worker may take a moment to join
+            process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+            while process.poll() is None and (not records.exists() or len(list(records.iterdir())) < 5):
+                time.sleep(0.05)
+            if process.poll() is None or time.monotonic() > deadline:
+                break
+        os.kill(scheduler.pid, signal.SIGKILL)
+        _, err = process.communicate(timeout=60)
+    finally:
+        for server in (scheduler, worker):
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(server.pid, signal.SIGKILL)
+            server.wait()
+    assert process.returncode == 1
+    assert err.decode().splitlines()[-1] == "Error: lost the connection to the Dask scheduler during the run"
+    assert b"Traceback" not in err
+    names = [path.name for path in records.iterdir()]
+    assert len(names) >= 5 and all(name.startswith("game-") and name.endswith(".jsonl") for name in names)

@@ -153,3 +153,22 @@ def test_a_worker_address_is_not_a_scheduler(dask_cluster: LocalCluster) -> None
     refused = pytest.raises(ExecutorError, match=f"{worker} is a Dask Worker, not a scheduler")
     with refused, open_executor(Workers("dask", scheduler=worker)):
         pass
+
+
+def dies_on_a_worker(item: int, context: None) -> int:
+    """Kills the process it runs in, if that is a Dask worker (as running out of memory would)."""
+    from distributed import get_worker
+
+    try:
+        get_worker()
+    except ValueError:  # not on a worker
+        return item
+    os._exit(1)
+
+
+def test_a_chunk_that_keeps_killing_its_workers_stops_the_run_in_one_line(own_cluster: LocalCluster) -> None:
+    workers = Workers("dask", scheduler=own_cluster.scheduler_address)
+    with open_executor(workers) as executor, pytest.raises(ExecutorError) as caught:
+        list(run_tasks(executor, dies_on_a_worker, range(3), None, ordered=True))
+    assert "the workers running a chunk of work kept dying (4 in turn" in str(caught.value)
+    assert "\n" not in str(caught.value)
