@@ -7,12 +7,16 @@ round, so that a change in the machine's load falls on all of them): ``local`` (
 on this machine). Every run is the command end to end, as a user runs it; the time to the first
 result (start-up: Python, the cluster, the workers' first imports) is also reported, and the rate
 after it. ``selfplay`` is medium against easy with records kept; ``batch`` reads
-``bench/positions/selfplay.jsonl`` repeated. Ratios are taken within a round.
+``bench/positions/selfplay.jsonl`` repeated. Ratios are taken within a round; each run also notes
+the CPU its processes used and the CPU the rest of the machine used meanwhile: on a shared
+machine a run starts when nobody else is busy and is run again (up to four times) if somebody
+was, and a ratio is marked when either of its runs was disturbed all the same. Each round also plays
+hard against medium in one process, for the paper estimate of a big study.
 
 ``memory`` runs ``batch`` on a small and a big generated input (cheap positions, so the big one
 ends in minutes) and samples the resident memory of the command and of its workers.
 
-    python bench/executors.py throughput [--rounds 3] [--games 1500] [--copies 40]
+    python bench/executors.py throughput [--rounds 5] [--games 600] [--copies 60] [--hard-games 40]
     python bench/executors.py memory [--lines 1000000]
 
 Raw results go to ``bench/results/dask-runs.json``; ``bench/results/dask.md`` discusses them.
@@ -23,12 +27,15 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import resource
 import statistics
 import subprocess
 import sys
 import tempfile
 import threading
 import time
+from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -49,72 +56,134 @@ def rummikub() -> str:
     return str(Path(sys.executable).parent / "rummikub")
 
 
-def run_selfplay(executor: str, games: int) -> dict[str, Any]:
+class Meter:
+    """What one run cost: wall time, the CPU time of the command and everything it started, and the
+    CPU the rest of the machine used meanwhile (other people's work on a shared machine)."""
+
+    def __enter__(self) -> Meter:
+        self.started = time.perf_counter()
+        self.children = _children_cpu()
+        self.machine = _machine_busy()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.wall = time.perf_counter() - self.started
+        self.ours = _children_cpu() - self.children  # the command's tree, once reaped
+        self.others = max(0.0, _machine_busy() - self.machine - self.ours)
+
+    def result(self, items: int, first: float | None) -> dict[str, Any]:
+        first = first if first is not None else self.wall
+        return {"items": items, "wall": round(self.wall, 3), "first": round(first, 3),
+                "rate": items / self.wall, "steady": (items - 1) / max(self.wall - first, 1e-9),
+                "cpu": round(self.ours, 2), "others_cores": round(self.others / self.wall, 2)}
+
+
+def _children_cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def _machine_busy() -> float:
+    fields = [int(x) for x in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
+    idle = fields[3] + fields[4]  # idle, iowait
+    return (sum(fields[:8]) - idle) / os.sysconf("SC_CLK_TCK")
+
+
+def run_selfplay(executor: str, games: int, ais: str = "medium,easy") -> dict[str, Any]:
     with tempfile.TemporaryDirectory() as records:
-        command = [rummikub(), "selfplay", "--games", str(games), "--ai", "medium,easy", "--seed", "1", "--json",
+        command = [rummikub(), "selfplay", "--games", str(games), "--ai", ais, "--seed", "1", "--json",
                    "--record", records, *EXECUTORS[executor]]
-        started = time.perf_counter()
-        process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
-        first = None
-        while process.poll() is None:
-            if first is None and any(Path(records).iterdir()):
-                first = time.perf_counter() - started
-            time.sleep(0.02)
-        wall = time.perf_counter() - started
+        with Meter() as meter:
+            process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+            first = None
+            while process.poll() is None:
+                if first is None and any(Path(records).iterdir()):
+                    first = time.perf_counter() - meter.started
+                time.sleep(0.02)
         out = process.stdout.read() if process.stdout else b""
         assert process.returncode == 0, f"{command} failed"
-        summary = json.loads(out)
-        assert summary["games"] == games
-    first = first if first is not None else wall
-    return {"items": games, "wall": wall, "first": first, "rate": games / wall,
-            "steady": (games - 1) / max(wall - first, 1e-9), "load": os.getloadavg()[0]}
+        assert json.loads(out)["games"] == games
+    return meter.result(games, first)
 
 
 def run_batch(executor: str, path: str, lines: int) -> dict[str, Any]:
     command = [rummikub(), "batch", path, "--no-timing", *EXECUTORS[executor]]
-    started = time.perf_counter()
-    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
-    assert process.stdout is not None
-    first = None
-    answered = 0
-    for _ in process.stdout:
-        answered += 1
-        if first is None:
-            first = time.perf_counter() - started
-    process.wait()
-    wall = time.perf_counter() - started
+    with Meter() as meter:
+        process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+        assert process.stdout is not None
+        first = None
+        answered = 0
+        for _ in process.stdout:
+            answered += 1
+            if first is None:
+                first = time.perf_counter() - meter.started
+        process.wait()
     assert process.returncode == 0 and answered == lines, f"{command}: {answered} of {lines} answers"
-    first = first if first is not None else wall
-    return {"items": lines, "wall": wall, "first": first, "rate": lines / wall,
-            "steady": (lines - 1) / max(wall - first, 1e-9), "load": os.getloadavg()[0]}
+    return meter.result(lines, first)
 
 
-def throughput(rounds: int, games: int, copies: int) -> dict[str, Any]:
+CLEAN = 0.15  # a run during which the rest of the machine used less than this many cores
+
+
+def quietly(run: Callable[[], dict[str, Any]], tries: int = 4, wait: float = 180.0) -> dict[str, Any]:
+    """Run when nobody else is busy on the machine (waiting up to ``wait`` seconds for a quiet
+    second), again if somebody was busy meanwhile (up to ``tries`` runs; the cleanest is kept)."""
+    best: dict[str, Any] | None = None
+    for _ in range(tries):
+        deadline = time.monotonic() + wait
+        while time.monotonic() < deadline:
+            before = _machine_busy()
+            time.sleep(1.0)
+            if _machine_busy() - before < CLEAN:
+                break
+        result = run()
+        if best is None or result["others_cores"] < best["others_cores"]:
+            best = result
+        if best["others_cores"] < CLEAN:
+            break
+    assert best is not None
+    return best
+
+
+def throughput(rounds: int, games: int, copies: int, hard_games: int) -> dict[str, Any]:
     rows = POSITIONS.read_text().splitlines()
     with tempfile.NamedTemporaryFile("w", suffix=".jsonl", delete=False) as handle:
         handle.write("\n".join(rows * copies) + "\n")
         path = handle.name
     lines = len(rows) * copies
-    runs: dict[str, dict[str, list[dict[str, Any]]]] = {"selfplay": {}, "batch": {}}
+    runs: dict[str, dict[str, list[dict[str, Any]]]] = {"selfplay": {}, "batch": {}, "hard-medium": {}}
     names = list(EXECUTORS)
     try:
         for r in range(rounds):
             order = names[r % len(names):] + names[: r % len(names)]
             for executor in order:
                 for command in ("selfplay", "batch"):
-                    result = run_selfplay(executor, games) if command == "selfplay" else run_batch(executor, path, lines)
+                    if command == "selfplay":
+                        result = quietly(partial(run_selfplay, executor, games))
+                    else:
+                        result = quietly(partial(run_batch, executor, path, lines))
                     runs[command].setdefault(executor, []).append(result)
-                    print(f"round {r + 1} {command:8} {executor:8} {result['rate']:8.1f}/s end to end, "
-                          f"{result['steady']:8.1f}/s after the first result at {result['first']:.1f} s "
-                          f"(load {result['load']:.1f})", flush=True)
+                    show(r, command, executor, result)
+            if hard_games:  # today's one-core pace of the matchup a tuning study plays
+                result = quietly(partial(run_selfplay, "local", hard_games, "hard,medium"))
+                runs["hard-medium"].setdefault("local", []).append(result)
+                show(r, "hard-medium", "local", result)
     finally:
         os.unlink(path)
     report(runs)
     return runs
 
 
+def show(r: int, command: str, executor: str, result: dict[str, Any]) -> None:
+    print(f"round {r + 1} {command:11} {executor:8} {result['rate']:8.1f}/s end to end, "
+          f"{result['steady']:8.1f}/s after the first result at {result['first']:.1f} s; "
+          f"CPU {result['cpu']:.1f} s; others used {result['others_cores']:.2f} cores", flush=True)
+
+
 def report(runs: dict[str, dict[str, list[dict[str, Any]]]]) -> None:
     for command, by_executor in runs.items():
+        if command == "hard-medium":
+            continue
         print(f"\n{command}: median over rounds (end to end / after start-up), and ratios within each round")
         for executor, results in by_executor.items():
             print(f"  {executor:8} {statistics.median(r['rate'] for r in results):8.1f}/s "
@@ -122,8 +191,10 @@ def report(runs: dict[str, dict[str, list[dict[str, Any]]]]) -> None:
                   f"start-up {statistics.median(r['first'] for r in results):.1f} s")
         for top, bottom in (("dask-1", "local"), ("dask-2", "dask-1"), ("local-2", "local"), ("dask-2", "local-2")):
             for key in ("rate", "steady"):
-                ratios = [a[key] / b[key] for a, b in zip(by_executor[top], by_executor[bottom])]
-                print(f"  {top}/{bottom} ({key}): " + ", ".join(f"{x:.2f}" for x in ratios))
+                pairs = list(zip(by_executor[top], by_executor[bottom]))
+                ratios = [f"{a[key] / b[key]:.2f}{'' if max(a['others_cores'], b['others_cores']) < CLEAN else '*'}"
+                          for a, b in pairs]
+                print(f"  {top}/{bottom} ({key}): " + ", ".join(ratios) + "   (* others used the machine)")
 
 
 def memory(lines: int) -> dict[str, Any]:
@@ -179,14 +250,15 @@ def peak_memory(command: list[str]) -> dict[str, float]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("what", choices=["throughput", "memory"])
-    parser.add_argument("--rounds", type=int, default=3)
-    parser.add_argument("--games", type=int, default=1500, help="selfplay games per run")
-    parser.add_argument("--copies", type=int, default=40, help="copies of the position set in the batch input")
+    parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--games", type=int, default=600, help="selfplay games per run")
+    parser.add_argument("--copies", type=int, default=60, help="copies of the position set in the batch input")
+    parser.add_argument("--hard-games", type=int, default=40, help="hard-vs-medium games in one process, each round")
     parser.add_argument("--lines", type=int, default=1_000_000, help="lines of the big batch input")
     args = parser.parse_args()
     saved = json.loads(RESULTS.read_text()) if RESULTS.exists() else {}
     if args.what == "throughput":
-        saved["throughput"] = throughput(args.rounds, args.games, args.copies)
+        saved["throughput"] = throughput(args.rounds, args.games, args.copies, args.hard_games)
     else:
         saved["memory"] = memory(args.lines)
     saved[f"{args.what}_machine"] = {"cpus": os.cpu_count(), "python": sys.version.split()[0]}
