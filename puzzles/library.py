@@ -189,7 +189,7 @@ def puzzle_text(puzzle: Puzzle) -> str:
     lines.append(f"rack: {format_tiles(p.rack)}")
     lines += ["table:", *(f"  {format_tiles(s)}" for s in p.table)]
     if p.notes:
-        lines.append(f"notes: {p.notes}")
+        lines.append(f"notes: {p.notes}".replace("\n", "\n  "))  # later lines indented: the note goes on
     lines += [f"difficulty: {puzzle.difficulty}", f"answer-played: {puzzle.answer_played}", "answer:"]
     lines += [f"  {format_tiles(s)}" for s in puzzle.answer]
     return "\n".join(lines) + "\n"

@@ -10,7 +10,7 @@ import pytest
 from click.testing import CliRunner
 
 from cli.main import cli
-from puzzles.library import Puzzle, library, load_puzzle, measure
+from puzzles.library import Puzzle, library, load_puzzle, measure, write_puzzle
 from solver.solve import solve
 from solver.validator import validate
 
@@ -153,3 +153,11 @@ def test_recorded_answer_as_a_solution_is_the_recorded_table() -> None:
         answer = puzzle.answer_solution()
         assert answer.tiles_played == puzzle.answer_played
         assert sorted(sorted(s.tiles) for s in answer.table) == sorted(sorted(s) for s in puzzle.answer)
+@pytest.mark.parametrize("puzzle", PUZZLES, ids=[p.id for p in PUZZLES])
+def test_a_puzzle_written_reads_back_as_the_same_puzzle(puzzle: Puzzle, tmp_path: Path) -> None:
+    path = tmp_path / f"{puzzle.id}.txt"
+    write_puzzle(puzzle, path)
+    again = load_puzzle(str(path))
+    assert again.to_dict() == puzzle.to_dict()
+    assert again.position.notes.split() == puzzle.position.notes.split()
+    assert [p.name for p in tmp_path.iterdir()] == [path.name]  # no side file left behind

@@ -17,6 +17,7 @@ from solver.files import (
     parse_position_text,
     position_from_record,
     position_from_text,
+    write_whole,
 )
 from solver.position import Position
 from solver.rules import RuleSet, Wrap
@@ -576,3 +577,22 @@ def test_rack_and_table_files_decide_opened_the_same_way(
 ) -> None:
     table_path = write("t.txt", table) if table is not None else None
     assert load_rack_and_table(write("r.txt", "R4 R5\n"), table_path, RuleSet(), said).opened is opened
+def test_a_file_is_written_whole_or_not_at_all(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    target = tmp_path / "gen-1-1.txt"
+    target.write_text("the old puzzle\n")
+    real_write = Path.write_text
+
+    def half_then_interrupt(self: Path, text: str, **kwargs: object) -> int:
+        real_write(self, text[:5], encoding="utf-8")
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(Path, "write_text", half_then_interrupt)
+    with pytest.raises(KeyboardInterrupt):
+        write_whole(target, "the new puzzle\n", "puzzle file")
+    monkeypatch.undo()
+    assert [p.name for p in tmp_path.iterdir()] == [target.name]  # no side file left
+    assert target.read_text() == "the old puzzle\n"  # the old file untouched, not half of the new
+    write_whole(target, "the new puzzle\n", "puzzle file")
+    assert target.read_text() == "the new puzzle\n"
+    with pytest.raises(InputError, match=r"cannot write puzzle file .*/no/such/dir/x\.txt: No such file"):
+        write_whole(tmp_path / "no" / "such" / "dir" / "x.txt", "x", "puzzle file")
