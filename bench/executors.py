@@ -6,17 +6,17 @@ round, so that a change in the machine's load falls on all of them): ``local`` (
 ``local --jobs 2`` (a pool), ``dask --jobs 1`` and ``dask --jobs 2`` (a cluster the command starts
 on this machine). Every run is the command end to end, as a user runs it; the time to the first
 result (start-up: Python, the cluster, the workers' first imports) is also reported, and the rate
-after it. ``selfplay`` is medium against easy with records kept; ``batch`` reads
+over the second half of the results (start-up and warm-up long past: what a long run gets). ``selfplay`` is medium against easy with records kept; ``batch`` reads
 ``bench/positions/selfplay.jsonl`` repeated. Ratios are taken within a round; each run also notes
 the CPU its processes used and the CPU the rest of the machine used meanwhile: on a shared
-machine a run starts when nobody else is busy and is run again (up to four times) if somebody
-was, and a ratio is marked when either of its runs was disturbed all the same. Each round also plays
+machine a run waits (up to 30 s) for a second when nobody else is busy and is run again once if
+somebody was, and a ratio is marked when either of its runs was disturbed all the same. Each round also plays
 hard against medium in one process, for the paper estimate of a big study.
 
 ``memory`` runs ``batch`` on a small and a big generated input (cheap positions, so the big one
 ends in minutes) and samples the resident memory of the command and of its workers.
 
-    python bench/executors.py throughput [--rounds 5] [--games 600] [--copies 60] [--hard-games 40]
+    python bench/executors.py throughput [--rounds 3] [--games 800] [--copies 60] [--hard-games 40]
     python bench/executors.py memory [--lines 1000000]
 
 Raw results go to ``bench/results/dask-runs.json``; ``bench/results/dask.md`` discusses them.
@@ -71,10 +71,12 @@ class Meter:
         self.ours = _children_cpu() - self.children  # the command's tree, once reaped
         self.others = max(0.0, _machine_busy() - self.machine - self.ours)
 
-    def result(self, items: int, first: float | None) -> dict[str, Any]:
+    def result(self, items: int, first: float | None, half: float | None) -> dict[str, Any]:
+        """``first``, ``half``: when the first result, and half the results, had come back."""
         first = first if first is not None else self.wall
+        half = half if half is not None else first
         return {"items": items, "wall": round(self.wall, 3), "first": round(first, 3),
-                "rate": items / self.wall, "steady": (items - 1) / max(self.wall - first, 1e-9),
+                "rate": items / self.wall, "steady": (items - items // 2) / max(self.wall - half, 1e-9),
                 "cpu": round(self.ours, 2), "others_cores": round(self.others / self.wall, 2)}
 
 
@@ -95,15 +97,19 @@ def run_selfplay(executor: str, games: int, ais: str = "medium,easy") -> dict[st
                    "--record", records, *EXECUTORS[executor]]
         with Meter() as meter:
             process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
-            first = None
+            first = half = None
             while process.poll() is None:
-                if first is None and any(Path(records).iterdir()):
-                    first = time.perf_counter() - meter.started
+                if half is None:
+                    written = sum(1 for _ in Path(records).iterdir())
+                    if first is None and written:
+                        first = time.perf_counter() - meter.started
+                    if written >= games // 2:
+                        half = time.perf_counter() - meter.started
                 time.sleep(0.02)
         out = process.stdout.read() if process.stdout else b""
         assert process.returncode == 0, f"{command} failed"
         assert json.loads(out)["games"] == games
-    return meter.result(games, first)
+    return meter.result(games, first, half)
 
 
 def run_batch(executor: str, path: str, lines: int) -> dict[str, Any]:
@@ -111,21 +117,23 @@ def run_batch(executor: str, path: str, lines: int) -> dict[str, Any]:
     with Meter() as meter:
         process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
         assert process.stdout is not None
-        first = None
+        first = half = None
         answered = 0
         for _ in process.stdout:
             answered += 1
-            if first is None:
+            if answered == 1:
                 first = time.perf_counter() - meter.started
+            if answered == lines // 2:
+                half = time.perf_counter() - meter.started
         process.wait()
     assert process.returncode == 0 and answered == lines, f"{command}: {answered} of {lines} answers"
-    return meter.result(lines, first)
+    return meter.result(lines, first, half)
 
 
 CLEAN = 0.15  # a run during which the rest of the machine used less than this many cores
 
 
-def quietly(run: Callable[[], dict[str, Any]], tries: int = 4, wait: float = 180.0) -> dict[str, Any]:
+def quietly(run: Callable[[], dict[str, Any]], tries: int = 2, wait: float = 30.0) -> dict[str, Any]:
     """Run when nobody else is busy on the machine (waiting up to ``wait`` seconds for a quiet
     second), again if somebody was busy meanwhile (up to ``tries`` runs; the cleanest is kept)."""
     best: dict[str, Any] | None = None
@@ -176,7 +184,7 @@ def throughput(rounds: int, games: int, copies: int, hard_games: int) -> dict[st
 
 def show(r: int, command: str, executor: str, result: dict[str, Any]) -> None:
     print(f"round {r + 1} {command:11} {executor:8} {result['rate']:8.1f}/s end to end, "
-          f"{result['steady']:8.1f}/s after the first result at {result['first']:.1f} s; "
+          f"{result['steady']:8.1f}/s over the second half; first result at {result['first']:.1f} s; "
           f"CPU {result['cpu']:.1f} s; others used {result['others_cores']:.2f} cores", flush=True)
 
 
@@ -184,7 +192,7 @@ def report(runs: dict[str, dict[str, list[dict[str, Any]]]]) -> None:
     for command, by_executor in runs.items():
         if command == "hard-medium":
             continue
-        print(f"\n{command}: median over rounds (end to end / after start-up), and ratios within each round")
+        print(f"\n{command}: median over rounds (end to end / second half), and ratios within each round")
         for executor, results in by_executor.items():
             print(f"  {executor:8} {statistics.median(r['rate'] for r in results):8.1f}/s "
                   f"{statistics.median(r['steady'] for r in results):8.1f}/s  "
@@ -250,8 +258,8 @@ def peak_memory(command: list[str]) -> dict[str, float]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("what", choices=["throughput", "memory"])
-    parser.add_argument("--rounds", type=int, default=5)
-    parser.add_argument("--games", type=int, default=600, help="selfplay games per run")
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--games", type=int, default=800, help="selfplay games per run")
     parser.add_argument("--copies", type=int, default=60, help="copies of the position set in the batch input")
     parser.add_argument("--hard-games", type=int, default=40, help="hard-vs-medium games in one process, each round")
     parser.add_argument("--lines", type=int, default=1_000_000, help="lines of the big batch input")
