@@ -28,7 +28,7 @@ R = TypeVar("R")
 R_co = TypeVar("R_co", covariant=True)
 
 # Items in a chunk, at most: bounds what one lost or rerun chunk costs.
-MAX_CHUNK = 4096
+MAX_CHUNK = 1024
 
 
 class Handle(Protocol[R_co]):

@@ -22,6 +22,7 @@ from contextlib import contextmanager, suppress
 from importlib.metadata import PackageNotFoundError, version
 from typing import Any, Generic, TypeVar, cast
 
+import dask
 import distributed
 from distributed.comm.addressing import parse_address, parse_host_port
 from distributed.comm.core import CommClosedError
@@ -115,7 +116,12 @@ def dask_executor(scheduler: str | None, jobs: int) -> Iterator[DaskExecutor]:
     started on this machine (and shut down when the block ends)."""
     cluster: distributed.LocalCluster | None = None
     client: distributed.Client | None = None
-    with _quiet_logs():
+    # Dask's scheduler, workers and client keep logs of their last thousand events, which hold
+    # on to the chunks' arguments: for chunks of a thousand batch lines, hundreds of megabytes.
+    # This run's client and the cluster it starts keep a hundred (an existing cluster's
+    # scheduler and workers are configured by whoever started them: docs/distributed.md).
+    short_logs = dask.config.set({"distributed.admin.low-level-log-length": LOG_LENGTH})
+    with _quiet_logs(), short_logs:
         try:
             if scheduler is None:
                 cluster = _start_cluster(jobs)
@@ -147,6 +153,9 @@ def _quiet_logs() -> Iterator[None]:
     finally:
         for logger, level in zip(loggers, levels):
             logger.setLevel(level)
+
+
+LOG_LENGTH = 100  # events in Dask's logs (see dask_executor)
 
 
 def _start_cluster(jobs: int) -> distributed.LocalCluster:
