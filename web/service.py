@@ -19,6 +19,7 @@ from typing import Any
 from puzzles.library import Puzzle, library
 from solver.check import check_answer
 from solver.errors import BackendError, RummikubError, ValidationFailure
+from solver.executors.local import ignore_interrupts
 from solver.files import RECORD_FIELDS, answer_from_record, decode_text, parse_tokens, position_from_record
 from solver.files import position_from_text as read_position_text
 from solver.hint import hint as make_hint
@@ -28,7 +29,6 @@ from solver.solution import Solution, Status
 from solver.solve import SolveOptions
 from solver.solve import solve as solve_position
 from solver.steps import Plan, best_steps, tables_after_steps
-from solver.executors.local import ignore_interrupts
 from web.limits import Limits
 
 Json = dict[str, Any]
