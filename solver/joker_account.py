@@ -1,12 +1,24 @@
 """Judging a move under the strict and locked joker rules: what happened to each table joker.
 
-A move is legal for the table jokers if there is an *account* of it: every table joker either
-still declares its tile (a role of ``solver.jokers``) somewhere on the new table, or was
-*retrieved*: a real tile it stood for is on the new table in its stead and the joker itself lies
-in a set that (official retrieval) holds at least two tiles from the player's rack. Under the
-locked rules, each table set with a joker that was not retrieved must also reappear whole, grown
-at most, in a set of its own. Tiles of one kind are interchangeable, so the account is a matching
-over the few jokers involved, found by plain search. This module is the validator's (no solver).
+A move is legal for the table jokers if there is an *account* of it. Tiles are physical: every
+numbered tile of a table set with jokers (its *own* tiles) ends in one set of the new table, and
+the player may say which copy of a kind is which (copies of one kind are interchangeable), so an
+account also says where each own tile went. Then every table joker, under one reading of its set
+(``solver.jokers``), either
+
+- *stays*: it lies in a set that still holds one of its set's own tiles and declares there a tile
+  of its role (its set, extended, split or rebuilt around it); or
+- is *retrieved*: a real tile of its role is on the new table in its stead (one such tile per
+  retrieved joker), and the joker lies in *another* set, one holding none of its set's own tiles
+  (never back into the set it left, extended or not), which under official retrieval holds at least
+  two tiles from the player's rack (played numbered tiles, or jokers from the rack).
+
+The jokers of a set read as a group stand for distinct colours, kept or retrieved. Under the
+locked rules a table set none of whose jokers was retrieved lies whole, with its jokers, in one
+set, and no two such sets in the same one (it may grow, not split or merge with another locked
+set). The jokers involved are few, so the account is found by plain search: where each table
+joker went, then where each own tile and each rack tile a host needs went (a small matching per
+kind). This module is the validator's (no solver).
 """
 
 from __future__ import annotations
@@ -16,13 +28,11 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from itertools import combinations, product
 
-from solver.jokers import Role, TableReading, assignments, numbered, table_readings
-from solver.melds import is_valid
+from solver.jokers import Role, assignments, numbered, table_readings
+from solver.melds import Kind, is_valid
 from solver.position import Position
 from solver.rules import JokerRules, Retrieval
 from solver.tiles import JOKER, Tile, format_tiles
-
-RETRIEVED = -1  # a role's slot when its joker was retrieved
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,7 +69,7 @@ def account(position: Position, new_table: Sequence[Sequence[Tile]]) -> JokerAcc
     """
     if position.rules.joker_rules is JokerRules.FREE:
         return JokerAccount(())
-    return _Search(position, new_table).run(hosting=True, locks=True)
+    return _Search(position, new_table).run()
 
 
 def joker_problems(position: Position, new_table: Sequence[Sequence[Tile]]) -> list[JokerProblem]:
@@ -70,11 +80,13 @@ def joker_problems(position: Position, new_table: Sequence[Sequence[Tile]]) -> l
     if not all(is_valid(s, rules) for s in new_table):
         return []  # invalid sets are reported on their own; jokers can't be read in them
     search = _Search(position, new_table)
-    if search.run(hosting=True, locks=True) is not None:
+    if search.run() is not None:
         return []
-    if search.run(hosting=False, locks=False) is None:
+    if search.run(another=False, hosting=False, locks=False) is None:
         return [search.moved_problem()]
-    if search.run(hosting=True, locks=False) is None:
+    if search.run(hosting=False, locks=False) is None:
+        return [search.returned_problem()]
+    if search.run(locks=False) is None:
         return [search.hosting_problem()]
     return [search.locked_problem()]
 
@@ -84,134 +96,194 @@ class _Search:
         self.position = position
         self.rules = position.rules
         self.new_table = [list(s) for s in new_table]
-        # Table sets with jokers, 1-based, with their readings.
+        # Table sets with jokers, 1-based, with their readings and own (numbered) tiles.
         self.before = [
             (i, s, table_readings(s, self.rules)) for i, s in enumerate(position.table, 1) if JOKER in s
         ]
+        self.own = [numbered(s) for _, s, _ in self.before]
         self.after_sets = [i for i, s in enumerate(self.new_table) if JOKER in s]
+        self.kinds = [numbered(s) for s in self.new_table]
         after = Counter(t for s in self.new_table for t in s)
         self.real_after = Counter({t: n for t, n in after.items() if not t.is_joker})
         self.played = after - position.table_tiles
+        self.holding: dict[Tile, list[int]] = {}  # kind -> the new sets holding it
+        for i, kinds in enumerate(self.kinds):
+            for t in kinds:
+                self.holding.setdefault(t, []).append(i)
 
-    def run(self, hosting: bool, locks: bool) -> JokerAccount | None:
-        official = self.rules.joker_retrieval is Retrieval.OFFICIAL
-        locked = self.rules.joker_rules is JokerRules.LOCKED
+    def run(self, another: bool = True, hosting: bool = True, locks: bool = True) -> JokerAccount | None:
+        """An account, or None. The flags drop rules, to find which one a move breaks:
+        ``another`` (a retrieved joker goes into another set), ``hosting`` (official retrieval's
+        two rack tiles), ``locks`` (locked sets only grow)."""
+        hosting = hosting and self.rules.joker_retrieval is Retrieval.OFFICIAL
+        locks = locks and self.rules.joker_rules is JokerRules.LOCKED
         for readings in product(*(r for _, _, r in self.before)):
             roles = [(k, role) for k, reading in enumerate(readings) for role in reading.roles]
+            groups = {k for k, reading in enumerate(readings) if reading.kind is Kind.GROUP}
             for declared in product(*(assignments(self.new_table[i], self.rules) for i in self.after_sets)):
                 slots = [(i, t) for i, d in zip(self.after_sets, declared) for t in d]
-                for choice in self._choices(roles, slots):
-                    if locks and locked and not self._locks_hold(readings, roles, slots, choice):
-                        continue
-                    found = self._retrievals(roles, slots, choice, hosting and official)
-                    if found is not None:
-                        return JokerAccount(found)
+                for fate in self._fates(roles, slots, groups):
+                    if self._holds(roles, slots, fate, another, hosting, locks):
+                        return JokerAccount(
+                            tuple(
+                                Retrieved(self.before[owner][0], role, t, slots[j][0] + 1)
+                                for (owner, role), (j, t, stays) in zip(roles, fate)
+                                if not stays
+                            )
+                        )
         return None
 
-    def _choices(
-        self, roles: list[tuple[int, Role]], slots: list[tuple[int, Tile]]
-    ) -> Iterator[list[tuple[int, Tile]]]:
-        """Each role: a slot (index) declaring one of its tiles, or RETRIEVED by one of its tiles,
-        with retrieval tiles no more than the real tiles of that kind on the new table."""
-        choice: list[tuple[int, Tile]] = []
+    def _fates(
+        self, roles: list[tuple[int, Role]], slots: list[tuple[int, Tile]], groups: set[int]
+    ) -> Iterator[list[tuple[int, Tile, bool]]]:
+        """Each role: the joker slot it lies in, and its tile: the one it declares there (it
+        stays) or the real tile retrieving it. Staying is tried first; retrieving tiles are no
+        more than the real tiles of that kind on the new table; a group's jokers take distinct
+        tiles."""
+        fate: list[tuple[int, Tile, bool]] = []
         used: set[int] = set()
         replacing: Counter[Tile] = Counter()
+        taken: set[tuple[int, Tile]] = set()  # (group owner, tile) already stood for
 
-        def extend(k: int) -> Iterator[list[tuple[int, Tile]]]:
+        def extend(k: int) -> Iterator[list[tuple[int, Tile, bool]]]:
             if k == len(roles):
-                yield list(choice)
+                yield list(fate)
                 return
             owner, role = roles[k]
-            options = role.options
-            core = set(numbered(self.before[owner][1]))
-            for j, (i, t) in enumerate(slots):
-                # It stays in its own set: one still holding a numbered tile of the set it was in.
-                if j not in used and t in options and core & set(self.new_table[i]):
-                    used.add(j)
-                    choice.append((j, t))
-                    yield from extend(k + 1)
-                    choice.pop()
-                    used.discard(j)
-            for t in options:
+            for t in role.options:
+                if owner in groups and (owner, t) in taken:
+                    continue
+                mark = {(owner, t)} if owner in groups else set()
+                taken.update(mark)
+                for j, (_, declared) in enumerate(slots):
+                    if j not in used and declared == t:
+                        used.add(j)
+                        fate.append((j, t, True))
+                        yield from extend(k + 1)
+                        fate.pop()
+                        used.discard(j)
                 if replacing[t] < self.real_after[t]:
                     replacing[t] += 1
-                    choice.append((RETRIEVED, t))
-                    yield from extend(k + 1)
-                    choice.pop()
+                    for j in range(len(slots)):
+                        if j not in used:
+                            used.add(j)
+                            fate.append((j, t, False))
+                            yield from extend(k + 1)
+                            fate.pop()
+                            used.discard(j)
                     replacing[t] -= 1
+                taken.difference_update(mark)
 
         yield from extend(0)
 
-    def _locks_hold(
-        self,
-        readings: tuple[TableReading, ...],
-        roles: list[tuple[int, Role]],
-        slots: list[tuple[int, Tile]],
-        choice: list[tuple[int, Tile]],
-    ) -> bool:
-        """Every locked set (no joker of it retrieved) lies whole, with its jokers, in a set of its own."""
-        homes: set[int] = set()
-        for k, (_, written, _) in enumerate(self.before):
-            mine = [c for (owner, _), c in zip(roles, choice) if owner == k]
-            if any(j == RETRIEVED for j, _ in mine):
-                continue
-            places = {slots[j][0] for j, _ in mine}
-            if len(places) != 1:
-                return False
-            home = places.pop()
-            if home in homes or numbered(written) - numbered(self.new_table[home]):
-                return False
-            homes.add(home)
-        return True
-
-    def _retrievals(
+    def _holds(
         self,
         roles: list[tuple[int, Role]],
         slots: list[tuple[int, Tile]],
-        choice: list[tuple[int, Tile]],
+        fate: list[tuple[int, Tile, bool]],
+        another: bool,
         hosting: bool,
-    ) -> tuple[Retrieved, ...] | None:
-        """Place the retrieved jokers in the slots left free; with official retrieval each set
-        receiving one needs two rack tiles (numbered tiles played, or jokers from the rack)."""
-        taken = {j for j, _ in choice if j != RETRIEVED}
-        free = [j for j in range(len(slots)) if j not in taken]
-        retrieved = [(k, c) for k, c in enumerate(choice) if c[0] == RETRIEVED]
-        if not retrieved:
-            return ()
-        for places in combinations(free, len(retrieved)):
-            if hosting and not self._hosts_ok([slots[j][0] for j in places], free, places, slots):
-                continue
-            return tuple(
-                Retrieved(self.before[roles[k][0]][0], roles[k][1], t, slots[j][0] + 1)
-                for (k, (_, t)), j in zip(retrieved, places)
-            )
-        return None
-
-    def _hosts_ok(
-        self, hosts: list[int], free: list[int], places: tuple[int, ...], slots: list[tuple[int, Tile]]
+        locks: bool,
     ) -> bool:
-        """Each host set gets two rack tiles of its own: distinct played numbered tiles in it, or
-        its other free joker slots filled from the rack, within what the player laid."""
-        host_sets = sorted(set(hosts))
-        spare_jokers = {i: sum(1 for j in free if j not in places and slots[j][0] == i) for i in host_sets}
-        stock = Counter(self.played)
+        """Whether the own tiles and the rack tiles can be placed so that the fate holds: each
+        staying joker beside an own tile of its set, each retrieved one in a set without any (if
+        ``another``) and with two rack tiles (if ``hosting``), each locked set whole in a set of
+        its own (if ``locks``)."""
+        count = len(self.before)
+        homes: list[set[int]] = [set() for _ in range(count)]
+        hosts: list[set[int]] = [set() for _ in range(count)]
+        table_jokers: Counter[int] = Counter()
+        for (owner, _), (j, _, stays) in zip(roles, fate):
+            (homes if stays else hosts)[owner].add(slots[j][0])
+            table_jokers[slots[j][0]] += 1
+        pinned: list[dict[Tile, int]] = [{} for _ in range(count)]  # own tile -> the set it must be in
+        if locks:
+            used_homes: set[int] = set()
+            for k in range(count):
+                if hosts[k]:
+                    continue  # a joker of it was retrieved: an ordinary set from now on
+                if len(homes[k]) != 1:
+                    return False
+                home = next(iter(homes[k]))
+                if home in used_homes or self.own[k] - self.kinds[home]:
+                    return False
+                used_homes.add(home)
+                pinned[k] = {t: home for t in self.own[k]}
+        if another and any(homes[k] & hosts[k] for k in range(count)):
+            return False
+        needs: dict[int, int] = {}
+        if hosting:
+            joker_slots = Counter(i for i, _ in slots)
+            for i in set().union(*hosts):
+                needs[i] = max(0, 2 - (joker_slots[i] - table_jokers[i]))
+        return self._place(homes, hosts if another else [set() for _ in range(count)], pinned, needs)
 
-        def give(h: int) -> bool:
-            if h == len(host_sets):
-                return True
-            i = host_sets[h]
-            options = [t for t in numbered(self.new_table[i]) if stock[t] > 0]
-            options += [JOKER] * min(spare_jokers[i], stock[JOKER])
-            for pair in set(combinations(options, 2)):
-                need = Counter(pair)
-                if all(stock[t] >= n for t, n in need.items()):
-                    stock.subtract(need)
-                    if give(h + 1):
-                        return True
-                    stock.update(need)
+    def _place(
+        self,
+        homes: list[set[int]],
+        forbidden: list[set[int]],
+        pinned: list[dict[Tile, int]],
+        needs: dict[int, int],
+    ) -> bool:
+        """Choose a witness (an own tile) for every home, rack tiles for every host, then check
+        kind by kind that the own tiles left fit where they may go."""
+        witness_jobs = [(k, i) for k in range(len(homes)) for i in sorted(homes[k]) if not pinned[k]]
+        host_jobs = sorted((i, n) for i, n in needs.items() if n)
+
+        def witnesses(w: int) -> bool:
+            if w == len(witness_jobs):
+                return marks(0, Counter())
+            k, i = witness_jobs[w]
+            for t in self.own[k]:
+                if t in pinned[k] or not self.kinds[i][t]:
+                    continue
+                pinned[k][t] = i
+                if witnesses(w + 1):
+                    pinned[k].pop(t)
+                    return True
+                pinned[k].pop(t)
             return False
 
-        return give(0)
+        def marks(h: int, chosen: Counter[tuple[int, Tile]]) -> bool:
+            if h == len(host_jobs):
+                return self._kinds_fit(forbidden, pinned, chosen)
+            i, n = host_jobs[h]
+            options = [t for t in self.kinds[i] if self.played[t]]
+            for pick in combinations(options, n):
+                chosen.update((i, t) for t in pick)
+                if marks(h + 1, chosen):
+                    return True
+                chosen.subtract((i, t) for t in pick)
+            return False
+
+        return witnesses(0)
+
+    def _kinds_fit(
+        self, forbidden: list[set[int]], pinned: list[dict[Tile, int]], marks: Counter[tuple[int, Tile]]
+    ) -> bool:
+        """Kind by kind: pinned own tiles and rack tiles within each set's copies and the rack's,
+        and every other own tile in some set with a copy to spare that it may go to."""
+        kinds = {t for own in self.own for t in own} | {t for _, t in marks}
+        for t in kinds:
+            room = {i: self.kinds[i][t] for i in self.holding.get(t, [])}
+            rack = 0
+            for (i, mark), n in marks.items():
+                if mark == t and n:
+                    room[i] = room.get(i, 0) - n
+                    rack += n
+            if rack > self.played[t]:
+                return False
+            free: list[int] = []
+            for k, own in enumerate(self.own):
+                if not own[t]:
+                    continue
+                if t in pinned[k]:
+                    room[pinned[k][t]] = room.get(pinned[k][t], 0) - 1
+                else:
+                    free.append(k)
+            if any(n < 0 for n in room.values()) or not _matches(free, room, forbidden):
+                return False
+        return True
 
     # Diagnoses: which rule fails, in words a player can act on.
 
@@ -244,6 +316,22 @@ class _Search:
             "joker_moved",
             f"joker standing for {role} (table set {i}) moved without being replaced by {tiles}",
             (JOKER, *role.options),
+        )
+
+    def returned_problem(self) -> JokerProblem:
+        """A joker could only be retrieved back into a set holding its old set's tiles."""
+        for i, written, _ in self.before:
+            for j in self.after_sets:
+                if numbered(written) & self.kinds[j]:
+                    return JokerProblem(
+                        "joker_retrieval",
+                        f"the joker of table set {i} '{format_tiles(written)}' is back in a set with its old"
+                        f" set's tiles ('{format_tiles(self.new_table[j])}') without standing for its tile:"
+                        " a retrieved joker must go into another set",
+                        (JOKER,),
+                    )
+        return JokerProblem(
+            "joker_retrieval", "a retrieved joker must go into another set, not back into its own", (JOKER,)
         )
 
     def hosting_problem(self) -> JokerProblem:
@@ -281,3 +369,18 @@ class _Search:
             " until its joker is retrieved)",
             (JOKER,),
         )
+
+
+def _matches(owners: list[int], room: dict[int, int], forbidden: list[set[int]]) -> bool:
+    """Whether each owner's tile can go to a set with room to spare, not one forbidden to it."""
+    if not owners:
+        return True
+    k, rest = owners[0], owners[1:]
+    for i, n in room.items():
+        if n > 0 and i not in forbidden[k]:
+            room[i] -= 1
+            found = _matches(rest, room, forbidden)
+            room[i] += 1
+            if found:
+                return True
+    return False

@@ -137,6 +137,39 @@ def test_account_names_the_retrieving_tile() -> None:
     assert found.retrieved[0].new_set == 2
 
 
+# The account follows physical tiles: each own tile of a joker's set is one tile, which the player
+# may say is any copy of its kind, and a retrieved joker goes into another set (RULES.md).
+ACCOUNTS = [
+    # (b) A retrieved joker may not go back into the set it left, extended or not.
+    (["R4 J R6"], "R5 B7", ["R4 R5 R6 J"], "strict", "club", "joker_retrieval"),
+    (["B4 B5 J"], "B6 B3", ["B3 B4 B5 B6 J"], "strict", "official", "joker_retrieval"),
+    # ... but it may join a set holding another copy of one of its set's kinds (M's R6 here).
+    (["R4 J R6", "R6 R7 R8"], "R5 R10 R11", ["R4 R5 R6", "R6 R7 R8 J R10 R11"], "strict", "official", None),
+    # One own R4 cannot keep both jokers in their sets: one of them was retrieved, and its new set
+    # holds one rack tile (official: two needed; club: fine).
+    (["R4 J R6", "R4 R5 J"], "R7", ["R4 J J R7", "R4 R5 R6"], "strict", "official", "joker_retrieval"),
+    (["R4 J R6", "R4 R5 J"], "R7", ["R4 J J R7", "R4 R5 R6"], "strict", "club", None),
+    # (c) The jokers of a group stand for distinct colours: with K2 and B2 each beside an O2,
+    # both would stand for R2.
+    (["K2 B2 J J"], "O2 O2", ["K2 O2 J", "B2 O2 J"], "strict", "official", "joker_retrieval"),
+    (["K2 B2 J J"], "O2 O2", ["K2 O2 J", "B2 O2 J"], "free", "official", None),
+    # (d) Two locked sets may not merge into one, though each stays whole; strict allows it.
+    (["R1 R2 J", "J R5 R6"], "R7", ["R1 R2 J J R5 R6 R7"], "locked", "official", "locked_set_broken"),
+    (["R1 R2 J", "J R5 R6"], "R7", ["R1 R2 J J R5 R6 R7"], "strict", "official", None),
+    # (a) A joker staying in a run of six beside its set's R6.
+    (["R4 R5 R6 J"], "R8 R9 K11 K12", ["R4 R5 R6 J R8 R9"], "strict", "official", None),
+    (["R4 R5 R6 J"], "R8 R9 K11 K12", ["R4 R5 R6 J R8 R9"], "locked", "official", None),
+]
+
+
+@pytest.mark.parametrize(("table", "rack", "after", "mode", "retrieval", "code"), ACCOUNTS)
+def test_the_account_follows_the_tiles(
+    table: list[str], rack: str, after: list[str], mode: str, retrieval: str, code: str | None
+) -> None:
+    problems = validate(position(rack, table, mode, retrieval), [tiles(s) for s in after])
+    assert [p.code for p in problems] == ([code] if code else [])
+
+
 # An independent oracle: try every subset of the rack and every partition of the tiles into valid
 # sets, and ask the validator. Exponential, so only for small positions.
 
