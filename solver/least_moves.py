@@ -299,7 +299,7 @@ class _Model:
         for p in range(m, last + 1):
             reach = (real[p] or jokers > 0) and (start_upper[p - m + 1] > 0 or reach)
             mature_upper[p] = most if reach else 0
-        flow = add_run_flow(lp, prefix, f"{colour}_", m, start_upper, mature_upper)
+        flow = add_run_flow(lp, prefix, f"{colour}_", m, start_upper, mature_upper, self.rules.numbers)
         runs = _Runs(colour, flow.starts, flow.mature)
         for p in range(1, last + 1):
             runs.cover.setdefault(number_at(p, self.rules), []).extend((v, 1) for v in flow.covering(p))

@@ -95,11 +95,13 @@ def add_run_flow(
     min_size: int,
     start_upper: dict[int, int],
     mature_upper: dict[int, int],
+    longest: int,
 ) -> RunFlow:
     """The variables and rows of one colour's run flow (shared by the flow formulation and the
     least-moves arrangement). Variables are named ``{prefix}s{infix}{p}`` and ``{prefix}u{infix}{p}``;
     ``start_upper`` gives the places a run may start at (1..last-min+1), ``mature_upper`` the
-    places a mature run may cover (min..last), each with its bound."""
+    places a mature run may cover (min..last), each with its bound; no run is longer than
+    ``longest`` (the numbers: a run never repeats one)."""
     m = min_size
     starts = {p: lp.var(f"{prefix}s{infix}{p}", upper) for p, upper in start_upper.items()}
     mature = {p: lp.var(f"{prefix}u{infix}{p}", upper) for p, upper in mature_upper.items()}
@@ -112,7 +114,18 @@ def add_run_flow(
         if p - 1 in mature:
             terms.append((mature[p - 1], -1))
         lp.row(f"{prefix}grow{infix}{p}", terms, -INF, 0)
-    return RunFlow(m, starts, mature)
+    flow = RunFlow(m, starts, mature)
+    last = max([*mature, *starts], default=0)
+    assert last <= longest + 1, "places beyond the numbers plus the wrap's 1"
+    if last == longest + 1 and 1 in starts and longest >= m:
+        # Under wrap=american place numbers+1 holds a 1 again: a run from place 1 reaching it
+        # would repeat the 1. Decoders end the longest runs first, so runs started at place 1 end
+        # before place numbers+1 if at least as many runs end at places m..numbers; those ends
+        # telescope to cover(m) - cover(last) + starts at m+1..last.
+        ends = [(v, 1) for v in flow.covering(m)] + [(v, -1) for v in flow.covering(last)]
+        ends += [(starts[p], 1) for p in range(m + 1, last + 1) if p in starts]
+        lp.row(f"{prefix}nowrap{infix}", [(starts[1], 1), *[(v, -c) for v, c in ends]], -INF, 0)
+    return flow
 
 
 def _add_flow(lp: LinearModel, prefix: str, rules: RuleSet, with_jokers: bool) -> _Flow:
@@ -130,6 +143,7 @@ def _add_flow(lp: LinearModel, prefix: str, rules: RuleSet, with_jokers: bool) -
             m,
             dict.fromkeys(range(1, last - m + 2), most),
             dict.fromkeys(range(m, last + 1), most),
+            rules.numbers,
         )
         for p, v in runs.starts.items():
             flow.starts[c, p] = v
@@ -350,12 +364,9 @@ def _decode_flow(flow: _Flow, values: Sequence[int], rules: RuleSet) -> list[lis
         sets.append(owner)
 
     def end_run(run: list[int], c: int) -> None:
-        members = [(c, number_at(p, rules)) for p in run]
-        if len(members) > rules.numbers:  # 1..13 then 1 again (american): two runs
-            new_set(members[:m])
-            new_set(members[m:])
-        else:
-            new_set(members)
+        # The flow keeps runs within the numbers (add_run_flow), the longest ending first here.
+        assert len(run) <= rules.numbers, "a run repeating a number"
+        new_set([(c, number_at(p, rules)) for p in run])
 
     for c in range(rules.colours):
         begun = [values[flow.starts[c, p]] if (c, p) in flow.starts else 0 for p in range(1, last + 1)]

@@ -67,7 +67,8 @@ def _template(rules: RuleSet) -> _Template:
     patterns: list[_Pattern] = []
     letters = rules.colour_letters
     for c in range(rules.colours):
-        for length in range(m, 2 * m):
+        # No longer than the numbers: under wrap=american a run of numbers+1 places repeats a 1.
+        for length in range(m, min(2 * m, numbers + 1)):
             for start in range(1, places(rules) - length + 2):
                 tiles = tuple(c * numbers + number_at(p, rules) - 1 for p in range(start, start + length))
                 column = lp.var(f"run_{letters[c]}{start}_{length}", most)
