@@ -31,6 +31,8 @@ class LinearModel:
     _base: LpArrays | None = field(default=None, repr=False)
     _base_cols: int = 0
     _extra: list[tuple[int, int, int]] = field(default_factory=list, repr=False)  # (row, col, coef)
+    # Rows added after derive(), after the template's (numbered on from them).
+    _extra_rows: list[tuple[str, list[tuple[int, int]], float, float]] = field(default_factory=list, repr=False)
     _bound_changes: dict[int, tuple[float, float]] = field(default_factory=dict, repr=False)
     _arrays: LpArrays | None = field(default=None, repr=False)
     _final_rows: list[tuple[str, list[tuple[int, int]], float, float]] | None = field(
@@ -40,10 +42,10 @@ class LinearModel:
     def derive(self) -> LinearModel:
         """A copy to specialise for one position: its own column lists, the template's rows.
 
-        Only bounds, the objective and new columns may change in the copy (set_row_bounds,
-        add_to_row with new variables). Those changes are recorded rather than applied to the
-        shared rows: arrays() builds on the template's arrays, and final_rows() applies them
-        only for the backends that read rows one by one.
+        Only bounds, the objective, new columns and new rows may change in the copy
+        (set_row_bounds, add_to_row with new variables, row). Those changes are recorded rather
+        than applied to the shared rows: arrays() builds on the template's arrays, and
+        final_rows() applies them only for the backends that read rows one by one.
         """
         child = LinearModel(
             list(self.names),
@@ -60,6 +62,7 @@ class LinearModel:
         return child
 
     def set_row_bounds(self, i: int, lo: float, hi: float) -> None:
+        assert i < len(self.rows), "only the template's rows change bounds"
         if self._base is None:
             name, terms, _, _ = self.rows[i]
             self.rows[i] = (name, terms, lo, hi)
@@ -90,8 +93,12 @@ class LinearModel:
             for i, v, c in self._extra:
                 name, terms, lo, hi = rows[i]
                 rows[i] = (name, [*terms, (v, c)], lo, hi)
-            self._final_rows = rows
+            self._final_rows = rows + self._extra_rows
         return self._final_rows
+
+    @property
+    def row_count(self) -> int:
+        return len(self.rows) + len(self._extra_rows)
 
     def arrays(self) -> LpArrays:
         """The model as numpy arrays (column-wise matrix), computed once."""
@@ -106,12 +113,18 @@ class LinearModel:
         self.hint.append(hint)
         return len(self.names) - 1
 
-    def row(self, name: str, terms: list[tuple[int, int]], lo: float, hi: float) -> None:
-        assert self._base is None, "a derived model shares its template's rows: add none"
+    def row(self, name: str, terms: list[tuple[int, int]], lo: float, hi: float) -> int:
+        """Add a row; returns its index. A derived model keeps its own rows after the template's."""
         merged: dict[int, int] = {}
         for v, c in terms:  # one entry per variable (some solvers reject repeats)
             merged[v] = merged.get(v, 0) + c
-        self.rows.append((name, [(v, c) for v, c in merged.items() if c], lo, hi))
+        row = (name, [(v, c) for v, c in merged.items() if c], lo, hi)
+        if self._base is None:
+            self.rows.append(row)
+            return len(self.rows) - 1
+        self._extra_rows.append(row)
+        self._final_rows = None
+        return len(self.rows) + len(self._extra_rows) - 1
 
     def to_lp_text(self) -> str:
         """A readable dump (CPLEX LP-like) for debugging a model by eye."""
@@ -191,6 +204,9 @@ class LpArrays:
                 changed = list(lp._bound_changes)
                 bounds = np.array(list(lp._bound_changes.values()), dtype=np.float64)
                 row_lower[changed], row_upper[changed] = bounds[:, 0], bounds[:, 1]
+            if lp._extra_rows:
+                row_lower = np.concatenate([row_lower, [lo for _, _, lo, _ in lp._extra_rows]])
+                row_upper = np.concatenate([row_upper, [hi for _, _, _, hi in lp._extra_rows]])
         else:
             row_lower = np.array([lo for _, _, lo, _ in lp.rows], dtype=np.float64)
             row_upper = np.array([hi for _, _, _, hi in lp.rows], dtype=np.float64)
@@ -209,7 +225,7 @@ class LpArrays:
             start = np.array(first, dtype=np.int32)
             idx = np.array(index, dtype=np.int32)
             val = np.array(value, dtype=np.float64)
-        else:
+        elif not lp._extra_rows:
             base = lp._base
             # The new columns' entries as (row, column, coefficient), column by column.
             extra = np.array(sorted(lp._extra, key=lambda e: (e[1], e[0])), dtype=np.int64).reshape(-1, 3)
@@ -217,6 +233,20 @@ class LpArrays:
             start = np.concatenate([base.start, base.start[-1] + np.cumsum(counts)]).astype(np.int32)
             idx = np.concatenate([base.index, extra[:, 0].astype(np.int32)])
             val = np.concatenate([base.value, extra[:, 2].astype(np.float64)])
+        else:
+            # New rows reach the template's columns too: merge every entry, column by column.
+            base = lp._base
+            first_row = len(lp.rows)
+            added = [(first_row + r, v, c) for r, (_, terms, _, _) in enumerate(lp._extra_rows) for v, c in terms]
+            extra = np.array(lp._extra + added, dtype=np.int64).reshape(-1, 3)
+            base_cols = np.repeat(np.arange(lp._base_cols), np.diff(base.start))
+            rows_all = np.concatenate([base.index, extra[:, 0]])
+            cols_all = np.concatenate([base_cols, extra[:, 1]])
+            vals_all = np.concatenate([base.value, extra[:, 2].astype(np.float64)])
+            order = np.lexsort((rows_all, cols_all))
+            start = np.concatenate([[0], np.cumsum(np.bincount(cols_all, minlength=n))]).astype(np.int32)
+            idx = rows_all[order].astype(np.int32)
+            val = vals_all[order]
         return LpArrays(
             cost=cost,
             lower=np.array(lp.lower, dtype=np.float64),
