@@ -77,14 +77,18 @@ def solve_bnb(lp: LinearModel, time_limit: float | None) -> BackendResult:
         raise BackendError("backend bnb needs numpy (pip install numpy)")
 
     started = time.perf_counter()
-    arrays, keep = lp.arrays().reduced()
+    everything = lp.arrays()
+    lazy: LpArrays | None = None
+    if lp.lazy:
+        everything, lazy = everything.split_rows(lp.lazy)
+    arrays, keep = everything.reduced()
     if len(keep) == 0:  # nothing can change: the starting move is the only one
         return BackendResult(list(lp.hint), True, 0.0, time.perf_counter() - started)
     engine = make_engine(arrays, LP_ENGINE)
     built = time.perf_counter()
     # The limit is for the search: a process's first solve also loads numpy and the LP engine
     # here, which would otherwise use up a short limit before the first node.
-    search = _Search(lp, arrays, keep, engine, None if time_limit is None else built + time_limit)
+    search = _Search(lp, arrays, keep, engine, None if time_limit is None else built + time_limit, lazy)
     if not search.feasible(search.best_x):
         raise BackendError("bnb: the model's starting move is infeasible (a bug)")
     try:
@@ -105,7 +109,15 @@ def bound_of(value: float) -> int:
 class _Search:
     """One model's search: the LP engine kept warm across every step, the rows fixed so far."""
 
-    def __init__(self, lp: LinearModel, arrays: LpArrays, keep: Any, engine: LpEngine, deadline: float | None) -> None:
+    def __init__(
+        self,
+        lp: LinearModel,
+        arrays: LpArrays,
+        keep: Any,
+        engine: LpEngine,
+        deadline: float | None,
+        lazy: LpArrays | None = None,
+    ) -> None:
         import numpy as np
 
         self.lp = lp
@@ -129,6 +141,19 @@ class _Search:
         self.position_of[keep] = np.arange(n)
         self.fixed: list[tuple[Any, int]] = []  # (stage cost vector, its optimum): rows added so far
         self.rows: RowStore | None = None  # the LP's rows, kept once cuts are made
+        # Lazy rows (LinearModel.lazy) over the kept columns, as (row, column, coefficient)
+        # entries with their bounds; each joins the LP once a candidate breaks it.
+        self.lazy_entries: Any = None
+        self.lazy_lower: Any = None
+        self.lazy_upper: Any = None
+        self.lazy_added: Any = None
+        self.lazy_rows: list[tuple[Any, float, float]] = []  # joined so far: (coefficients, lo, hi)
+        if lazy is not None and len(lazy.row_lower):
+            entry_column = np.repeat(np.arange(len(lazy.cost)), np.diff(lazy.start))
+            kept = self.position_of[entry_column] >= 0  # a dropped column is fixed at zero
+            self.lazy_entries = (lazy.index[kept], self.position_of[entry_column[kept]], lazy.value[kept])
+            self.lazy_lower, self.lazy_upper = lazy.row_lower, lazy.row_upper
+            self.lazy_added = np.zeros(len(lazy.row_lower), dtype=bool)
 
     # -- the two ways through -------------------------------------------------------------
 
@@ -244,6 +269,9 @@ class _Search:
             j = int(np.argmax(gaps + priority * (gaps > TOLERANCE)))
             if gaps[j] <= TOLERANCE:
                 value = round(float(cost @ rounded))
+                if value > best and self.join_broken_lazy_rows(rounded):
+                    stack.append((bound, lower, upper, None))  # its LP changed: solve it again
+                    continue
                 if value > best and self.feasible(rounded):
                     best, best_x = value, rounded
                 continue
@@ -290,6 +318,8 @@ class _Search:
                 gaps = np.abs(x - rounded)
                 fractional = gaps > TOLERANCE
                 if not fractional.any():
+                    if self.join_broken_lazy_rows(rounded):
+                        continue  # solve again with them
                     if self.feasible(rounded):
                         # At the root's own bound, the search would only repeat the root.
                         return rounded, round(float(cost @ rounded)) >= target
@@ -330,6 +360,8 @@ class _Search:
             x = solved[0]
             rounded = np.round(x)
             if (np.abs(x - rounded) <= TOLERANCE).all():
+                if self.join_broken_lazy_rows(rounded):
+                    return False, best_x  # the search solves it again with them
                 if round(float(cost @ rounded)) > round(float(cost @ best_x)) and self.feasible(rounded):
                     return True, rounded
                 return False, best_x
@@ -337,6 +369,8 @@ class _Search:
                 self.rows = RowStore(arrays)
                 for stage_cost, value in self.fixed:
                     self.rows.add(stage_cost, value, math.inf, integral=True)
+                for coefficients, lo, hi in self.lazy_rows:
+                    self.rows.add(coefficients, lo, hi, integral=True)
             rows = self.rows
             limit = min(CUTS_PER_ROUND, MAX_CUTS - rows.cuts)
             cuts = gomory_cuts(self.engine, rows, x, arrays.lower, arrays.upper, limit)
@@ -351,7 +385,7 @@ class _Search:
     # -- helpers ----------------------------------------------------------------------------
 
     def feasible(self, x: Any) -> bool:
-        """Integral x satisfies every row, bound and fixed stage exactly (integers)."""
+        """Integral x satisfies every row (lazy ones too), bound and fixed stage exactly (integers)."""
         import numpy as np
 
         arrays = self.arrays
@@ -363,7 +397,44 @@ class _Search:
             and (x >= arrays.lower).all()
             and (x <= arrays.upper).all()
             and all(round(float(c @ x)) >= v for c, v in self.fixed)
+            and not self.broken_lazy_rows(x).any()
         )
+
+    def broken_lazy_rows(self, x: Any) -> Any:
+        """Which lazy rows integral x breaks (a boolean per lazy row)."""
+        import numpy as np
+
+        if self.lazy_entries is None:
+            return np.zeros(0, dtype=bool)
+        rows, columns, values = self.lazy_entries
+        activity = np.bincount(rows, values * x[columns], len(self.lazy_lower))
+        return (activity < self.lazy_lower) | (activity > self.lazy_upper)
+
+    def join_broken_lazy_rows(self, x: Any) -> bool:
+        """Add to the LP the lazy rows integral x breaks (valid rows of the model: adding them
+        anywhere keeps the search exact); whether there were any."""
+        import numpy as np
+
+        if self.lazy_entries is None:
+            return False
+        broken = np.flatnonzero(self.broken_lazy_rows(x) & ~self.lazy_added).tolist()
+        if not broken:
+            return False
+        rows, columns, values = self.lazy_entries
+        for r in broken:
+            coefficients = np.zeros(self.n)
+            at = rows == r
+            np.add.at(coefficients, columns[at], values[at])
+            lo, hi = float(self.lazy_lower[r]), float(self.lazy_upper[r])
+            if math.isfinite(lo):
+                self.engine.add_row_at_least(coefficients, lo)
+            if math.isfinite(hi):
+                self.engine.add_row_at_least(-coefficients, -hi)
+            self.lazy_rows.append((coefficients, lo, hi))
+            if self.rows is not None:
+                self.rows.add(coefficients, lo, hi, integral=True)
+            self.lazy_added[r] = True
+        return True
 
     def cost_of(self, terms: list[tuple[int, int]]) -> Any:
         import numpy as np

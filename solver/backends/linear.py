@@ -33,6 +33,9 @@ class LinearModel:
     _extra: list[tuple[int, int, int]] = field(default_factory=list, repr=False)  # (row, col, coef)
     # Rows added after derive(), after the template's (numbered on from them).
     _extra_rows: list[tuple[str, list[tuple[int, int]], float, float]] = field(default_factory=list, repr=False)
+    # Rows (by index) that rarely bind: a backend may leave them out of its LPs and add one only
+    # when a solution breaks it (bnb does); the others solve them like any row.
+    lazy: list[int] = field(default_factory=list)
     _bound_changes: dict[int, tuple[float, float]] = field(default_factory=dict, repr=False)
     _arrays: LpArrays | None = field(default=None, repr=False)
     _final_rows: list[tuple[str, list[tuple[int, int]], float, float]] | None = field(
@@ -113,18 +116,23 @@ class LinearModel:
         self.hint.append(hint)
         return len(self.names) - 1
 
-    def row(self, name: str, terms: list[tuple[int, int]], lo: float, hi: float) -> int:
-        """Add a row; returns its index. A derived model keeps its own rows after the template's."""
+    def row(self, name: str, terms: list[tuple[int, int]], lo: float, hi: float, lazy: bool = False) -> int:
+        """Add a row; returns its index. A derived model keeps its own rows after the template's.
+        ``lazy``: see ``LinearModel.lazy``."""
         merged: dict[int, int] = {}
         for v, c in terms:  # one entry per variable (some solvers reject repeats)
             merged[v] = merged.get(v, 0) + c
         row = (name, [(v, c) for v, c in merged.items() if c], lo, hi)
         if self._base is None:
             self.rows.append(row)
-            return len(self.rows) - 1
-        self._extra_rows.append(row)
-        self._final_rows = None
-        return len(self.rows) + len(self._extra_rows) - 1
+            index = len(self.rows) - 1
+        else:
+            self._extra_rows.append(row)
+            self._final_rows = None
+            index = len(self.rows) + len(self._extra_rows) - 1
+        if lazy:
+            self.lazy.append(index)
+        return index
 
     def to_lp_text(self) -> str:
         """A readable dump (CPLEX LP-like) for debugging a model by eye."""
@@ -160,6 +168,33 @@ class LpArrays:
     start: Any
     index: Any
     value: Any
+
+    def split_rows(self, rows: list[int]) -> tuple[LpArrays, LpArrays]:
+        """The arrays without those rows, and those rows alone (as arrays over every column)."""
+        import numpy as np
+
+        chosen = np.zeros(len(self.row_lower), dtype=bool)
+        chosen[rows] = True
+        return self._rows_where(~chosen), self._rows_where(chosen)
+
+    def _rows_where(self, keep: Any) -> LpArrays:
+        import numpy as np
+
+        row_map = np.cumsum(keep) - 1
+        entry_kept = keep[self.index]
+        counts = np.bincount(
+            np.repeat(np.arange(len(self.cost)), np.diff(self.start))[entry_kept], minlength=len(self.cost)
+        )
+        return LpArrays(
+            cost=self.cost,
+            lower=self.lower,
+            upper=self.upper,
+            row_lower=self.row_lower[keep],
+            row_upper=self.row_upper[keep],
+            start=np.concatenate([[0], np.cumsum(counts)]).astype(np.int32),
+            index=row_map[self.index[entry_kept]].astype(np.int32),
+            value=self.value[entry_kept],
+        )
 
     def reduced(self) -> tuple[LpArrays, Any]:
         """Without the columns fixed at zero and the rows left empty: a smaller, equal problem.

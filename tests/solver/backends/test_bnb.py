@@ -119,3 +119,19 @@ def test_nothing_to_gain_keeps_the_start(quick_nodes: int) -> None:
     lp.hint = [0]
     result = _solve(lp, quick_nodes)
     assert result.optimal and result.values == [0]
+
+
+@settings(max_examples=300, deadline=None)
+@given(packing_programs(), st.data(), st.sampled_from([0, 7]), st.sampled_from(ENGINES if available() else ("highs",)))
+def test_lazy_rows_join_when_broken_and_the_optimum_stays(
+    lp: LinearModel, data: st.DataObject, quick_nodes: int, engine: str
+) -> None:
+    """Rows marked lazy are left out of the LPs until a candidate breaks one: the answer still
+    satisfies every row and is the brute force's optimum (each lazy row is a row of the model)."""
+    lp.hint = [0] * len(lp.names)
+    lp.lazy = sorted(data.draw(st.sets(st.integers(0, len(lp.rows) - 1), min_size=1)))
+    result = _solve(lp, quick_nodes, 0, engine)
+    assert result.optimal and result.values is not None
+    for _, terms, lo, hi in lp.rows:
+        assert lo <= sum(c * result.values[v] for v, c in terms) <= hi
+    assert _values(lp, result.values) == _brute_force(lp)
