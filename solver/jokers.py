@@ -34,10 +34,12 @@ class Role:
 
 @dataclass(frozen=True, slots=True)
 class TableReading:
-    """One way to read a table set with jokers: its kind and one role per joker."""
+    """One way to read a table set with jokers: its kind, one role per joker, and the tiles the
+    set stands for (a run's in ascending order; a group's own tiles, then what its jokers may be)."""
 
     kind: Kind
     roles: tuple[Role, ...]
+    stands_for: tuple[Tile, ...]
 
 
 def table_readings(written: Sequence[Tile], rules: RuleSet) -> tuple[TableReading, ...]:
@@ -57,7 +59,7 @@ def _table_readings(written: tuple[Tile, ...], rules: RuleSet) -> tuple[TableRea
     chosen = in_order or options
     found: list[TableReading] = []
     for r in chosen:
-        reading = TableReading(r.kind, _roles(r, written if r in in_order else None, rules))
+        reading = TableReading(r.kind, _roles(r, written if r in in_order else None, rules), r.stands_for)
         if reading not in found:
             found.append(reading)
     return tuple(found)

@@ -69,7 +69,7 @@ def solve(position: Position, options: SolveOptions = SolveOptions()) -> Solutio
         options = options.replace(formulation="sets")
     found = _shortcut(position, options) if backend == "bnb" else None
     fallback: Found | None = None
-    if found is None and backend == "bnb" and options.formulation == "auto" and needs_joker_rows(position):
+    if found is None and backend == "bnb" and options.formulation == "auto" and needs_joker_rows(position) and FREE_FIRST:
         found, fallback = _free_first(position, options)
         if options.time_limit is not None:  # the limit covers the whole solve
             options = options.replace(time_limit=max(options.time_limit - (time.perf_counter() - started), 0.001))
@@ -112,8 +112,16 @@ def solve(position: Position, options: SolveOptions = SolveOptions()) -> Solutio
     )
 
 
+FREE_FIRST = False
+
+
 def _search(position: Position, options: SolveOptions, jokers_stay: bool = False) -> Found:
-    """Build the turn's model, run the backend, decode its answer."""
+    """Build the turn's model, run the backend, decode its answer.
+
+    A relaxed model (strict and locked jokers on the pattern formulation) bounds the rules'
+    optimum from above, so its optimum is the rules' optimum when one of its arrangements is
+    legal; when none is, the exact model decides.
+    """
     started = time.perf_counter()
     model = build_model(position, options.objective, options.formulation, jokers_stay)
     built = time.perf_counter()
@@ -121,8 +129,15 @@ def _search(position: Position, options: SolveOptions, jokers_stay: bool = False
     # numpy, which would leave a short limit no time to search at all.
     result = get_backend(options.backend)(model.lp, options.time_limit)
     values = result.values if result.values is not None else model.lp.hint
-    sets, played = model.decode(values)
-    return Found(sets, played, result.optimal, built - started + result.build_seconds, result.seconds)
+    build_seconds = built - started + result.build_seconds
+    if not model.relaxed:
+        sets, played = model.decode(values)
+        return Found(sets, played, result.optimal, build_seconds, result.seconds)
+    for sets, played in model.arrangements(values):
+        if not played or not validate(position, sets):
+            return Found(sets, played, result.optimal, build_seconds, result.seconds)
+    exact = _search(position, options.replace(formulation="sets"))
+    return exact._replace(build_seconds=exact.build_seconds + build_seconds, solve_seconds=exact.solve_seconds + result.seconds)
 
 
 def _shortcut(position: Position, options: SolveOptions) -> Found | None:

@@ -29,14 +29,12 @@ def build_model(
     objective = Objective(objective)
     strict = needs_joker_rows(position)
     if formulation == "auto":
-        if strict or not flow_supported(position.rules):
+        if not flow_supported(position.rules) or (strict and not pattern_supported(position)):
             formulation = "sets"
         else:
             formulation = "patterns" if pattern_supported(position) else "flow"
-    if formulation in ("flow", "patterns") and strict:
-        raise RulesError(
-            f"the {formulation} formulation has no strict or locked joker rules; use --formulation sets"
-        )
+    if formulation == "flow" and strict:
+        raise RulesError("the flow formulation has no strict or locked joker rules; use --formulation sets")
     if formulation in ("flow", "patterns") and not flow_supported(position.rules):
         raise RulesError(
             f"the {formulation} formulation needs wrap none or american and fewer jokers than"

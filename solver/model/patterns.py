@@ -17,15 +17,17 @@ stays with the flow formulation.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from functools import cache
-from itertools import combinations
+from itertools import combinations, product
 from typing import Any
 
 from solver.backends.linear import LinearModel
 from solver.model.flow import flow_supported, number_at, places
-from solver.model.turn import TurnModel, add_kept_sets, add_objective, kept_copies, tile_counts
+from solver.model.joker_fates import FateBase, add_joker_fates
+from solver.model.joker_rows import needs_joker_rows
+from solver.model.turn import Move, TurnModel, add_kept_sets, add_objective, kept_copies, tile_counts
 from solver.position import Position
 from solver.rules import RuleSet
 from solver.solution import Objective
@@ -132,14 +134,25 @@ def build_pattern_model(
     keep_sets = position.table if keep is None else tuple(tuple(s) for s in keep)
     kept_sets = add_kept_sets(lp, keep_sets, tpl.tile_rows, rules, keep is not None)
     played = tpl.played
+    strict = needs_joker_rows(position)
+    fates = add_joker_fates(lp, position, FateBase(tpl.tile_rows, tpl.jokers, played, kept_sets)) if strict else None
     played_vars = {t: played[t] for t in sorted(rack)}
     add_objective(lp, position, objective, played_vars, [k for k, _ in kept_sets], len(keep_sets), rack)
 
-    def decode(values: Sequence[int]) -> tuple[list[list[Tile]], list[Tile]]:
+    def arrangements(values: Sequence[int]) -> Iterator[Move]:
         tiles = [Tile.from_index(t, rules) for t, var in played.items() for _ in range(values[var])]
-        return kept_copies(kept_sets, values) + _decode(tpl, values, rules), tiles
+        fixed = kept_copies(kept_sets, values)
+        seated: list[list[Tile]] = []
+        if fates is not None:
+            fixed += [list(s) for column, s in fates.sets for _ in range(values[column])]
+            seated = [list(s) for column, s in fates.seats for _ in range(values[column])]
+        for sets in _arrangements(tpl, values, rules, vary=strict, seated=seated):
+            yield fixed + sets, tiles
 
-    return TurnModel(position, objective, lp, "patterns", decode)
+    def decode(values: Sequence[int]) -> Move:
+        return next(arrangements(values))
+
+    return TurnModel(position, objective, lp, "patterns", decode, arrangements if strict else None)
 
 
 def _fix_unusable(lp: LinearModel, tpl: _Template, tiles: Counter[int]) -> None:
@@ -162,31 +175,65 @@ def _fix_unusable(lp: LinearModel, tpl: _Template, tiles: Counter[int]) -> None:
 def _decode(tpl: _Template, values: Sequence[int], rules: RuleSet) -> list[list[Tile]]:
     """Sets from the pattern values: runs that abut are joined again (a run of seven tiles comes
     back whole), then each tile's jokers take its first places."""
-    chains: dict[int, list[list[int]]] = {}  # colour -> runs as lists of places
-    sets: list[list[Tile]] = []
+    return next(_arrangements(tpl, values, rules, vary=False))
+
+
+# Arrangements tried per answer under strict and locked jokers (each is judged by the validator).
+MAX_ARRANGEMENTS = 64
+
+
+def _arrangements(
+    tpl: _Template, values: Sequence[int], rules: RuleSet, vary: bool, seated: Sequence[list[Tile]] = ()
+) -> Iterator[list[list[Tile]]]:
+    """The sets of the pattern values, first as ``_decode`` reads them; with ``vary``, then other
+    readings of the same values: the jokers of a tile in other places (which set a table joker
+    lies in decides whether it stayed), and abutting runs left apart (a joined run may bring a
+    joker's old tiles into the set it went to)."""
+    pieces: dict[int, list[list[int]]] = {}  # colour -> runs as lists of places
+    groups: list[list[int]] = []
     for pattern in tpl.patterns:
         count = values[pattern.column]
         if not count:
             continue
         if pattern.colour < 0:
-            sets += [[Tile.from_index(t, rules) for t in pattern.tiles] for _ in range(count)]
+            groups += [list(pattern.tiles) for _ in range(count)]
         else:
             places = list(range(pattern.start, pattern.start + len(pattern.tiles)))
-            chains.setdefault(pattern.colour, []).extend(list(places) for _ in range(count))
-    for colour, runs in sorted(chains.items()):
-        joined: list[list[int]] = []
-        for run in sorted(runs):
-            follow = next((j for j in joined if j[-1] + 1 == run[0]), None)
-            if follow is not None and len(follow) + len(run) <= rules.numbers:
-                follow.extend(run)
-            else:
-                joined.append(run)
-        sets += [[tile(colour, number_at(p, rules)) for p in run] for run in joined]
-    slots: dict[int, list[tuple[list[Tile], int]]] = {}
-    for owner in sets:
-        for i, placed in enumerate(owner):
-            slots.setdefault(placed.index(rules), []).append((owner, i))
-    for index, column in tpl.jokers.items():
-        for owner, i in slots.get(index, [])[: values[column]]:
-            owner[i] = JOKER
-    return sets
+            pieces.setdefault(pattern.colour, []).extend(list(places) for _ in range(count))
+    jokers = {index: values[column] for index, column in tpl.jokers.items() if values[column]}
+    joker_colours = {index // rules.numbers for index in jokers}
+    ways = [True, False] if vary else [True]
+    produced = 0
+    for join in ways:
+        runs: list[tuple[int, list[int]]] = []
+        for colour, found in sorted(pieces.items()):
+            runs += [(colour, run) for run in _chains(found, rules, join or colour not in joker_colours)]
+        sets = [list(s) for s in seated]  # explicit sets the jokers may be seated in (hosts) first
+        sets += [[Tile.from_index(t, rules) for t in group] for group in groups]
+        sets += [[tile(colour, number_at(p, rules)) for p in run] for colour, run in runs]
+        slots: dict[int, list[tuple[int, int]]] = {}  # tile index -> (set, place) holding it
+        for k, owner in enumerate(sets):
+            for i, placed in enumerate(owner):
+                slots.setdefault(placed.index(rules), []).append((k, i))
+        choices = [list(combinations(slots.get(index, []), n)) for index, n in sorted(jokers.items())]
+        for seats in product(*choices) if vary else [tuple(c[0] for c in choices)]:
+            arranged = [list(s) for s in sets]
+            for chosen in seats:
+                for k, i in chosen:
+                    arranged[k][i] = JOKER
+            yield arranged
+            produced += 1
+            if produced >= MAX_ARRANGEMENTS:
+                return
+
+
+def _chains(runs: list[list[int]], rules: RuleSet, join: bool) -> list[list[int]]:
+    """Runs of one colour, those that abut joined (within the numbers) if ``join``."""
+    joined: list[list[int]] = []
+    for run in sorted(runs):
+        follow = next((j for j in joined if j[-1] + 1 == run[0]), None) if join else None
+        if follow is not None and len(follow) + len(run) <= rules.numbers:
+            follow.extend(run)
+        else:
+            joined.append(list(run))
+    return joined

@@ -12,7 +12,7 @@ kept table sets). Backends translate ``LinearModel`` into their own API and retu
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -23,7 +23,9 @@ from solver.rules import RuleSet
 from solver.solution import Objective
 from solver.tiles import Tile
 
-Decoder = Callable[[Sequence[int]], tuple[list[list[Tile]], list[Tile]]]
+Move = tuple[list[list[Tile]], list[Tile]]  # the table after the move, and the tiles played
+Decoder = Callable[[Sequence[int]], Move]
+Arranger = Callable[[Sequence[int]], Iterator[Move]]
 
 
 @dataclass
@@ -35,10 +37,27 @@ class TurnModel:
     lp: LinearModel
     formulation: str  # "sets" (den Hertog & Hulshof), "flow" (runs as flows) or "patterns" (short runs)
     decoder: Decoder
+    # Other arrangements of the same answer, for a model that is a relaxation of the joker rules
+    # (solver.model.joker_fates): the first one the validator accepts is the move. None: the
+    # decoder's arrangement is the only one, and the model is exact.
+    arranger: Arranger | None = None
 
-    def decode(self, values: Sequence[int]) -> tuple[list[list[Tile]], list[Tile]]:
+    def decode(self, values: Sequence[int]) -> Move:
         """The table after the move (sets as tile lists) and the tiles played."""
         return self.decoder(values)
+
+    @property
+    def relaxed(self) -> bool:
+        """Whether an answer must still be judged: the model bounds the rules' optimum, and an
+        answer is optimal only if one of its arrangements is legal."""
+        return self.arranger is not None
+
+    def arrangements(self, values: Sequence[int]) -> Iterator[Move]:
+        """The decoder's arrangement first, then the others (for a relaxed model)."""
+        if self.arranger is None:
+            yield self.decoder(values)
+        else:
+            yield from self.arranger(values)
 
 
 def tile_counts(position: Position) -> tuple[Counter[int], Counter[int]]:

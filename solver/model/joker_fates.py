@@ -1,0 +1,301 @@
+"""Strict and locked jokers on the pattern formulation, as a relaxation the validator completes.
+
+The pattern formulation counts the jokers standing for each tile (``j[t]``) and lets the decoder
+seat them. Here each joker of a table set L, under one reading of L (``solver.jokers``: ``read``
+picks it), gets one fate, a binary per option:
+
+- ``stay[t]``: it still stands for its tile t, as one of the ``j[t]`` jokers;
+- ``take[t]``: a real t retrieves it (no more retrievals by t than real t on the new table: the
+  table's copies and those played); under official retrieval it then lies in a *host*, else
+  anywhere, as one of the jokers the formulation seats;
+- ``home``: under locked rules, while none of L's jokers is retrieved, L lies whole in one set,
+  grown at most: an explicit column holding L's tiles, its jokers at their tiles, and what was
+  laid at either end (at most ``min_set_size - 1`` tiles: more can be laid as a run of its own);
+- L stays exactly as it was (the kept-set column).
+
+A host is an explicit column for the set a retrieved joker lies in: a run (any length) whose
+tiles the column covers, one of them held by a seated joker, or a group with the joker as its own
+tile; it must hold two tiles whose kinds were played (the player may say a played copy is the one
+in the host). Rows a host needs only when it is chosen (a joker seated in it, its rack tiles) are
+lazy (``LinearModel.lazy``). The jokers of a set read as a group take distinct colours.
+
+Every legal move satisfies these rows, so the model's optimum bounds the rules' optimum from
+above: *relaxed* are a staying joker's set holding a tile of its old set, a retrieved joker's set
+holding none of them, and whether the joker seated in a host sits on one of its rack tiles. So
+``solve`` judges the decoded move with the validator's account: when an arrangement of the optimum
+passes, it is optimal under the rules; when none does, the exact model decides
+(``solver.model.joker_sets``).
+"""
+
+from __future__ import annotations
+
+from collections import Counter, defaultdict
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from functools import cache
+from itertools import combinations
+
+from solver.backends.linear import INF, LinearModel
+from solver.jokers import TableReading, numbered, table_readings
+from solver.melds import Kind, run_numbers, run_starts
+from solver.model.turn import KeptSets, tile_counts, tile_name
+from solver.position import Position
+from solver.rules import JokerRules, Retrieval, RuleSet
+from solver.tiles import JOKER, Tile, tile
+
+Terms = list[tuple[int, int]]
+
+
+@dataclass(frozen=True)
+class FateBase:
+    """The formulation's columns and rows that the fates attach to."""
+
+    tile_rows: dict[int, int]  # tile index (the joker's too) -> the row every copy of it lies in
+    jokers: dict[int, int]  # tile index -> j[t], the jokers standing for it
+    played: dict[int, int]  # tile index -> r[t], copies played from the rack
+    kept: KeptSets  # (column, the set as written) per distinct original set
+
+
+@dataclass
+class Fates:
+    """What the fates add that the decoder reads: explicit sets, and sets jokers may be seated in."""
+
+    sets: list[tuple[int, tuple[Tile, ...]]] = field(default_factory=list)  # (column, set with its jokers)
+    seats: list[tuple[int, tuple[Tile, ...]]] = field(default_factory=list)  # (column, run a joker sits in)
+
+
+def add_joker_fates(lp: LinearModel, position: Position, base: FateBase) -> Fates:
+    """Add a fate for every table joker (see the module docstring); rows on ``lp``."""
+    rules = position.rules
+    locked = rules.joker_rules is JokerRules.LOCKED
+    rack, table = tile_counts(position)
+    available = rack + table
+    fates = Fates()
+    stays: dict[int, Terms] = defaultdict(list)  # tile -> jokers staying as it
+    takes: dict[int, Terms] = defaultdict(list)  # tile -> jokers it retrieves
+    for i, written, kept in _joker_sets(lp, position, base):
+        readings = table_readings(written, rules)
+        picks = [lp.var(f"read_{i}_{k}", 1) for k in range(len(readings))]
+        # One reading, unless the set stays exactly as it was.
+        lp.row(f"read_{i}", [(v, 1) for v in picks] + kept, 1, 1)
+        for k, (reading, pick) in enumerate(zip(readings, picks)):
+            name = f"joker_{i}_{k}"
+            homes: Terms = []
+            if locked:
+                for tiles in _locked_homes(written, reading, rules, available):
+                    home = lp.var(f"home_{i}_{k}_{'_'.join(map(str, tiles))}", 1)
+                    fates.sets.append((home, tiles))
+                    homes.append((home, 1))
+                    for t, n in Counter(t.index(rules) for t in tiles).items():
+                        lp.add_to_row(base.tile_rows[t], [(home, n)])
+            jokers = len(reading.roles)
+            # Locked: a joker stays outside a home only once a joker of its set was retrieved.
+            free_to_stay = not locked or jokers > 1
+            mine_stay: list[Terms] = []
+            mine_take: list[Terms] = []
+            by_tile: dict[int, Terms] = defaultdict(list)  # a group's tiles, once each
+            for q, role in enumerate(reading.roles):
+                stay: Terms = []
+                take: Terms = []
+                for t in role.options:
+                    index = t.index(rules)
+                    if free_to_stay:
+                        v = lp.var(f"{name}_{q}_stays_{t}", 1)
+                        stays[index].append((v, 1))
+                        stay.append((v, 1))
+                        by_tile[index].append((v, 1))
+                    if available[index]:
+                        v = lp.var(f"{name}_{q}_retrieved_by_{t}", 1)
+                        takes[index].append((v, 1))
+                        take.append((v, 1))
+                        by_tile[index].append((v, 1))
+                # Each joker of the chosen reading has one fate; none of another reading.
+                lp.row(f"{name}_{q}", [*stay, *take, *homes, (pick, -1)], 0, 0)
+                mine_stay.append(stay)
+                mine_take.append(take)
+            if locked and jokers > 1:
+                retrieved = [v for take in mine_take for v in take]
+                for q, stay in enumerate(mine_stay):
+                    lp.row(f"{name}_{q}_unlocked", [*stay, *[(v, -c) for v, c in retrieved]], -INF, 0)
+            if reading.kind is Kind.GROUP and jokers > 1:
+                for index, terms in sorted(by_tile.items()):
+                    lp.row(f"{name}_distinct_{tile_name(index, rules)}", terms, -INF, 1)
+    for index, terms in sorted(stays.items()):
+        # Staying jokers are among the jokers standing for their tile.
+        lp.row(f"stay_{tile_name(index, rules)}", [*terms, (base.jokers[index], -1)], -INF, 0)
+    for index, terms in sorted(takes.items()):
+        # A retrieved joker is replaced by a real tile: no more than are on the new table.
+        played = [(base.played[index], -1)] if rack[index] else []
+        lp.row(f"retrieve_{tile_name(index, rules)}", [*terms, *played], -INF, table[index])
+    retrieved = [v for terms in takes.values() for v in terms]
+    if retrieved and rules.joker_retrieval is Retrieval.OFFICIAL:
+        _add_hosts(lp, position, base, retrieved, fates)
+    return fates
+
+
+def _joker_sets(lp: LinearModel, position: Position, base: FateBase) -> list[tuple[int, tuple[Tile, ...], Terms]]:
+    """Each table set with jokers (1-based), as written, with the terms saying it is kept exactly.
+
+    Identical sets share one kept-set column counting their copies: then each gets a binary of
+    its own, summing to that column.
+    """
+    rules = position.rules
+    column = {tuple(sorted(t.index(rules) for t in written)): k for k, written in base.kept}
+    members: dict[tuple[int, ...], list[int]] = defaultdict(list)
+    for i, written in enumerate(position.table, 1):
+        if JOKER in written:
+            members[tuple(sorted(t.index(rules) for t in written))].append(i)
+    found = []
+    for key, sets in members.items():
+        k = column[key]
+        if len(sets) == 1:
+            found.append((sets[0], position.table[sets[0] - 1], [(k, 1)]))
+            continue
+        copies = [lp.var(f"kept_{i}", 1, hint=1) for i in sets]
+        lp.row(f"kept_{'_'.join(map(str, sets))}", [(v, 1) for v in copies] + [(k, -1)], 0, 0)
+        found += [(i, position.table[i - 1], [(v, 1)]) for i, v in zip(sets, copies)]
+    return sorted(found)
+
+
+def _locked_homes(
+    written: Sequence[Tile], reading: TableReading, rules: RuleSet, available: Counter[int]
+) -> list[tuple[Tile, ...]]:
+    """Sets a locked set may grow into under one reading: it whole, its jokers at their tiles,
+    with tiles (or jokers from the rack) added; not the set itself (kept covers that).
+
+    A run grows by fewer than ``min_set_size`` tiles at either end: a longer piece can be laid
+    as a run of its own beside it.
+    """
+    own = numbered(written)
+    jokers = len(reading.roles)
+    spare = rules.jokers - jokers  # jokers the rack could add
+    found: list[tuple[Tile, ...]] = []
+
+    def fits(tiles: Sequence[Tile]) -> bool:
+        needed = Counter(t.index(rules) for t in tiles if not t.is_joker)
+        return all(available[t] >= n for t, n in needed.items())
+
+    if reading.kind is Kind.RUN:
+        colour = reading.stands_for[0].colour
+        numbers = [t.number for t in reading.stands_for]
+        size = len(numbers)
+        at = {t.number: t for t in written if not t.is_joker}
+        for length in range(size + 1, min(rules.numbers, size + 2 * (rules.min_set_size - 1)) + 1):
+            for start in run_starts(length, rules):
+                seq = run_numbers(start, length, rules)
+                assert seq is not None
+                for left in range(min(length - size, rules.min_set_size - 1) + 1):
+                    right = length - size - left
+                    if seq[left : left + size] != numbers or right >= rules.min_set_size:
+                        continue
+                    added = [k for k in range(length) if not left <= k < left + size]
+                    for extra in range(min(spare, len(added)) + 1):
+                        for holes in combinations(added, extra):
+                            tiles = tuple(
+                                at.get(n, JOKER) if left <= k < left + size
+                                else JOKER if k in holes
+                                else tile(colour, n)
+                                for k, n in enumerate(seq)
+                            )
+                            if fits(tiles) and tiles not in found:
+                                found.append(tiles)
+        return found
+    number = reading.stands_for[0].number
+    present = {t.colour for t in written if not t.is_joker}
+    others = [c for c in range(rules.colours) if c not in present]
+    for count in range(len(others) + 1):
+        for colours in combinations(others, count):
+            for extra in range(spare + 1):
+                if len(written) + count + extra > rules.colours or count + extra == 0:
+                    continue
+                tiles = tuple(sorted(own.elements())) + tuple(tile(c, number) for c in colours)
+                tiles += (JOKER,) * (jokers + extra)
+                if fits(tiles):
+                    found.append(tiles)
+    return found
+
+
+@dataclass(frozen=True)
+class _Shape:
+    """A host's shape: its real kinds, and where its joker is: a place of a run (``seat``), a
+    tile of its own (a group, or a run whose joker's place is fixed), or seated by ``j`` on one
+    of its tiles (a long run, ``seat`` -1 and ``run``)."""
+
+    kinds: tuple[int, ...]
+    run: bool
+    name: str
+    seat: int = -1  # place of the joker in a run with a fixed seat (its kind is left out of kinds)
+    order: tuple[int, ...] = ()  # a run's kinds in order, the seat's kind included
+
+
+@cache
+def _host_shapes(rules: RuleSet) -> tuple[_Shape, ...]:
+    """Every run (any length: the joker may sit far from the rack tiles) and every group that can
+    take a joker, for a rule set."""
+    shapes = []
+    letters = rules.colour_letters
+    for c in range(rules.colours):
+        for length in range(rules.min_set_size, rules.numbers + 1):
+            for start in run_starts(length, rules):
+                seq = run_numbers(start, length, rules)
+                assert seq is not None
+                kinds = tuple(tile(c, n).index(rules) for n in seq)
+                if length < 2 * rules.min_set_size:
+                    for seat in range(length):
+                        real = kinds[:seat] + kinds[seat + 1 :]
+                        shapes.append(_Shape(real, False, f"host_{letters[c]}{start}_{length}_{seat}", seat, kinds))
+                else:
+                    shapes.append(_Shape(kinds, True, f"host_{letters[c]}{start}_{length}", -1, kinds))
+    if rules.groups_possible:
+        for n in range(1, rules.numbers + 1):
+            for size in range(1, rules.colours):
+                for colours in combinations(range(rules.colours), size):
+                    kinds = tuple(tile(c, n).index(rules) for c in colours)
+                    shapes.append(_Shape(kinds, False, f"host_{n}_{''.join(letters[c] for c in colours)}"))
+    return tuple(shapes)
+
+
+def _add_hosts(lp: LinearModel, position: Position, base: FateBase, retrieved: Terms, fates: Fates) -> None:
+    """Official retrieval: every retrieved joker lies in a host holding two rack tiles."""
+    rules = position.rules
+    rack, table = tile_counts(position)
+    available = rack + table
+    joker = rules.joker_index
+    hosts: Terms = []
+    rack_jokers = rack[joker]
+    for shape in _host_shapes(rules):
+        missing = sum(1 for k in shape.kinds if not available[k])
+        # Other jokers (a seated one of a run, more from the table or the rack) stand in for the
+        # tiles that are not there; two tiles came from the rack (a joker from the rack counts).
+        room = rules.jokers - (0 if shape.run else 1)
+        if missing > room or sum(1 for k in shape.kinds if rack[k]) + rack_jokers < 2:
+            continue
+        if not shape.run and shape.seat < 0 and len(shape.kinds) + rules.jokers < rules.min_set_size:
+            continue
+        v = lp.var(shape.name, 1)
+        hosts.append((v, 1))
+        tiles = tuple(Tile.from_index(k, rules) for k in shape.kinds)
+        entries = [(base.tile_rows[k], v, 1) for k in shape.kinds]
+        if shape.run:
+            fates.seats.append((v, tiles))
+            # A joker seated in it (the formulation's j[t]: any joker standing for one of its tiles).
+            lp.row(f"{shape.name}_seated", [(v, -1), *[(base.jokers[k], 1) for k in shape.kinds]], 0, INF, lazy=True)
+        else:
+            entries.append((base.tile_rows[joker], v, 1))
+            # Other jokers may be seated on its tiles too (several retrieved jokers in one set).
+            if shape.seat >= 0:
+                order = [Tile.from_index(k, rules) for k in shape.order]
+                order[shape.seat] = JOKER
+                fates.seats.append((v, tuple(order)))
+            else:
+                fates.seats.append((v, (*tiles, JOKER)))
+        lp.add_entries(entries)
+        # Two of its tiles came from the rack: kinds not on the table before were all played; of
+        # the others, a copy played (r) may be said to be the one here.
+        auto = sum(1 for k in shape.kinds if rack[k] and not table[k]) + rack_jokers
+        linked = [(base.played[k], 1) for k in shape.kinds if rack[k] and table[k]]
+        if auto < 2:
+            lp.row(f"{shape.name}_rack", [(v, auto - 2), *linked], 0, INF, lazy=True)
+    # Every retrieved joker has a host. A host holds one (its own, or a seated one) and may hold
+    # more, seated on its tiles: a host counts for as many as there are jokers.
+    lp.row("hosted", [*[(v, c * rules.jokers) for v, c in hosts], *[(v, -c) for v, c in retrieved]], 0, INF)
