@@ -121,7 +121,7 @@ def _measured_with(position: Position) -> str:
     and the generator as measured.
     """
     from solver.model.flow import flow_supported
-    from solver.model.joker_rows import needs_joker_rows
+    from solver.model.table_jokers import needs_joker_rows
 
     return "flow" if flow_supported(position.rules) and not needs_joker_rows(position) else "auto"
 

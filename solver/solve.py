@@ -13,7 +13,7 @@ from solver.errors import ValidationFailure
 from solver.initial_meld import best_meld_value, meld_value_bound
 from solver.joker_account import Retrieved, account
 from solver.model import build_model
-from solver.model.joker_rows import needs_joker_rows
+from solver.model.table_jokers import needs_joker_rows
 from solver.position import Position
 from solver.rules import JokerRules
 from solver.solution import Objective, SetChange, Solution, Status, describe_table, unchanged
@@ -115,7 +115,7 @@ def solve(position: Position, options: SolveOptions = SolveOptions()) -> Solutio
 FREE_FIRST = False
 
 
-def _search(position: Position, options: SolveOptions, jokers_stay: bool = False) -> Found:
+def _search(position: Position, options: SolveOptions, exact: bool = False) -> Found:
     """Build the turn's model, run the backend, decode its answer.
 
     A relaxed model (strict and locked jokers on the pattern formulation) bounds the rules'
@@ -123,7 +123,7 @@ def _search(position: Position, options: SolveOptions, jokers_stay: bool = False
     legal; when none is, the exact model decides.
     """
     started = time.perf_counter()
-    model = build_model(position, options.objective, options.formulation, jokers_stay)
+    model = build_model(position, options.objective, options.formulation, exact)
     built = time.perf_counter()
     # The limit is for the search: a process's first model also builds its template and loads
     # numpy, which would leave a short limit no time to search at all.
@@ -133,11 +133,22 @@ def _search(position: Position, options: SolveOptions, jokers_stay: bool = False
     if not model.relaxed:
         sets, played = model.decode(values)
         return Found(sets, played, result.optimal, build_seconds, result.seconds)
+    # The arrangements of one answer may leave different numbers of table sets as they were:
+    # the best legal one, and as soon as one reaches the answer's own count.
+    target = tuple(round(sum(c * values[v] for v, c in stage)) for stage in model.lp.stages)
+    best: Found | None = None
     for sets, played in model.arrangements(values):
-        if not played or not validate(position, sets):
-            return Found(sets, played, result.optimal, build_seconds, result.seconds)
-    exact = _search(position, options.replace(formulation="sets"))
-    return exact._replace(build_seconds=exact.build_seconds + build_seconds, solve_seconds=exact.solve_seconds + result.seconds)
+        if played and validate(position, sets):
+            continue
+        found = Found(sets, played, result.optimal, build_seconds, result.seconds)
+        if best is None or _rank(position, options, found) > _rank(position, options, best):
+            best = found
+        if _rank(position, options, found) >= target:
+            break
+    if best is not None:
+        return best
+    found = _search(position, options, exact=True)
+    return found._replace(build_seconds=found.build_seconds + build_seconds, solve_seconds=found.solve_seconds + result.seconds)
 
 
 def _shortcut(position: Position, options: SolveOptions) -> Found | None:
@@ -191,11 +202,6 @@ def _free_first(position: Position, options: SolveOptions) -> tuple[Found | None
         fallback = untouched._replace(sets=[*untouched.sets, *[list(s) for s in still]])
         if untouched.optimal and _rank(position, options, fallback) == best and not validate(position, fallback.sets):
             return fallback, None
-    if options.time_limit is not None:
-        return None, fallback  # under a time limit, go straight to the whole model
-    stay = _search(position, options.replace(formulation="sets"), jokers_stay=True)
-    if stay.optimal and stay.played and _rank(position, options, stay) == best and not validate(position, stay.sets):
-        return stay, None
     return None, fallback
 
 

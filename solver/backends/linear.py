@@ -77,11 +77,24 @@ class LinearModel:
         self.add_entries([(i, v, c) for v, c in terms])
 
     def add_entries(self, entries: list[tuple[int, int, int]]) -> None:
-        """Add (row, column, coefficient) entries for columns created after derive()."""
-        assert self._base is not None and all(v >= self._base_cols for _, v, _ in entries), (
-            "only columns created after derive() may join a row"
+        """Add (row, column, coefficient) entries: in a derived model, for columns created after
+        derive() (the template's rows are shared); in any model, to rows it added itself."""
+        if self._base is None:
+            for i, v, c in entries:
+                name, terms, lo, hi = self.rows[i]
+                self.rows[i] = (name, [*terms, (v, c)], lo, hi)
+            self._arrays = None
+            return
+        first_own_row = len(self.rows)
+        template = [(i, v, c) for i, v, c in entries if i < first_own_row]
+        assert all(v >= self._base_cols for _, v, _ in template), (
+            "only columns created after derive() may join a template's row"
         )
-        self._extra += entries
+        self._extra += template
+        for i, v, c in entries:
+            if i >= first_own_row:
+                name, terms, lo, hi = self._extra_rows[i - first_own_row]
+                self._extra_rows[i - first_own_row] = (name, [*terms, (v, c)], lo, hi)
         self._final_rows = None
 
     def final_rows(self) -> list[tuple[str, list[tuple[int, int]], float, float]]:

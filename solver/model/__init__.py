@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from solver.errors import RulesError
 from solver.model.flow import build_flow_model, flow_supported
-from solver.model.joker_rows import needs_joker_rows
 from solver.model.patterns import build_pattern_model, pattern_supported
 from solver.model.sets import build_set_model
+from solver.model.table_jokers import needs_joker_rows
 from solver.model.turn import TurnModel
 from solver.position import Position
 from solver.solution import Objective
@@ -19,12 +19,13 @@ __all__ = ["TurnModel", "build_model"]
 
 
 def build_model(
-    position: Position, objective: Objective = Objective.TILES, formulation: str = "auto", jokers_stay: bool = False
+    position: Position, objective: Objective = Objective.TILES, formulation: str = "auto", exact: bool = False
 ) -> TurnModel:
     """The turn's integer program: ``sets``, ``flow``, ``patterns``, or ``auto`` (patterns after
     the initial meld and flow for it, where the rules allow them; sets otherwise).
 
-    ``jokers_stay``: under strict or locked joker rules, no table joker may be retrieved.
+    ``exact``: under strict or locked joker rules, the pattern formulation's exact model instead
+    of its relaxation (``TurnModel.relaxed``: an answer must still be judged).
     """
     objective = Objective(objective)
     strict = needs_joker_rows(position)
@@ -47,7 +48,7 @@ def build_model(
             raise RulesError(
                 "the patterns formulation is for turns after the initial meld; use --formulation flow or sets"
             )
-        return build_pattern_model(position, objective)
+        return build_pattern_model(position, objective, exact=exact)
     if formulation == "sets":
-        return build_set_model(position, objective, jokers_stay)
+        return build_set_model(position, objective)
     raise RulesError(f"unknown formulation {formulation!r} (formulations: auto, sets, flow, patterns)")

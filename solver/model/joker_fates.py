@@ -36,9 +36,9 @@ from functools import cache
 from itertools import combinations
 
 from solver.backends.linear import INF, LinearModel
-from solver.jokers import TableReading, numbered, table_readings
 from solver.melds import Kind, run_numbers, run_starts
-from solver.model.turn import KeptSets, tile_counts, tile_name
+from solver.model.table_jokers import joker_sets, locked_homes
+from solver.model.turn import KeptSets, add_kept_specials, tile_counts, tile_name
 from solver.position import Position
 from solver.rules import JokerRules, Retrieval, RuleSet
 from solver.tiles import JOKER, Tile, tile
@@ -62,6 +62,7 @@ class Fates:
 
     sets: list[tuple[int, tuple[Tile, ...]]] = field(default_factory=list)  # (column, set with its jokers)
     seats: list[tuple[int, tuple[Tile, ...]]] = field(default_factory=list)  # (column, run a joker sits in)
+    kept: list[int] = field(default_factory=list)  # terms counting columns that leave an original set
 
 
 def add_joker_fates(lp: LinearModel, position: Position, base: FateBase) -> Fates:
@@ -73,17 +74,13 @@ def add_joker_fates(lp: LinearModel, position: Position, base: FateBase) -> Fate
     fates = Fates()
     stays: dict[int, Terms] = defaultdict(list)  # tile -> jokers staying as it
     takes: dict[int, Terms] = defaultdict(list)  # tile -> jokers it retrieves
-    for i, written, kept in _joker_sets(lp, position, base):
-        readings = table_readings(written, rules)
-        picks = [lp.var(f"read_{i}_{k}", 1) for k in range(len(readings))]
-        # One reading, unless the set stays exactly as it was.
-        lp.row(f"read_{i}", [(v, 1) for v in picks] + kept, 1, 1)
-        for k, (reading, pick) in enumerate(zip(readings, picks)):
-            name = f"joker_{i}_{k}"
+    for s in joker_sets(lp, position, base.kept):
+        for k, (reading, pick) in enumerate(zip(s.readings, s.picks)):
+            name = f"joker_{s.index}_{k}"
             homes: Terms = []
             if locked:
-                for tiles in _locked_homes(written, reading, rules, available):
-                    home = lp.var(f"home_{i}_{k}_{'_'.join(map(str, tiles))}", 1)
+                for tiles in locked_homes(s.written, reading, rules, available):
+                    home = lp.var(f"home_{s.index}_{k}_{'_'.join(map(str, tiles))}", 1)
                     fates.sets.append((home, tiles))
                     homes.append((home, 1))
                     for t, n in Counter(t.index(rules) for t in tiles).items():
@@ -130,89 +127,21 @@ def add_joker_fates(lp: LinearModel, position: Position, base: FateBase) -> Fate
     retrieved = [v for terms in takes.values() for v in terms]
     if retrieved and rules.joker_retrieval is Retrieval.OFFICIAL:
         _add_hosts(lp, position, base, retrieved, fates)
+    # An explicit column with an original set's tiles leaves that set as it was (for the
+    # tie-break); a run a joker is seated in may be one with the joker on any of its tiles.
+    explicit = [*fates.sets, *[(v, t) for v, t in fates.seats if JOKER in t]]
+    for v, tiles in fates.seats:
+        if JOKER not in tiles:
+            explicit += [(v, s) for s in position.table if _seats_as(tiles, s)]
+    fates.kept = add_kept_specials(lp, rules, explicit, base.kept)
     return fates
 
 
-def _joker_sets(lp: LinearModel, position: Position, base: FateBase) -> list[tuple[int, tuple[Tile, ...], Terms]]:
-    """Each table set with jokers (1-based), as written, with the terms saying it is kept exactly.
-
-    Identical sets share one kept-set column counting their copies: then each gets a binary of
-    its own, summing to that column.
-    """
-    rules = position.rules
-    column = {tuple(sorted(t.index(rules) for t in written)): k for k, written in base.kept}
-    members: dict[tuple[int, ...], list[int]] = defaultdict(list)
-    for i, written in enumerate(position.table, 1):
-        if JOKER in written:
-            members[tuple(sorted(t.index(rules) for t in written))].append(i)
-    found = []
-    for key, sets in members.items():
-        k = column[key]
-        if len(sets) == 1:
-            found.append((sets[0], position.table[sets[0] - 1], [(k, 1)]))
-            continue
-        copies = [lp.var(f"kept_{i}", 1, hint=1) for i in sets]
-        lp.row(f"kept_{'_'.join(map(str, sets))}", [(v, 1) for v in copies] + [(k, -1)], 0, 0)
-        found += [(i, position.table[i - 1], [(v, 1)]) for i, v in zip(sets, copies)]
-    return sorted(found)
-
-
-def _locked_homes(
-    written: Sequence[Tile], reading: TableReading, rules: RuleSet, available: Counter[int]
-) -> list[tuple[Tile, ...]]:
-    """Sets a locked set may grow into under one reading: it whole, its jokers at their tiles,
-    with tiles (or jokers from the rack) added; not the set itself (kept covers that).
-
-    A run grows by fewer than ``min_set_size`` tiles at either end: a longer piece can be laid
-    as a run of its own beside it.
-    """
-    own = numbered(written)
-    jokers = len(reading.roles)
-    spare = rules.jokers - jokers  # jokers the rack could add
-    found: list[tuple[Tile, ...]] = []
-
-    def fits(tiles: Sequence[Tile]) -> bool:
-        needed = Counter(t.index(rules) for t in tiles if not t.is_joker)
-        return all(available[t] >= n for t, n in needed.items())
-
-    if reading.kind is Kind.RUN:
-        colour = reading.stands_for[0].colour
-        numbers = [t.number for t in reading.stands_for]
-        size = len(numbers)
-        at = {t.number: t for t in written if not t.is_joker}
-        for length in range(size + 1, min(rules.numbers, size + 2 * (rules.min_set_size - 1)) + 1):
-            for start in run_starts(length, rules):
-                seq = run_numbers(start, length, rules)
-                assert seq is not None
-                for left in range(min(length - size, rules.min_set_size - 1) + 1):
-                    right = length - size - left
-                    if seq[left : left + size] != numbers or right >= rules.min_set_size:
-                        continue
-                    added = [k for k in range(length) if not left <= k < left + size]
-                    for extra in range(min(spare, len(added)) + 1):
-                        for holes in combinations(added, extra):
-                            tiles = tuple(
-                                at.get(n, JOKER) if left <= k < left + size
-                                else JOKER if k in holes
-                                else tile(colour, n)
-                                for k, n in enumerate(seq)
-                            )
-                            if fits(tiles) and tiles not in found:
-                                found.append(tiles)
-        return found
-    number = reading.stands_for[0].number
-    present = {t.colour for t in written if not t.is_joker}
-    others = [c for c in range(rules.colours) if c not in present]
-    for count in range(len(others) + 1):
-        for colours in combinations(others, count):
-            for extra in range(spare + 1):
-                if len(written) + count + extra > rules.colours or count + extra == 0:
-                    continue
-                tiles = tuple(sorted(own.elements())) + tuple(tile(c, number) for c in colours)
-                tiles += (JOKER,) * (jokers + extra)
-                if fits(tiles):
-                    found.append(tiles)
-    return found
+def _seats_as(run: Sequence[Tile], written: Sequence[Tile]) -> bool:
+    """Whether a run with one of its tiles held by a joker has a table set's tiles."""
+    return len(run) == len(written) and sum(t.is_joker for t in written) == 1 and not (
+        Counter(t for t in written if not t.is_joker) - Counter(run)
+    )
 
 
 @dataclass(frozen=True)

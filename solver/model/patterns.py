@@ -23,10 +23,11 @@ from functools import cache
 from itertools import combinations, product
 from typing import Any
 
-from solver.backends.linear import LinearModel
+from solver.backends.linear import INF, LinearModel
 from solver.model.flow import flow_supported, number_at, places
 from solver.model.joker_fates import FateBase, add_joker_fates
-from solver.model.joker_rows import needs_joker_rows
+from solver.model.joker_sets import SetBase, add_exact_jokers, special_sets
+from solver.model.table_jokers import needs_joker_rows
 from solver.model.turn import Move, TurnModel, add_kept_sets, add_objective, kept_copies, tile_counts
 from solver.position import Position
 from solver.rules import RuleSet
@@ -116,9 +117,12 @@ def build_pattern_model(
     position: Position,
     objective: Objective = Objective.TILES,
     keep: Sequence[Sequence[Tile]] | None = None,
+    exact: bool = False,
 ) -> TurnModel:
     """The turn as a pattern model. ``keep``: the sets the tie-break tries to leave exactly as
-    they were (default: the table's sets)."""
+    they were (default: the table's sets). Under strict and locked jokers the model is a
+    relaxation judged by the validator (``joker_fates``), or with ``exact`` the exact model
+    (``joker_sets``)."""
     rules = position.rules
     if not pattern_supported(position):
         raise ValueError("the pattern model is for opened turns under rules the flow model takes")
@@ -135,24 +139,41 @@ def build_pattern_model(
     kept_sets = add_kept_sets(lp, keep_sets, tpl.tile_rows, rules, keep is not None)
     played = tpl.played
     strict = needs_joker_rows(position)
-    fates = add_joker_fates(lp, position, FateBase(tpl.tile_rows, tpl.jokers, played, kept_sets)) if strict else None
+    fates = None
+    specials = None
+    if strict and exact:
+        specials = add_exact_jokers(lp, position, SetBase(tpl.tile_rows, played, kept_sets))
+        # The formulation's jokers (the rack's) sit in its own sets, not on a special set's tile.
+        if rack[tpl.joker]:
+            for t, j in tpl.jokers.items():
+                cover = [(p.column, -1) for p in tpl.patterns if t in p.tiles]
+                lp.row(f"seat_{Tile.from_index(t, rules)}", [(j, 1), *cover], -INF, 0, lazy=True)
+    elif strict:
+        fates = add_joker_fates(lp, position, FateBase(tpl.tile_rows, tpl.jokers, played, kept_sets))
     played_vars = {t: played[t] for t in sorted(rack)}
-    add_objective(lp, position, objective, played_vars, [k for k, _ in kept_sets], len(keep_sets), rack)
+    kept = [k for k, _ in kept_sets]
+    if specials is not None:
+        kept += specials.kept
+    if fates is not None:
+        kept += fates.kept
+    add_objective(lp, position, objective, played_vars, kept, len(keep_sets), rack)
 
     def arrangements(values: Sequence[int]) -> Iterator[Move]:
         tiles = [Tile.from_index(t, rules) for t, var in played.items() for _ in range(values[var])]
         fixed = kept_copies(kept_sets, values)
+        if specials is not None:
+            fixed += special_sets(values, specials)
         seated: list[list[Tile]] = []
         if fates is not None:
             fixed += [list(s) for column, s in fates.sets for _ in range(values[column])]
             seated = [list(s) for column, s in fates.seats for _ in range(values[column])]
-        for sets in _arrangements(tpl, values, rules, vary=strict, seated=seated):
+        for sets in _arrangements(tpl, values, rules, vary=fates is not None, seated=seated):
             yield fixed + sets, tiles
 
     def decode(values: Sequence[int]) -> Move:
         return next(arrangements(values))
 
-    return TurnModel(position, objective, lp, "patterns", decode, arrangements if strict else None)
+    return TurnModel(position, objective, lp, "patterns", decode, arrangements if fates is not None else None)
 
 
 def _fix_unusable(lp: LinearModel, tpl: _Template, tiles: Counter[int]) -> None:
@@ -216,6 +237,8 @@ def _arrangements(
             for i, placed in enumerate(owner):
                 slots.setdefault(placed.index(rules), []).append((k, i))
         choices = [list(combinations(slots.get(index, []), n)) for index, n in sorted(jokers.items())]
+        if not all(choices):
+            return  # more jokers at a tile than sets to seat them in: no arrangement
         for seats in product(*choices) if vary else [tuple(c[0] for c in choices)]:
             arranged = [list(s) for s in sets]
             for chosen in seats:

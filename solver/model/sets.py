@@ -14,8 +14,10 @@ from functools import lru_cache
 
 from solver.backends.linear import INF, LinearModel
 from solver.model.candidates import CandidateSets, TileKey, candidate_sets
-from solver.model.joker_rows import add_joker_rows, locked_homes, needs_joker_rows
+from solver.model.joker_sets import ExactJokers, SetBase, add_exact_jokers, special_sets
+from solver.model.table_jokers import needs_joker_rows
 from solver.model.turn import (
+    KeptSets,
     TurnModel,
     add_objective,
     add_opening,
@@ -26,7 +28,7 @@ from solver.model.turn import (
     tile_name,
 )
 from solver.position import Position
-from solver.rules import JokerRules, RuleSet
+from solver.rules import RuleSet
 from solver.solution import Objective
 from solver.tiles import Tile
 
@@ -41,9 +43,7 @@ def _needs(key: TileKey) -> tuple[tuple[int, int], ...]:
     return tuple(Counter(key).items())
 
 
-def build_set_model(
-    position: Position, objective: Objective = Objective.TILES, jokers_stay: bool = False
-) -> TurnModel:
+def build_set_model(position: Position, objective: Objective = Objective.TILES) -> TurnModel:
     rules = position.rules
     cands = candidate_sets(rules)
     rack, table = tile_counts(position)
@@ -64,8 +64,6 @@ def build_set_model(
         available = rack + table
         keys = [k for k in cands.keys if fits(k, available)]
         keys += [k for k in table_keys if k not in cands.index]
-        if strict and rules.joker_rules is JokerRules.LOCKED:
-            keys += [k for k in locked_homes(position, available) if k not in cands.index and k not in table_keys]
         for key in keys:
             v = lp.var(f"x_{set_name(key, rules)}", fits(key, available), hint=table_keys.get(key, 0))
             x_of[key] = v
@@ -89,10 +87,11 @@ def build_set_model(
     played = add_played_vars(lp, rack, rules)
 
     # Every tile on the table after the move lies in exactly one set: table tiles plus played ones.
+    cover_rows: dict[int, int] = {}
     for t in sorted(cover):
         terms = cover[t] + ([(played[t], -1)] if t in played else [])
         base = 0 if table_fixed else table[t]
-        lp.row(f"cover_{tile_name(t, rules)}", terms, base, base)
+        cover_rows[t] = lp.row(f"cover_{tile_name(t, rules)}", terms, base, base)
 
     if initial:
         opens = add_opening(lp, rack, played, rules)
@@ -105,17 +104,23 @@ def build_set_model(
         lp.row("meld_sets", [(v, 1) for v, _ in meld_vars] + [(opens, -1)], 0, INF)
 
     kept = []
+    kept_sets: KeptSets = []
+    written = {tuple(sorted(t.index(rules) for t in s)): tuple(s) for s in position.table}
     if not table_fixed:
         for key, count in sorted(table_keys.items()):
             k = lp.var(f"k_{set_name(key, rules)}", count, hint=count)
             kept.append(k)
+            kept_sets.append((k, written[key]))
             # A table set counts as kept only if a copy of exactly that set is on the new table.
             lp.row(f"keep_{set_name(key, rules)}", [(k, 1), (x_of[key], -1)], -INF, 0)
 
+    exact: ExactJokers | None = None
     if not table_fixed and strict:
-        add_joker_rows(lp, position, x_of, played, table, rack, stay=jokers_stay)
+        exact = add_exact_jokers(lp, position, SetBase(cover_rows, played, kept_sets))
 
-    add_objective(lp, position, objective, played, kept)
+    if exact is not None:
+        kept += exact.kept
+    add_objective(lp, position, objective, played, kept, len(position.table))
 
     def decode(values: Sequence[int]) -> tuple[list[list[Tile]], list[Tile]]:
         sets: list[list[Tile]] = [list(s) for s in position.table] if table_fixed else []
@@ -123,6 +128,8 @@ def build_set_model(
             for _ in range(values[var]):
                 sets.append([Tile.from_index(t, rules) for t in key])
         tiles = [Tile.from_index(t, rules) for t, var in played.items() for _ in range(values[var])]
+        if exact is not None:
+            sets += special_sets(values, exact)
         return sets, tiles
 
     return TurnModel(position, objective, lp, "sets", decode)

@@ -112,6 +112,28 @@ def add_kept_sets(
     return kept
 
 
+def add_kept_specials(
+    lp: LinearModel, rules: RuleSet, columns: Sequence[tuple[int, Sequence[Tile]]], kept: KeptSets
+) -> list[int]:
+    """Binaries saying an explicit column (a set holding table jokers) leaves an original table
+    set exactly as it was: the tie-break counts it like a kept set (the same tiles), no more
+    often than the table held that set, kept sets included."""
+    column_of = {tuple(sorted(t.index(rules) for t in written)): k for k, written in kept}
+    found: list[int] = []
+    same: dict[TileKey, list[tuple[int, int]]] = {}
+    for v, tiles in columns:
+        key = tuple(sorted(t.index(rules) for t in tiles))
+        if key in column_of:
+            z = lp.var(f"same_{set_name(key, rules)}_{v}", 1)
+            lp.row(f"same_{v}", [(z, 1), (v, -1)], -INF, 0)
+            same.setdefault(key, []).append((z, 1))
+            found.append(z)
+    for key, terms in same.items():
+        # The kept-set column's bound is how many copies of that set the table held.
+        lp.row(f"same_{set_name(key, rules)}", [*terms, (column_of[key], 1)], -INF, lp.upper[column_of[key]])
+    return found
+
+
 def kept_copies(kept: KeptSets, values: Sequence[int]) -> list[list[Tile]]:
     """The kept sets of an answer, as written, each as often as kept."""
     return [list(original) for k, original in kept for _ in range(values[k])]
