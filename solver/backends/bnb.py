@@ -148,6 +148,9 @@ class _Search:
         self.lazy_upper: Any = None
         self.lazy_added: Any = None
         self.lazy_rows: list[tuple[Any, float, float]] = []  # joined so far: (coefficients, lo, hi)
+        # Every row added to the LP after the model's, in order, as the engine holds them (a
+        # coefficient vector and a lower bound): the cut store mirrors them one for one.
+        self.added: list[tuple[Any, float, bool]] = []  # (coefficients, lower, integral)
         if lazy is not None and len(lazy.row_lower):
             entry_column = np.repeat(np.arange(len(lazy.cost)), np.diff(lazy.start))
             kept = self.position_of[entry_column] >= 0  # a dropped column is fixed at zero
@@ -178,10 +181,8 @@ class _Search:
             self.stage(cost, first=number == 0)
             value = round(float(cost @ self.best_x))
             # Later stages may not lose what this one won.
-            self.engine.add_row_at_least(cost, value)
+            self.add_row(cost, value)
             self.fixed.append((cost, value))
-            if self.rows is not None:
-                self.rows.add(cost, value, math.inf, integral=True)
 
     def stage(self, cost: Any, first: bool) -> None:
         """The best move for one part of the objective: cuts, a dive (first part), the search."""
@@ -367,18 +368,15 @@ class _Search:
                 return False, best_x
             if self.rows is None:
                 self.rows = RowStore(arrays)
-                for stage_cost, value in self.fixed:
-                    self.rows.add(stage_cost, value, math.inf, integral=True)
-                for coefficients, lo, hi in self.lazy_rows:
-                    self.rows.add(coefficients, lo, hi, integral=True)
+                for coefficients, lower, integral in self.added:
+                    self.rows.add(coefficients, lower, math.inf, integral=integral)
             rows = self.rows
             limit = min(CUTS_PER_ROUND, MAX_CUTS - rows.cuts)
             cuts = gomory_cuts(self.engine, rows, x, arrays.lower, arrays.upper, limit)
             if not cuts:
                 return False, best_x
             for pi, pi0 in cuts:
-                self.engine.add_row_at_least(pi, pi0)
-                rows.add(pi, pi0, math.inf, integral=False)
+                self.add_row(pi, pi0, integral=False)
                 rows.cuts += 1
         return False, best_x
 
@@ -427,14 +425,19 @@ class _Search:
             np.add.at(coefficients, columns[at], values[at])
             lo, hi = float(self.lazy_lower[r]), float(self.lazy_upper[r])
             if math.isfinite(lo):
-                self.engine.add_row_at_least(coefficients, lo)
+                self.add_row(coefficients, lo)
             if math.isfinite(hi):
-                self.engine.add_row_at_least(-coefficients, -hi)
+                self.add_row(-coefficients, -hi)
             self.lazy_rows.append((coefficients, lo, hi))
-            if self.rows is not None:
-                self.rows.add(coefficients, lo, hi, integral=True)
             self.lazy_added[r] = True
         return True
+
+    def add_row(self, coefficients: Any, lower: float, integral: bool = True) -> None:
+        """Add the row ``coefficients . x >= lower`` to the LP, and to the cut store if kept."""
+        self.engine.add_row_at_least(coefficients, lower)
+        self.added.append((coefficients, lower, integral))
+        if self.rows is not None:
+            self.rows.add(coefficients, lower, math.inf, integral=integral)
 
     def cost_of(self, terms: list[tuple[int, int]]) -> Any:
         import numpy as np

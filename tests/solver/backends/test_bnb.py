@@ -121,16 +121,24 @@ def test_nothing_to_gain_keeps_the_start(quick_nodes: int) -> None:
     assert result.optimal and result.values == [0]
 
 
-@settings(max_examples=300, deadline=None)
-@given(packing_programs(), st.data(), st.sampled_from([0, 7]), st.sampled_from(ENGINES if available() else ("highs",)))
+@settings(max_examples=400, deadline=None)
+@given(
+    packing_programs(),
+    st.data(),
+    st.sampled_from([0, 7]),
+    st.sampled_from([0, 2]),
+    st.sampled_from(ENGINES if available() else ("highs",)),
+    st.sampled_from([None, 1]),
+)
 def test_lazy_rows_join_when_broken_and_the_optimum_stays(
-    lp: LinearModel, data: st.DataObject, quick_nodes: int, engine: str
+    lp: LinearModel, data: st.DataObject, quick_nodes: int, cut_rounds: int, engine: str, cuts_after: int | None
 ) -> None:
     """Rows marked lazy are left out of the LPs until a candidate breaks one: the answer still
-    satisfies every row and is the brute force's optimum (each lazy row is a row of the model)."""
+    satisfies every row and is the brute force's optimum (each lazy row is a row of the model),
+    with cuts too (the cut store must hold the rows as the LP does, in the order added)."""
     lp.hint = [0] * len(lp.names)
     lp.lazy = sorted(data.draw(st.sets(st.integers(0, len(lp.rows) - 1), min_size=1)))
-    result = _solve(lp, quick_nodes, 0, engine)
+    result = _solve(lp, quick_nodes, cut_rounds, engine, cuts_after)
     assert result.optimal and result.values is not None
     for _, terms, lo, hi in lp.rows:
         assert lo <= sum(c * result.values[v] for v, c in terms) <= hi
