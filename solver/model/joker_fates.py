@@ -192,6 +192,7 @@ def _add_hosts(lp: LinearModel, position: Position, base: FateBase, retrieved: T
     joker = rules.joker_index
     hosts: Terms = []
     rack_jokers = rack[joker]
+    covering: dict[int, list[int]] = defaultdict(list)  # tile -> hosts a second joker may share there
     for shape in _host_shapes(rules):
         missing = sum(1 for k in shape.kinds if not available[k])
         # Other jokers (a seated one of a run, more from the table or the rack) stand in for the
@@ -203,6 +204,14 @@ def _add_hosts(lp: LinearModel, position: Position, base: FateBase, retrieved: T
             continue
         v = lp.var(shape.name, 1)
         hosts.append((v, 1))
+        if shape.run or shape.seat >= 0:
+            for k in shape.kinds:
+                covering[k].append(v)
+        else:
+            number = shape.kinds[0] % rules.numbers
+            for c in range(rules.colours):
+                if c * rules.numbers + number not in shape.kinds:
+                    covering[c * rules.numbers + number].append(v)
         tiles = tuple(Tile.from_index(k, rules) for k in shape.kinds)
         entries = [(base.tile_rows[k], v, 1) for k in shape.kinds]
         if shape.run:
@@ -225,6 +234,16 @@ def _add_hosts(lp: LinearModel, position: Position, base: FateBase, retrieved: T
         linked = [(base.played[k], 1) for k in shape.kinds if rack[k] and table[k]]
         if auto < 2:
             lp.row(f"{shape.name}_rack", [(v, auto - 2), *linked], 0, INF, lazy=True)
-    # Every retrieved joker has a host. A host holds one (its own, or a seated one) and may hold
-    # more, seated on its tiles: a host counts for as many as there are jokers.
-    lp.row("hosted", [*[(v, c * rules.jokers) for v, c in hosts], *[(v, -c) for v, c in retrieved]], 0, INF)
+    # Every retrieved joker has a host: its own (a run's seated joker, a group's own), or it
+    # shares one, seated on a tile a chosen host covers (a run's tile, a group's missing colour).
+    shared: Terms = []
+    if rules.jokers > 1:
+        for t, j in sorted(base.jokers.items()):
+            near = covering.get(t, [])
+            if not near:
+                continue
+            y = lp.var(f"shares_host_{Tile.from_index(t, rules)}", rules.jokers - 1)
+            shared.append((y, 1))
+            lp.row(f"shares_host_{Tile.from_index(t, rules)}_seated", [(y, 1), (j, -1)], -INF, 0, lazy=True)
+            lp.row(f"shares_host_{Tile.from_index(t, rules)}_covered", [(y, 1), *[(v, -(rules.jokers - 1)) for v in near]], -INF, 0, lazy=True)
+    lp.row("hosted", [*hosts, *shared, *[(v, -c) for v, c in retrieved]], 0, INF)
