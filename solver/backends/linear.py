@@ -31,8 +31,11 @@ class LinearModel:
     _base: LpArrays | None = field(default=None, repr=False)
     _base_cols: int = 0
     _extra: list[tuple[int, int, int]] = field(default_factory=list, repr=False)  # (row, col, coef)
+    _extra_blocks: list[Any] = field(default_factory=list, repr=False)  # the same, as (n, 3) arrays
     # Rows added after derive(), after the template's (numbered on from them).
-    _extra_rows: list[tuple[str, list[tuple[int, int]], float, float]] = field(default_factory=list, repr=False)
+    _extra_rows: list[tuple[str, list[tuple[int, int]], float, float]] = field(
+        default_factory=list, repr=False
+    )
     # Rows (by index) that rarely bind: a backend may leave them out of its LPs and add one only
     # when a solution breaks it (bnb does); the others solve them like any row.
     lazy: list[int] = field(default_factory=list)
@@ -97,6 +100,28 @@ class LinearModel:
                 self._extra_rows[i - first_own_row] = (name, [*terms, (v, c)], lo, hi)
         self._final_rows = None
 
+    def add_entry_block(self, entries: Any) -> None:
+        """``add_entries`` for many entries at once, as an (n, 3) integer array of (row, column,
+        coefficient): template rows only, columns created after derive()."""
+        assert self._base is not None and (entries[:, 0] < len(self.rows)).all()
+        assert (entries[:, 1] >= self._base_cols).all()
+        self._extra_blocks.append(entries)
+        self._final_rows = None
+
+    def vars(self, names: list[str], upper: int) -> int:
+        """Many variables at once (bounds 0..upper, hint 0); returns the first one's index."""
+        first = len(self.names)
+        self.names += names
+        self.lower += [0] * len(names)
+        self.upper += [upper] * len(names)
+        self.hint += [0] * len(names)
+        return first
+
+    def _all_extra(self) -> list[tuple[int, int, int]]:
+        return self._extra + [
+            (int(i), int(v), int(c)) for block in self._extra_blocks for i, v, c in block.tolist()
+        ]
+
     def final_rows(self) -> list[tuple[str, list[tuple[int, int]], float, float]]:
         """Every row with its terms and bounds, changes made after derive() included."""
         if self._base is None:
@@ -106,7 +131,7 @@ class LinearModel:
             for i, (lo, hi) in self._bound_changes.items():
                 name, terms, _, _ = rows[i]
                 rows[i] = (name, terms, lo, hi)
-            for i, v, c in self._extra:
+            for i, v, c in self._all_extra():
                 name, terms, lo, hi = rows[i]
                 rows[i] = (name, [*terms, (v, c)], lo, hi)
             self._final_rows = rows + self._extra_rows
@@ -166,7 +191,6 @@ class LinearModel:
         lines += [f" {lo} <= {n} <= {hi}" for n, lo, hi in zip(self.names, self.lower, self.upper)]
         lines += ["General", " " + " ".join(self.names), "End"]
         return "\n".join(lines) + "\n"
-
 
 
 @dataclass(frozen=True)
@@ -276,7 +300,10 @@ class LpArrays:
         elif not lp._extra_rows:
             base = lp._base
             # The new columns' entries as (row, column, coefficient), column by column.
-            extra = np.array(sorted(lp._extra, key=lambda e: (e[1], e[0])), dtype=np.int64).reshape(-1, 3)
+            extra = np.concatenate(
+                [np.array(lp._extra, dtype=np.int64).reshape(-1, 3), *lp._extra_blocks]
+            ).reshape(-1, 3)
+            extra = extra[np.lexsort((extra[:, 0], extra[:, 1]))]
             counts = np.bincount(extra[:, 1] - lp._base_cols, minlength=n - lp._base_cols)
             start = np.concatenate([base.start, base.start[-1] + np.cumsum(counts)]).astype(np.int32)
             idx = np.concatenate([base.index, extra[:, 0].astype(np.int32)])
@@ -285,8 +312,12 @@ class LpArrays:
             # New rows reach the template's columns too: merge every entry, column by column.
             base = lp._base
             first_row = len(lp.rows)
-            added = [(first_row + r, v, c) for r, (_, terms, _, _) in enumerate(lp._extra_rows) for v, c in terms]
-            extra = np.array(lp._extra + added, dtype=np.int64).reshape(-1, 3)
+            added = [
+                (first_row + r, v, c) for r, (_, terms, _, _) in enumerate(lp._extra_rows) for v, c in terms
+            ]
+            extra = np.concatenate(
+                [np.array(lp._extra + added, dtype=np.int64).reshape(-1, 3), *lp._extra_blocks]
+            ).reshape(-1, 3)
             base_cols = np.repeat(np.arange(lp._base_cols), np.diff(base.start))
             rows_all = np.concatenate([base.index, extra[:, 0]])
             cols_all = np.concatenate([base_cols, extra[:, 1]])

@@ -2,29 +2,35 @@
 
 The pattern formulation counts the jokers standing for each tile (``j[t]``) and lets the decoder
 seat them. Here each joker of a table set L, under one reading of L (``solver.jokers``: ``read``
-picks it), gets one fate, a binary per option:
+picks it), gets one fate:
 
-- ``stay[t]``: it still stands for its tile t, as one of the ``j[t]`` jokers;
-- ``take[t]``: a real t retrieves it (no more retrievals by t than real t on the new table: the
-  table's copies and those played); under official retrieval it then lies in a *host*, else
-  anywhere, as one of the jokers the formulation seats;
-- ``home``: under locked rules, while none of L's jokers is retrieved, L lies whole in one set,
-  grown at most: an explicit column holding L's tiles, its jokers at their tiles, and what was
-  laid at either end (at most ``min_set_size - 1`` tiles: more can be laid as a run of its own);
-- L stays exactly as it was (the kept-set column).
+- it *stays*: an explicit column holds it at its tile beside a tile of L (``_stay_sets``: a run
+  from the joker to L's nearest own tile, or a group with one of L's colours), or, *loosely*, it
+  stands for its tile in another explicit column (a host, another joker's set, a locked home:
+  sets holding jokers of several table sets);
+- it is *retrieved* by a real tile of its role (no more retrievals by a tile than real copies of
+  it on the new table: the table's and those played); under official retrieval it then lies in a
+  *host*, else anywhere, as one of the jokers the formulation seats;
+- under locked rules, while none of L's jokers is retrieved, L lies whole in one set, grown at
+  most: an explicit column holding L's tiles, its jokers at their tiles, and what was laid at
+  either end (``table_jokers.locked_homes``);
+- or L stays exactly as it was (the kept-set column).
 
-A host is an explicit column for the set a retrieved joker lies in: a run (any length) whose
-tiles the column covers, one of them held by a seated joker, or a group with the joker as its own
-tile; it must hold two tiles whose kinds were played (the player may say a played copy is the one
-in the host). Rows a host needs only when it is chosen (a joker seated in it, its rack tiles) are
-lazy (``LinearModel.lazy``). The jokers of a set read as a group take distinct colours.
+A host is an explicit column for the set retrieved jokers lie in: a run or a group with them at
+their places and two tiles of kinds the rack holds (or jokers from the rack). Hosts come from a
+table cached per rule set (``_host_table``): every run and group with one joker per retrieved
+joker, less those that split into a smaller host and runs of their own (m tiles off an end, or
+two hosts of one joker each: the same move, scored no lower). A run of ``2 * min_set_size`` tiles
+or more stays seatless: it covers its tiles and its jokers are the formulation's ``j[t]`` on them
+(a lazy row). The jokers of a set read as a group take distinct colours.
 
-Every legal move satisfies these rows, so the model's optimum bounds the rules' optimum from
-above: *relaxed* are a staying joker's set holding a tile of its old set, a retrieved joker's set
-holding none of them, and whether the joker seated in a host sits on one of its rack tiles. So
-``solve`` judges the decoded move with the validator's account: when an arrangement of the optimum
-passes, it is optimal under the rules; when none does, the exact model decides
-(``solver.model.joker_sets``).
+Every legal move satisfies these rows (each set holding table jokers maps to one of the columns,
+the rest of its run to runs of their own), so the model's optimum bounds the rules' optimum from
+above. Relaxed are the copies: whether the kinds that made a host rich were played, whether a
+retrieved joker's host holds a tile of its old set, whether own tiles suffice for every staying
+joker and locked set. So ``solve`` judges the decoded move with the validator's account: when an
+arrangement of the optimum passes, it is optimal under the rules; when none does, the exact model
+decides (``solver.model.joker_sets``).
 """
 
 from __future__ import annotations
@@ -33,10 +39,13 @@ from collections import Counter, defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cache
-from itertools import combinations
+from itertools import combinations, permutations
+from typing import Any
 
 from solver.backends.linear import INF, LinearModel
-from solver.melds import Kind, run_numbers, run_starts
+from solver.jokers import TableReading
+from solver.melds import Kind, run_numbers
+from solver.model.flow import number_at, places
 from solver.model.table_jokers import joker_sets, locked_homes
 from solver.model.turn import KeptSets, add_kept_specials, tile_counts, tile_name
 from solver.position import Position
@@ -44,6 +53,7 @@ from solver.rules import JokerRules, Retrieval, RuleSet
 from solver.tiles import JOKER, Tile, tile
 
 Terms = list[tuple[int, int]]
+TileKey = tuple[int, ...]
 
 
 @dataclass(frozen=True)
@@ -61,8 +71,12 @@ class Fates:
     """What the fates add that the decoder reads: explicit sets, and sets jokers may be seated in."""
 
     sets: list[tuple[int, tuple[Tile, ...]]] = field(default_factory=list)  # (column, set with its jokers)
-    seats: list[tuple[int, tuple[Tile, ...]]] = field(default_factory=list)  # (column, run a joker sits in)
+    seats: list[tuple[int, tuple[Tile, ...]]] = field(default_factory=list)  # (column, run its j[t] sit in)
     kept: list[int] = field(default_factory=list)  # terms counting columns that leave an original set
+
+
+def _key(tiles: Sequence[Tile], rules: RuleSet) -> TileKey:
+    return tuple(sorted(t.index(rules) for t in tiles))
 
 
 def add_joker_fates(lp: LinearModel, position: Position, base: FateBase) -> Fates:
@@ -71,179 +85,473 @@ def add_joker_fates(lp: LinearModel, position: Position, base: FateBase) -> Fate
     locked = rules.joker_rules is JokerRules.LOCKED
     rack, table = tile_counts(position)
     available = rack + table
+    originals = {_key(s, rules) for s in position.table if JOKER in s}
     fates = Fates()
-    stays: dict[int, Terms] = defaultdict(list)  # tile -> jokers staying as it
+    covers: dict[int, set[int]] = defaultdict(set)  # tile -> explicit columns holding it (real or a hole)
+    holes: dict[int, Terms] = defaultdict(list)  # tile -> explicit columns with a rack joker's hole there
+    owner: dict[int, int] = {}  # column -> the table set whose joker it holds staying (or home)
+    # (variable, tile, its set, tiles beside it of which a set holding it needs one)
+    loose: list[tuple[int, int, int, set[int]]] = []
     takes: dict[int, Terms] = defaultdict(list)  # tile -> jokers it retrieves
+    retrieved_by_set: dict[int, Terms] = {}
+    host_homes: list[tuple[int, int, TileKey]] = []  # (column, its holes, its kinds): homes a joker may go to
+
+    def explicit(v: int, tiles: Sequence[Tile], hole_kinds: Sequence[int] = ()) -> None:
+        fates.sets.append((v, tuple(tiles)))
+        for t in {t.index(rules) for t in tiles if not t.is_joker} | set(hole_kinds):
+            covers[t].add(v)
+        for t in set(hole_kinds):
+            holes[t].append((v, 1))
+
     for s in joker_sets(lp, position, base.kept):
+        mine: Terms = []
         for k, (reading, pick) in enumerate(zip(s.readings, s.picks)):
             name = f"joker_{s.index}_{k}"
+            jokers = len(reading.roles)
             homes: Terms = []
             if locked:
                 for tiles in locked_homes(s.written, reading, rules, available):
                     home = lp.var(f"home_{s.index}_{k}_{'_'.join(map(str, tiles))}", 1)
-                    fates.sets.append((home, tiles))
                     homes.append((home, 1))
                     for t, n in Counter(t.index(rules) for t in tiles).items():
                         lp.add_to_row(base.tile_rows[t], [(home, n)])
-            jokers = len(reading.roles)
+                    added = sum(1 for t in tiles if t.is_joker) - jokers
+                    explicit(home, tiles, _hole_kinds(tiles, reading, rules) if added else ())
+                    owner[home] = s.index
+                    if added:
+                        host_homes.append((home, added, _key(tiles, rules)))
             # Locked: a joker stays outside a home only once a joker of its set was retrieved.
             free_to_stay = not locked or jokers > 1
-            mine_stay: list[Terms] = []
-            mine_take: list[Terms] = []
+            stay: list[Terms] = [[] for _ in reading.roles]
+            take: list[Terms] = [[] for _ in reading.roles]
             by_tile: dict[int, Terms] = defaultdict(list)  # a group's tiles, once each
+            if free_to_stay:
+                for tiles, held in _stay_sets(s.written, reading, rules, available, originals):
+                    v = lp.var(f"{name}_stays_{'_'.join(map(str, tiles))}", 1)
+                    real = Counter(t.index(rules) for t in tiles if not t.is_joker)
+                    lp.add_entries(
+                        [(base.tile_rows[t], v, n) for t, n in real.items()]
+                        + [(base.tile_rows[rules.joker_index], v, len(held))]
+                    )
+                    explicit(v, tiles)
+                    owner[v] = s.index
+                    for q, declared in held:
+                        stay[q].append((v, 1))
+                        by_tile[declared.index(rules)].append((v, 1))
             for q, role in enumerate(reading.roles):
-                stay: Terms = []
-                take: Terms = []
                 for t in role.options:
                     index = t.index(rules)
                     if free_to_stay:
-                        v = lp.var(f"{name}_{q}_stays_{t}", 1)
-                        stays[index].append((v, 1))
-                        stay.append((v, 1))
+                        v = lp.var(f"{name}_{q}_stays_loose_{t}", 1)
+                        loose.append((v, index, s.index, _beside(s.written, reading, t, rules)))
+                        stay[q].append((v, 1))
                         by_tile[index].append((v, 1))
                     if available[index]:
                         v = lp.var(f"{name}_{q}_retrieved_by_{t}", 1)
                         takes[index].append((v, 1))
-                        take.append((v, 1))
+                        take[q].append((v, 1))
+                        mine.append((v, 1))
                         by_tile[index].append((v, 1))
                 # Each joker of the chosen reading has one fate; none of another reading.
-                lp.row(f"{name}_{q}", [*stay, *take, *homes, (pick, -1)], 0, 0)
-                mine_stay.append(stay)
-                mine_take.append(take)
+                lp.row(f"{name}_{q}", [*stay[q], *take[q], *homes, (pick, -1)], 0, 0)
             if locked and jokers > 1:
-                retrieved = [v for take in mine_take for v in take]
-                for q, stay in enumerate(mine_stay):
-                    lp.row(f"{name}_{q}_unlocked", [*stay, *[(v, -c) for v, c in retrieved]], -INF, 0)
+                retrieved = [v for terms in take for v in terms]
+                for q, terms in enumerate(stay):
+                    lp.row(f"{name}_{q}_unlocked", [*terms, *[(v, -c) for v, c in retrieved]], -INF, 0)
             if reading.kind is Kind.GROUP and jokers > 1:
                 for index, terms in sorted(by_tile.items()):
                     lp.row(f"{name}_distinct_{tile_name(index, rules)}", terms, -INF, 1)
-    for index, terms in sorted(stays.items()):
-        # Staying jokers are among the jokers standing for their tile.
-        lp.row(f"stay_{tile_name(index, rules)}", [*terms, (base.jokers[index], -1)], -INF, 0)
+        retrieved_by_set[s.index] = mine
     for index, terms in sorted(takes.items()):
         # A retrieved joker is replaced by a real tile: no more than are on the new table.
         played = [(base.played[index], -1)] if rack[index] else []
         lp.row(f"retrieve_{tile_name(index, rules)}", [*terms, *played], -INF, table[index])
-    retrieved = [v for terms in takes.values() for v in terms]
-    if retrieved and rules.joker_retrieval is Retrieval.OFFICIAL:
-        _add_hosts(lp, position, base, retrieved, fates)
-    # An explicit column with an original set's tiles leaves that set as it was (for the
-    # tie-break); a run a joker is seated in may be one with the joker on any of its tiles.
-    explicit = [*fates.sets, *[(v, t) for v, t in fates.seats if JOKER in t]]
-    for v, tiles in fates.seats:
-        if JOKER not in tiles:
-            explicit += [(v, s) for s in position.table if _seats_as(tiles, s)]
-    fates.kept = add_kept_specials(lp, rules, explicit, base.kept)
+    hosts: _Hosts | None = None
+    own_sets = len(fates.sets)  # stays and homes; hosts after them
+    # Hosts hold at most as many jokers as may be retrieved.
+    most = min(
+        sum(position.table[i - 1].count(JOKER) for i, terms in retrieved_by_set.items() if terms),
+        rules.jokers,
+    )
+    if most and rules.joker_retrieval is Retrieval.OFFICIAL:
+        hosts = _add_hosts(lp, position, (rack, table), base, most, originals, fates)
+        _add_hosted(lp, position, (rack, table), hosts, host_homes, retrieved_by_set)
+    for v, index, i, beside in loose:
+        # Loosely staying: it stands for its tile, beside a tile of its set, in an explicit
+        # column of another set's jokers, as one of the formulation's jokers there or a hole.
+        near = set().union(*(covers[k] for k in beside)) if beside else set()
+        holding = [(x, -1) for x in sorted(covers[index] & near) if owner.get(x) != i]
+        if hosts is not None and beside:
+            at = hosts.real[:, index] & hosts.real[:, sorted(beside)].any(axis=1)
+            holding += [(x, -1) for x in hosts.columns[at].tolist()]
+        lp.row(f"loose_{v}_held", [(v, 1), *holding], -INF, 0)
+        j = [(base.jokers[index], -1)] if index in base.jokers else []
+        lp.row(f"loose_{v}_seated", [(v, 1), *j, *[(x, -c) for x, c in holes[index]]], -INF, 0)
+    # An explicit column may leave an original set as it was (kept, for the tie-break): homes,
+    # stays, and hosts equal to a table set.
+    kept_keys = {_key(written, rules) for _, written in base.kept}
+    candidates = [(v, t) for v, t in fates.sets[:own_sets] if _key(t, rules) in kept_keys]
+    if hosts is not None:
+        candidates += [(v, t) for v, t in fates.sets[own_sets:] if v in hosts.originals]
+    fates.kept = add_kept_specials(lp, rules, candidates, base.kept)
     return fates
 
 
-def _seats_as(run: Sequence[Tile], written: Sequence[Tile]) -> bool:
-    """Whether a run with one of its tiles held by a joker has a table set's tiles."""
-    return len(run) == len(written) and sum(t.is_joker for t in written) == 1 and not (
-        Counter(t for t in written if not t.is_joker) - Counter(run)
-    )
+def _beside(written: Sequence[Tile], reading: TableReading, declared: Tile, rules: RuleSet) -> set[int]:
+    """Tiles of a set of which one lies beside its joker declaring ``declared`` wherever it stays:
+    in a run the nearest own tiles either side, in a group its own tiles."""
+    own = [t for t in written if not t.is_joker]
+    if reading.kind is Kind.GROUP:
+        return {t.index(rules) for t in own}
+    order = list(reading.stands_for)
+    at = order.index(declared)
+    mine = [i for i, t in enumerate(order) if t in own]
+    left = [i for i in mine if i < at]
+    right = [i for i in mine if i > at]
+    return {order[i].index(rules) for i in [*left[-1:], *right[:1]]}
+
+
+def _hole_kinds(tiles: Sequence[Tile], reading: TableReading, rules: RuleSet) -> list[int]:
+    """The tiles a home's added jokers may stand for: a run's by their places, a group's missing
+    colours."""
+    if reading.kind is Kind.GROUP:
+        number = reading.stands_for[0].number
+        present = {t.colour for t in tiles if not t.is_joker}
+        return [tile(c, number).index(rules) for c in range(rules.colours) if c not in present]
+    colour = reading.stands_for[0].colour
+    # The home holds the set's tiles at their places: one of them places the rest.
+    first = reading.stands_for[0].number
+    i, t = next((i, t) for i, t in enumerate(tiles) if t in reading.stands_for)
+    start = first + reading.stands_for.index(t) - i
+    return [tile(colour, number_at(start + i, rules)).index(rules) for i, t in enumerate(tiles) if t.is_joker]
+
+
+def _stay_sets(
+    written: Sequence[Tile],
+    reading: TableReading,
+    rules: RuleSet,
+    available: Counter[int],
+    originals: set[TileKey],
+) -> list[tuple[tuple[Tile, ...], tuple[tuple[int, Tile], ...]]]:
+    """Sets some jokers of a table set may stay in: (the set with those jokers at their tiles,
+    (role, tile declared) per joker held). Its other places are real tiles (or other jokers).
+
+    A run holds the jokers' places and the nearest own tile beside them (its *core*); it grows
+    at either end as long as the growth could not be a run of its own (m tiles or more off an
+    end that still leaves the core in a run: the same move, scored no lower). A group holds the
+    jokers' colours and one of the set's own colours at least.
+    """
+    found: list[tuple[tuple[Tile, ...], tuple[tuple[int, Tile], ...]]] = []
+    m = rules.min_set_size
+    room = rules.jokers
+    roles = reading.roles
+    if reading.kind is Kind.GROUP:
+        number = reading.stands_for[0].number
+        own = {t.colour for t in written if not t.is_joker}
+        for size in range(1, len(roles) + 1):
+            for held in combinations(range(len(roles)), size):
+                for colours in permutations(range(rules.colours), size):
+                    if any(tile(c, number) not in roles[q].options for q, c in zip(held, colours)):
+                        continue
+                    others = [c for c in range(rules.colours) if c not in colours]
+                    for more in range(max(m - size, 1), len(others) + 1):
+                        for real in combinations(others, more):
+                            if not own & set(real):
+                                continue
+                            tiles = tuple(tile(c, number) for c in real)
+                            if sum(1 for t in tiles if not available[t.index(rules)]) > room - size:
+                                continue
+                            declared = tuple((q, tile(c, number)) for q, c in zip(held, colours))
+                            found.append(((*tiles, *(JOKER,) * size), declared))
+        return found
+    colour = reading.stands_for[0].colour
+    start = reading.stands_for[0].number
+    at = {t: start + i for i, t in enumerate(reading.stands_for)}  # tile -> its place
+    jokered = {at[role.options[0]] for role in roles}
+    own_places = sorted(p for p in at.values() if p not in jokered)
+    last = places(rules)
+    for size in range(1, len(roles) + 1):
+        for held in combinations(range(len(roles)), size):
+            spots = {at[roles[q].options[0]]: q for q in held}
+            lo, hi = min(spots), max(spots)
+            cores = []
+            if any(lo < p < hi for p in own_places):
+                cores.append((lo, hi))
+            left = [p for p in own_places if p < lo]
+            right = [p for p in own_places if p > hi]
+            if left:
+                cores.append((left[-1], hi))
+            if right:
+                cores.append((lo, right[0]))
+            for core_lo, core_hi in cores:
+                for a in range(1, core_lo + 1):
+                    for b in range(max(core_hi, a + m - 1), min(last, a + rules.numbers - 1) + 1):
+                        if run_numbers(a, b - a + 1, rules) is None:
+                            continue
+                        tiles = tuple(
+                            JOKER if p in spots else tile(colour, number_at(p, rules))
+                            for p in range(a, b + 1)
+                        )
+                        dominated = (a + m <= core_lo and b - a + 1 - m >= m) or (
+                            b - m >= core_hi and b - a + 1 - m >= m
+                        )
+                        if dominated and _key(tiles, rules) not in originals:
+                            continue
+                        if (
+                            sum(1 for t in tiles if not t.is_joker and not available[t.index(rules)])
+                            > room - size
+                        ):
+                            continue
+                        declared = tuple((q, roles[q].options[0]) for q in sorted(held))
+                        if (tiles, declared) not in found:
+                            found.append((tiles, declared))
+    return found
 
 
 @dataclass(frozen=True)
-class _Shape:
-    """A host's shape: its real kinds, and where its joker is: a place of a run (``seat``), a
-    tile of its own (a group, or a run whose joker's place is fixed), or seated by ``j`` on one
-    of its tiles (a long run, ``seat`` -1 and ``run``)."""
+class _HostTable:
+    """Every run and group that can hold retrieved jokers, for one rule set, as arrays: a row per
+    shape (its real tiles and its jokers' places), and which smaller shapes dominate it. Long
+    runs also belong to a seatless shape (their tiles, how many jokers)."""
 
-    kinds: tuple[int, ...]
-    run: bool
-    name: str
-    seat: int = -1  # place of the joker in a run with a fixed seat (its kind is left out of kinds)
-    order: tuple[int, ...] = ()  # a run's kinds in order, the seat's kind included
+    names: list[str]
+    tiles: list[tuple[Tile, ...]]  # per shape: its tiles in order, jokers at their places
+    real: Any  # shapes x numbered tiles, 0/1: the real tiles a shape holds
+    count: Any  # jokers per shape
+    seatless: Any  # per shape: its seatless shape (a long run), or -1
+    trim: Any  # (shape, smaller shape): m tiles off an end, the jokers still inside
+    split: Any  # (shape, left, right): two hosts of one joker each
+    by_key: dict[TileKey, list[int]]  # sorted tile indices (jokers as the joker's) -> shapes
+    seatless_names: list[str]
+    seatless_tiles: list[tuple[Tile, ...]]
+    seatless_real: Any  # seatless shapes x numbered tiles: every tile of the run
+    seatless_count: Any
+    seatless_kinds: list[list[int]]
 
 
 @cache
-def _host_shapes(rules: RuleSet) -> tuple[_Shape, ...]:
-    """Every run (any length: the joker may sit far from the rack tiles) and every group that can
-    take a joker, for a rule set."""
-    shapes = []
+def _host_table(rules: RuleSet) -> _HostTable:
+    import numpy as np
+
+    m, joker = rules.min_set_size, rules.joker_index
     letters = rules.colour_letters
+    kinds: list[tuple[int, ...]] = []
+    seats: list[tuple[int, ...]] = []
+    names: list[str] = []
+    index: dict[tuple[int, int, int, tuple[int, ...]], int] = {}  # (colour, first place, length, seats)
+    trim: list[tuple[int, int]] = []
+    split: list[tuple[int, int, int]] = []
+    seatless: list[int] = []
+    seatless_of: dict[tuple[tuple[int, ...], int], int] = {}
+    seatless_names: list[str] = []
     for c in range(rules.colours):
-        for length in range(rules.min_set_size, rules.numbers + 1):
-            for start in run_starts(length, rules):
-                seq = run_numbers(start, length, rules)
-                assert seq is not None
-                kinds = tuple(tile(c, n).index(rules) for n in seq)
-                if length < 2 * rules.min_set_size:
-                    for seat in range(length):
-                        real = kinds[:seat] + kinds[seat + 1 :]
-                        shapes.append(_Shape(real, False, f"host_{letters[c]}{start}_{length}_{seat}", seat, kinds))
-                else:
-                    shapes.append(_Shape(kinds, True, f"host_{letters[c]}{start}_{length}", -1, kinds))
+        for length in range(m, rules.numbers + 1):
+            for a in range(1, places(rules) - length + 2):
+                seq = tuple(tile(c, number_at(p, rules)).index(rules) for p in range(a, a + length))
+                for size in range(1, min(rules.jokers, length - 1) + 1):
+                    for chosen in combinations(range(length), size):
+                        index[(c, a, length, chosen)] = len(kinds)
+                        kinds.append(seq)
+                        seats.append(chosen)
+                        names.append(f"host_{letters[c]}{a}_{length}_{'_'.join(map(str, chosen))}")
+                        if length < 2 * m:
+                            seatless.append(-1)
+                            continue
+                        if (seq, size) not in seatless_of:
+                            seatless_of[(seq, size)] = len(seatless_names)
+                            seatless_names.append(f"host_{letters[c]}{a}_{length}_jokers_{size}")
+                        seatless.append(seatless_of[(seq, size)])
+    for (c, a, length, chosen), i in index.items():
+        if length - m >= m:
+            if chosen[0] >= m:
+                trim.append((i, index[(c, a + m, length - m, tuple(p - m for p in chosen))]))
+            if chosen[-1] < length - m:
+                trim.append((i, index[(c, a, length - m, chosen)]))
+        if len(chosen) == 2:
+            for x in range(max(m, chosen[0] + 1), min(length - m, chosen[1]) + 1):
+                left = index[(c, a, x, chosen[:1])]
+                right = index[(c, a + x, length - x, (chosen[1] - x,))]
+                split.append((i, left, right))
     if rules.groups_possible:
         for n in range(1, rules.numbers + 1):
-            for size in range(1, rules.colours):
+            for size in range(m, rules.colours + 1):
                 for colours in combinations(range(rules.colours), size):
-                    kinds = tuple(tile(c, n).index(rules) for c in colours)
-                    shapes.append(_Shape(kinds, False, f"host_{n}_{''.join(letters[c] for c in colours)}"))
-    return tuple(shapes)
+                    seq = tuple(tile(c, n).index(rules) for c in colours)
+                    for jokers in range(1, min(rules.jokers, size - 1) + 1):
+                        for chosen in combinations(range(size), jokers):
+                            kinds.append(seq)
+                            seats.append(chosen)
+                            seatless.append(-1)
+                            name = "".join(letters[c] for c in colours)
+                            names.append(f"host_{n}_{name}_{'_'.join(map(str, chosen))}")
+    real = np.zeros((len(kinds), joker), dtype=np.int32)
+    by_key: dict[TileKey, list[int]] = defaultdict(list)
+    tiles: list[tuple[Tile, ...]] = []
+    for i, (seq, chosen) in enumerate(zip(kinds, seats)):
+        held = [k for p, k in enumerate(seq) if p not in chosen]
+        real[i, held] = 1
+        by_key[tuple(sorted([*held, *[joker] * len(chosen)]))].append(i)
+        tiles.append(tuple(JOKER if p in chosen else Tile.from_index(k, rules) for p, k in enumerate(seq)))
+    seatless_real = np.zeros((len(seatless_names), joker), dtype=np.int32)
+    seatless_tiles: list[tuple[Tile, ...]] = [()] * len(seatless_names)
+    seatless_count = np.zeros(len(seatless_names), dtype=np.int64)
+    for (seq, size), g in seatless_of.items():
+        seatless_real[g, list(seq)] = 1
+        seatless_tiles[g] = tuple(Tile.from_index(k, rules) for k in seq)
+        seatless_count[g] = size
+    return _HostTable(
+        names,
+        tiles,
+        real,
+        np.array([len(s) for s in seats]),
+        np.array(seatless, dtype=np.int64),
+        np.array(trim, dtype=np.int64).reshape(-1, 2),
+        np.array(split, dtype=np.int64).reshape(-1, 3),
+        dict(by_key),
+        seatless_names,
+        seatless_tiles,
+        seatless_real,
+        seatless_count,
+        [np.flatnonzero(row).tolist() for row in seatless_real],
+    )
 
 
-def _add_hosts(lp: LinearModel, position: Position, base: FateBase, retrieved: Terms, fates: Fates) -> None:
-    """Official retrieval: every retrieved joker lies in a host holding two rack tiles."""
+def _host_shapes(
+    position: Position, counts: tuple[Counter[int], Counter[int]], most: int, originals: set[TileKey]
+) -> tuple[Any, Any]:
+    """The hosts this position needs: shapes with their jokers at their places (the short ones
+    and any equal to a table set), and seatless long runs."""
+    import numpy as np
+
     rules = position.rules
-    rack, table = tile_counts(position)
-    available = rack + table
+    host = _host_table(rules)
+    rack, table = counts
     joker = rules.joker_index
-    hosts: Terms = []
-    rack_jokers = rack[joker]
-    covering: dict[int, list[int]] = defaultdict(list)  # tile -> hosts a second joker may share there
-    for shape in _host_shapes(rules):
-        missing = sum(1 for k in shape.kinds if not available[k])
-        # Other jokers (a seated one of a run, more from the table or the rack) stand in for the
-        # tiles that are not there; two tiles came from the rack (a joker from the rack counts).
-        room = rules.jokers - (0 if shape.run else 1)
-        if missing > room or sum(1 for k in shape.kinds if rack[k]) + rack_jokers < 2:
-            continue
-        if not shape.run and shape.seat < 0 and len(shape.kinds) + rules.jokers < rules.min_set_size:
-            continue
-        v = lp.var(shape.name, 1)
-        hosts.append((v, 1))
-        if shape.run or shape.seat >= 0:
-            for k in shape.kinds:
-                covering[k].append(v)
-        else:
-            number = shape.kinds[0] % rules.numbers
-            for c in range(rules.colours):
-                if c * rules.numbers + number not in shape.kinds:
-                    covering[c * rules.numbers + number].append(v)
-        tiles = tuple(Tile.from_index(k, rules) for k in shape.kinds)
-        entries = [(base.tile_rows[k], v, 1) for k in shape.kinds]
-        if shape.run:
-            fates.seats.append((v, tiles))
-            # A joker seated in it (the formulation's j[t]: any joker standing for one of its tiles).
-            lp.row(f"{shape.name}_seated", [(v, -1), *[(base.jokers[k], 1) for k in shape.kinds]], 0, INF, lazy=True)
-        else:
-            entries.append((base.tile_rows[joker], v, 1))
-            # Other jokers may be seated on its tiles too (several retrieved jokers in one set).
-            if shape.seat >= 0:
-                order = [Tile.from_index(k, rules) for k in shape.order]
-                order[shape.seat] = JOKER
-                fates.seats.append((v, tuple(order)))
-            else:
-                fates.seats.append((v, (*tiles, JOKER)))
-        lp.add_entries(entries)
-        # Two of its tiles came from the rack: kinds not on the table before were all played; of
-        # the others, a copy played (r) may be said to be the one here.
-        auto = sum(1 for k in shape.kinds if rack[k] and not table[k]) + rack_jokers
-        linked = [(base.played[k], 1) for k in shape.kinds if rack[k] and table[k]]
-        if auto < 2:
-            lp.row(f"{shape.name}_rack", [(v, auto - 2), *linked], 0, INF, lazy=True)
-    # Every retrieved joker has a host: its own (a run's seated joker, a group's own), or it
-    # shares one, seated on a tile a chosen host covers (a run's tile, a group's missing colour).
-    shared: Terms = []
-    if rules.jokers > 1:
-        for t, j in sorted(base.jokers.items()):
-            near = covering.get(t, [])
-            if not near:
-                continue
-            y = lp.var(f"shares_host_{Tile.from_index(t, rules)}", rules.jokers - 1)
-            shared.append((y, 1))
-            lp.row(f"shares_host_{Tile.from_index(t, rules)}_seated", [(y, 1), (j, -1)], -INF, 0, lazy=True)
-            lp.row(f"shares_host_{Tile.from_index(t, rules)}_covered", [(y, 1), *[(v, -(rules.jokers - 1)) for v in near]], -INF, 0, lazy=True)
-    lp.row("hosted", [*hosts, *shared, *[(v, -c) for v, c in retrieved]], 0, INF)
+    rich = np.array([1 if rack[t] else 0 for t in range(joker)], dtype=np.int32)
+    absent = np.array([0 if rack[t] or table[t] else 1 for t in range(joker)], dtype=np.int32)
+    # Two tiles from the rack (a rack joker counts), other jokers for the tiles not there.
+    fits = (host.real @ rich + rack[joker] >= 2) & (host.real @ absent <= rules.jokers - host.count)
+    fits &= host.count <= most
+    dominated = np.zeros(len(fits), dtype=bool)
+    if len(host.trim):
+        np.logical_or.at(dominated, host.trim[:, 0], fits[host.trim[:, 1]])
+    if len(host.split):
+        np.logical_or.at(dominated, host.split[:, 0], fits[host.split[:, 1]] & fits[host.split[:, 2]])
+    protected = np.zeros(len(fits), dtype=bool)
+    for key in originals:
+        protected[host.by_key.get(key, [])] = True
+    chosen = fits & (~dominated | protected)
+    long = host.seatless >= 0
+    seated = np.flatnonzero(chosen & (~long | protected))
+    seatless = np.unique(host.seatless[chosen & long & ~protected])
+    return seated, seatless
+
+
+@dataclass(frozen=True)
+class _Hosts:
+    """The host columns of one model: column, jokers hosted, real tiles (a seatless run: all its
+    tiles), whether seatless."""
+
+    columns: Any
+    count: Any
+    real: Any
+    seatless: Any
+    originals: set[int]  # columns equal to a table set holding jokers
+
+
+def _add_hosts(
+    lp: LinearModel,
+    position: Position,
+    counts: tuple[Counter[int], Counter[int]],
+    base: FateBase,
+    most: int,
+    originals: set[TileKey],
+    fates: Fates,
+) -> _Hosts:
+    """Official retrieval: the host columns (see the module docstring)."""
+    import numpy as np
+
+    rules = position.rules
+    host = _host_table(rules)
+    seated, seatless = _host_shapes(position, counts, most, originals)
+    joker = rules.joker_index
+    row_of = np.array([base.tile_rows[t] for t in range(joker)], dtype=np.int64)
+    first = lp.vars([host.names[i] for i in seated.tolist()], 1)
+    columns = np.arange(first, first + len(seated))
+    real = host.real[seated]
+    at, kind = np.nonzero(real)
+    count = host.count[seated]
+    blocks = [
+        np.stack([row_of[kind], columns[at], np.ones(len(at), dtype=np.int64)], axis=1),
+        np.stack([np.full(len(seated), base.tile_rows[joker]), columns, count], axis=1),
+    ]
+    fates.sets += zip(columns.tolist(), [host.tiles[i] for i in seated.tolist()])
+    first = lp.vars([host.seatless_names[g] for g in seatless.tolist()], 1)
+    loose_columns = np.arange(first, first + len(seatless))
+    loose_real = host.seatless_real[seatless]
+    at, kind = np.nonzero(loose_real)
+    # Its jokers are the formulation's j[t] on its tiles (which it covers at every place).
+    blocks.append(np.stack([row_of[kind], loose_columns[at], np.ones(len(at), dtype=np.int64)], axis=1))
+    lp.add_entry_block(np.concatenate(blocks))
+    loose_count = host.seatless_count[seatless]
+    for v, g, n in zip(loose_columns.tolist(), seatless.tolist(), loose_count.tolist()):
+        kinds = host.seatless_kinds[g]
+        lp.row(
+            f"{host.seatless_names[g]}_seated",
+            [(v, -n), *[(base.jokers[k], 1) for k in kinds]],
+            0,
+            INF,
+            lazy=True,
+        )
+        fates.seats.append((v, host.seatless_tiles[g]))
+    shapes = {shape: v for shape, v in zip(seated.tolist(), columns.tolist())}
+    same = {shapes[i] for key in originals for i in host.by_key.get(key, []) if i in shapes}
+    return _Hosts(
+        np.concatenate([columns, loose_columns]),
+        np.concatenate([count, loose_count]),
+        np.concatenate([real, loose_real]).astype(bool),
+        np.concatenate([np.zeros(len(columns), dtype=bool), np.ones(len(loose_columns), dtype=bool)]),
+        same,
+    )
+
+
+def _add_hosted(
+    lp: LinearModel,
+    position: Position,
+    counts: tuple[Counter[int], Counter[int]],
+    hosts: _Hosts,
+    homes: list[tuple[int, int, TileKey]],
+    retrieved_by_set: dict[int, Terms],
+) -> None:
+    """Every retrieved joker has a host: a Hall row per group of table sets, each set's jokers
+    in hosts holding none of its own tiles that have no other copy (a seatless host's jokers may
+    stand on them). A locked home grown with jokers and two rack tiles may host one too."""
+    import numpy as np
+
+    rules = position.rules
+    joker = rules.joker_index
+    rack, table = counts
+    sets = [i for i, terms in retrieved_by_set.items() if terms]
+    fits: dict[int, Any] = {}
+    extra: dict[int, Terms] = {}
+    for i in sets:
+        single = [
+            t.index(rules)
+            for t in position.table[i - 1]
+            if not t.is_joker and rack[t.index(rules)] + table[t.index(rules)] < 2
+        ]
+        clash = hosts.real[:, single].sum(axis=1) if single else np.zeros(len(hosts.columns), dtype=np.int64)
+        # Other jokers may stand on such tiles (a seatless host's own jokers too).
+        fits[i] = clash <= rules.jokers - np.where(hosts.seatless, 0, hosts.count)
+        extra[i] = [
+            (v, added)
+            for v, added, key in homes
+            if sum(1 for k in key if k != joker and rack[k]) + rack[joker] >= 2 and not set(key) & set(single)
+        ]
+    for size in range(1, len(sets) + 1):
+        for group in combinations(sets, size):
+            usable = np.logical_or.reduce([fits[i] for i in group])
+            terms = list(zip(hosts.columns[usable].tolist(), hosts.count[usable].tolist()))
+            terms += sorted({term for i in group for term in extra[i]})
+            wanted = [(v, -c) for i in group for v, c in retrieved_by_set[i]]
+            lp.row(f"hosted_{'_'.join(map(str, group))}", [*terms, *wanted], 0, INF)

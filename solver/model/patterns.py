@@ -83,7 +83,11 @@ def _template(rules: RuleSet) -> _Template:
                     tiles = tuple(c * numbers + n - 1 for c in colours)
                     column = lp.var(f"group_{n}_{''.join(letters[c] for c in colours)}", most)
                     patterns.append(_Pattern(column, tiles, -1, n))
-    jokers = {t: lp.var(f"j_{Tile.from_index(t, rules)}", rules.jokers) for t in range(joker)} if rules.jokers else {}
+    jokers = (
+        {t: lp.var(f"j_{Tile.from_index(t, rules)}", rules.jokers) for t in range(joker)}
+        if rules.jokers
+        else {}
+    )
     covering: dict[int, list[tuple[int, int]]] = {t: [] for t in kinds}
     for pattern in patterns:
         for t in pattern.tiles:
@@ -92,8 +96,10 @@ def _template(rules: RuleSet) -> _Template:
     for t in kinds:
         # Numbered tile t: the sets covering it, less the jokers standing in for it, are copies of
         # t; jokers: every joker stands for some tile. Either way, table tiles plus played ones.
-        terms = [(v, 1) for v in jokers.values()] if t == joker else covering[t] + (
-            [(jokers[t], -1)] if t in jokers else []
+        terms = (
+            [(v, 1) for v in jokers.values()]
+            if t == joker
+            else covering[t] + ([(jokers[t], -1)] if t in jokers else [])
         )
         tile_rows[t] = len(lp.rows)
         lp.row(f"tile_{Tile.from_index(t, rules)}", [*terms, (played[t], -1)], 0, 0)
@@ -164,10 +170,11 @@ def build_pattern_model(
         if specials is not None:
             fixed += special_sets(values, specials)
         seated: list[list[Tile]] = []
+        held: list[list[Tile]] = []
         if fates is not None:
-            fixed += [list(s) for column, s in fates.sets for _ in range(values[column])]
+            held = [list(s) for column, s in fates.sets for _ in range(values[column])]
             seated = [list(s) for column, s in fates.seats for _ in range(values[column])]
-        for sets in _arrangements(tpl, values, rules, vary=fates is not None, seated=seated):
+        for sets in _arrangements(tpl, values, rules, vary=fates is not None, seated=seated, held=held):
             yield fixed + sets, tiles
 
     def decode(values: Sequence[int]) -> Move:
@@ -204,12 +211,19 @@ MAX_ARRANGEMENTS = 64
 
 
 def _arrangements(
-    tpl: _Template, values: Sequence[int], rules: RuleSet, vary: bool, seated: Sequence[list[Tile]] = ()
+    tpl: _Template,
+    values: Sequence[int],
+    rules: RuleSet,
+    vary: bool,
+    seated: Sequence[list[Tile]] = (),
+    held: Sequence[list[Tile]] = (),
 ) -> Iterator[list[list[Tile]]]:
     """The sets of the pattern values, first as ``_decode`` reads them; with ``vary``, then other
     readings of the same values: the jokers of a tile in other places (which set a table joker
     lies in decides whether it stayed), and abutting runs left apart (a joined run may bring a
-    joker's old tiles into the set it went to)."""
+    joker's old tiles into the set it went to). ``seated``: sets whose jokers are the
+    formulation's (seated there first); ``held``: sets holding table jokers, where the
+    formulation's jokers go last."""
     pieces: dict[int, list[list[int]]] = {}  # colour -> runs as lists of places
     groups: list[list[int]] = []
     for pattern in tpl.patterns:
@@ -232,6 +246,7 @@ def _arrangements(
         sets = [list(s) for s in seated]  # explicit sets the jokers may be seated in (hosts) first
         sets += [[Tile.from_index(t, rules) for t in group] for group in groups]
         sets += [[tile(colour, number_at(p, rules)) for p in run] for colour, run in runs]
+        sets += [list(s) for s in held]
         slots: dict[int, list[tuple[int, int]]] = {}  # tile index -> (set, place) holding it
         for k, owner in enumerate(sets):
             for i, placed in enumerate(owner):
