@@ -112,7 +112,7 @@ def solve(position: Position, options: SolveOptions = SolveOptions()) -> Solutio
     )
 
 
-FREE_FIRST = False
+FREE_FIRST = True
 
 
 def _search(position: Position, options: SolveOptions, exact: bool = False) -> Found:
@@ -193,16 +193,14 @@ def _free_first(position: Position, options: SolveOptions) -> tuple[Found | None
         return None, None
     if not best_free.played or not validate(position, best_free.sets):
         return best_free, None
-    best = _rank(position, options, best_free)
+    if options.time_limit is None:
+        return None, None
     still = [s for s in position.table if any(t.is_joker for t in s)]
     rest = dataclasses.replace(free, table=tuple(s for s in position.table if s not in still))
     untouched = _search(rest, auto)
-    fallback = None
-    if untouched.played:
-        fallback = untouched._replace(sets=[*untouched.sets, *[list(s) for s in still]])
-        if untouched.optimal and _rank(position, options, fallback) == best and not validate(position, fallback.sets):
-            return fallback, None
-    return None, fallback
+    if not untouched.played:
+        return None, None
+    return None, untouched._replace(sets=[*untouched.sets, *[list(s) for s in still]])
 
 
 def _rank(position: Position, options: SolveOptions, found: Found) -> tuple[int, int, int]:
