@@ -5,14 +5,16 @@ from __future__ import annotations
 import dataclasses
 import time
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 from solver.backends import get_backend
+from solver.backends.linear import INF
 from solver.errors import ValidationFailure
 from solver.initial_meld import best_meld_value, meld_value_bound
 from solver.joker_account import Retrieved, account
-from solver.model import build_model
+from solver.model import TurnModel, build_model
 from solver.model.table_jokers import needs_joker_rows
 from solver.position import Position
 from solver.rules import JokerRules
@@ -115,12 +117,19 @@ def solve(position: Position, options: SolveOptions = SolveOptions()) -> Solutio
 FREE_FIRST = True
 
 
+# Repairs of a relaxed answer none of whose arrangements is legal (see _search).
+REPAIRS = 4
+
+
 def _search(position: Position, options: SolveOptions, exact: bool = False) -> Found:
     """Build the turn's model, run the backend, decode its answer.
 
     A relaxed model (strict and locked jokers on the pattern formulation) bounds the rules'
     optimum from above, so its optimum is the rules' optimum when one of its arrangements is
-    legal; when none is, the exact model decides.
+    legal. When none is, the answer is *repaired*: its fates (which hosts, stays, retrievals) are
+    excluded and the model solved again, a few times; an arrangement that is legal and still
+    scores the first optimum is optimal whatever was excluded on the way (that bound holds). Else
+    the exact model decides.
     """
     started = time.perf_counter()
     model = build_model(position, options.objective, options.formulation, exact)
@@ -130,25 +139,67 @@ def _search(position: Position, options: SolveOptions, exact: bool = False) -> F
     result = get_backend(options.backend)(model.lp, options.time_limit)
     values = result.values if result.values is not None else model.lp.hint
     build_seconds = built - started + result.build_seconds
+    solve_seconds = result.seconds
     if not model.relaxed:
         sets, played = model.decode(values)
-        return Found(sets, played, result.optimal, build_seconds, result.seconds)
-    # The arrangements of one answer may leave different numbers of table sets as they were:
-    # the best legal one, and as soon as one reaches the answer's own count.
-    target = tuple(round(sum(c * values[v] for v, c in stage)) for stage in model.lp.stages)
+        return Found(sets, played, result.optimal, build_seconds, solve_seconds)
+    bound = _stage_values(model, values)
+    proven = result.optimal
+    for repair in range(REPAIRS + 1):
+        found = _legal_arrangement(
+            position, options, model, values, bound, proven, build_seconds, solve_seconds
+        )
+        if found is not None or repair == REPAIRS or not proven:
+            break
+        chosen = [(v, 1) for v in model.fate_columns if values[v] >= 1]
+        model.lp.row(f"repair_{repair}", chosen, -INF, len(chosen) - 1)
+        left = None if options.time_limit is None else options.time_limit - solve_seconds
+        result = get_backend(options.backend)(model.lp, left)
+        solve_seconds += result.seconds
+        if result.values is None or not result.optimal or _stage_values(model, result.values) != bound:
+            break  # below the bound (or unproven): only the exact model can say
+        values = result.values
+    if found is not None:
+        return found
+    if not proven:
+        # Out of time: the best legal move found so far is the search's honest answer.
+        fallback = Found([list(s) for s in position.table], [], False, build_seconds, solve_seconds)
+        return fallback
+    found = _search(position, options, exact=True)
+    return found._replace(
+        build_seconds=found.build_seconds + build_seconds, solve_seconds=found.solve_seconds + solve_seconds
+    )
+
+
+def _stage_values(model: TurnModel, values: Sequence[int]) -> tuple[int, ...]:
+    return tuple(round(sum(c * values[v] for v, c in stage)) for stage in model.lp.stages)
+
+
+def _legal_arrangement(
+    position: Position,
+    options: SolveOptions,
+    model: TurnModel,
+    values: Sequence[int],
+    bound: tuple[int, ...],
+    optimal: bool,
+    build_seconds: float,
+    solve_seconds: float,
+) -> Found | None:
+    """The best legal arrangement of a relaxed answer, and as soon as one reaches the bound (the
+    arrangements of one answer may leave different numbers of table sets as they were); None if
+    none reaches it (a lesser one is no proven optimum)."""
     best: Found | None = None
     for sets, played in model.arrangements(values):
         if played and validate(position, sets):
             continue
-        found = Found(sets, played, result.optimal, build_seconds, result.seconds)
+        found = Found(sets, played, optimal, build_seconds, solve_seconds)
         if best is None or _rank(position, options, found) > _rank(position, options, best):
             best = found
-        if _rank(position, options, found) >= target:
-            break
-    if best is not None:
+        if _rank(position, options, found) >= bound:
+            return found
+    if best is not None and not optimal:
         return best
-    found = _search(position, options, exact=True)
-    return found._replace(build_seconds=found.build_seconds + build_seconds, solve_seconds=found.solve_seconds + result.seconds)
+    return None
 
 
 def _shortcut(position: Position, options: SolveOptions) -> Found | None:

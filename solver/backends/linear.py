@@ -168,6 +168,7 @@ class LinearModel:
             self._extra_rows.append(row)
             self._final_rows = None
             index = len(self.rows) + len(self._extra_rows) - 1
+        self._arrays = None  # a row added after a solve: the next one sees it
         if lazy:
             self.lazy.append(index)
         return index

@@ -38,8 +38,8 @@ from __future__ import annotations
 from collections import Counter, defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from functools import cache
-from itertools import combinations, permutations
+from functools import cache, cached_property
+from itertools import combinations, permutations, product
 from typing import Any
 
 from solver.backends.linear import INF, LinearModel
@@ -73,6 +73,7 @@ class Fates:
     sets: list[tuple[int, tuple[Tile, ...]]] = field(default_factory=list)  # (column, set with its jokers)
     seats: list[tuple[int, tuple[Tile, ...]]] = field(default_factory=list)  # (column, run its j[t] sit in)
     kept: list[int] = field(default_factory=list)  # terms counting columns that leave an original set
+    columns: list[int] = field(default_factory=list)  # the fates: stays, retrievals, homes, hosts
 
 
 def _key(tiles: Sequence[Tile], rules: RuleSet) -> TileKey:
@@ -113,6 +114,7 @@ def add_joker_fates(lp: LinearModel, position: Position, base: FateBase) -> Fate
                 for tiles in locked_homes(s.written, reading, rules, available):
                     home = lp.var(f"home_{s.index}_{k}_{'_'.join(map(str, tiles))}", 1)
                     homes.append((home, 1))
+                    fates.columns.append(home)
                     for t, n in Counter(t.index(rules) for t in tiles).items():
                         lp.add_to_row(base.tile_rows[t], [(home, n)])
                     added = sum(1 for t in tiles if t.is_joker) - jokers
@@ -135,6 +137,7 @@ def add_joker_fates(lp: LinearModel, position: Position, base: FateBase) -> Fate
                     )
                     explicit(v, tiles)
                     owner[v] = s.index
+                    fates.columns.append(v)
                     for q, declared in held:
                         stay[q].append((v, 1))
                         by_tile[declared.index(rules)].append((v, 1))
@@ -144,11 +147,13 @@ def add_joker_fates(lp: LinearModel, position: Position, base: FateBase) -> Fate
                     if free_to_stay:
                         v = lp.var(f"{name}_{q}_stays_loose_{t}", 1)
                         loose.append((v, index, s.index, _beside(s.written, reading, t, rules)))
+                        fates.columns.append(v)
                         stay[q].append((v, 1))
                         by_tile[index].append((v, 1))
                     if available[index]:
                         v = lp.var(f"{name}_{q}_retrieved_by_{t}", 1)
                         takes[index].append((v, 1))
+                        fates.columns.append(v)
                         take[q].append((v, 1))
                         mine.append((v, 1))
                         by_tile[index].append((v, 1))
@@ -174,8 +179,14 @@ def add_joker_fates(lp: LinearModel, position: Position, base: FateBase) -> Fate
         rules.jokers,
     )
     if most and rules.joker_retrieval is Retrieval.OFFICIAL:
-        hosts = _add_hosts(lp, position, (rack, table), base, most, originals, fates)
-        _add_hosted(lp, position, (rack, table), hosts, host_homes, retrieved_by_set)
+        taken: dict[int, Terms] = defaultdict(list)
+        for v, index, _, _ in loose:
+            taken[index].append((v, 1))
+        for index, terms in holes.items():
+            taken[index] += [(x, -c) for x, c in terms]
+        hosts = _add_hosts(lp, position, (rack, table), base, most, originals, fates, taken)
+        fates.columns += hosts.columns.tolist()
+        _add_hosted(lp, position, (rack, table), base, hosts, host_homes, retrieved_by_set)
     for v, index, i, beside in loose:
         # Loosely staying: it stands for its tile, beside a tile of its set, in an explicit
         # column of another set's jokers, as one of the formulation's jokers there or a hole.
@@ -199,16 +210,19 @@ def add_joker_fates(lp: LinearModel, position: Position, base: FateBase) -> Fate
 
 def _beside(written: Sequence[Tile], reading: TableReading, declared: Tile, rules: RuleSet) -> set[int]:
     """Tiles of a set of which one lies beside its joker declaring ``declared`` wherever it stays:
-    in a run the nearest own tiles either side, in a group its own tiles."""
-    own = [t for t in written if not t.is_joker]
+    in a run the nearest own tiles either side of each place of that tile, in a group its own
+    tiles."""
+    own = {t for t in written if not t.is_joker}
     if reading.kind is Kind.GROUP:
         return {t.index(rules) for t in own}
-    order = list(reading.stands_for)
-    at = order.index(declared)
-    mine = [i for i, t in enumerate(order) if t in own]
-    left = [i for i in mine if i < at]
-    right = [i for i in mine if i > at]
-    return {order[i].index(rules) for i in [*left[-1:], *right[:1]]}
+    colour = declared.colour
+    line = [tile(colour, number_at(p, rules)) for p in range(places(rules) + 1)]
+    found: set[int] = set()
+    for spot in (p for p in range(1, len(line)) if line[p] == declared):
+        left = [t for t in line[1:spot] if t in own]
+        right = [t for t in line[spot + 1 :] if t in own]
+        found |= {t.index(rules) for t in [*left[-1:], *right[:1]]}
+    return found
 
 
 def _hole_kinds(tiles: Sequence[Tile], reading: TableReading, rules: RuleSet) -> list[int]:
@@ -265,47 +279,68 @@ def _stay_sets(
                             found.append(((*tiles, *(JOKER,) * size), declared))
         return found
     colour = reading.stands_for[0].colour
-    start = reading.stands_for[0].number
-    at = {t: start + i for i, t in enumerate(reading.stands_for)}  # tile -> its place
-    jokered = {at[role.options[0]] for role in roles}
-    own_places = sorted(p for p in at.values() if p not in jokered)
+    own = {t for t in written if not t.is_joker}
     last = places(rules)
+    line = [tile(colour, number_at(p, rules)) for p in range(last + 1)]  # line[p]: the tile at place p
+    # A joker's tile may lie at two places (under wrap=american a 1 also follows the top number).
+    spots_of = [[p for p in range(1, last + 1) if line[p] == role.options[0]] for role in roles]
     for size in range(1, len(roles) + 1):
         for held in combinations(range(len(roles)), size):
-            spots = {at[roles[q].options[0]]: q for q in held}
-            lo, hi = min(spots), max(spots)
-            cores = []
-            if any(lo < p < hi for p in own_places):
-                cores.append((lo, hi))
-            left = [p for p in own_places if p < lo]
-            right = [p for p in own_places if p > hi]
-            if left:
-                cores.append((left[-1], hi))
-            if right:
-                cores.append((lo, right[0]))
-            for core_lo, core_hi in cores:
-                for a in range(1, core_lo + 1):
-                    for b in range(max(core_hi, a + m - 1), min(last, a + rules.numbers - 1) + 1):
-                        if run_numbers(a, b - a + 1, rules) is None:
-                            continue
-                        tiles = tuple(
-                            JOKER if p in spots else tile(colour, number_at(p, rules))
-                            for p in range(a, b + 1)
-                        )
-                        dominated = (a + m <= core_lo and b - a + 1 - m >= m) or (
-                            b - m >= core_hi and b - a + 1 - m >= m
-                        )
-                        if dominated and _key(tiles, rules) not in originals:
-                            continue
-                        if (
-                            sum(1 for t in tiles if not t.is_joker and not available[t.index(rules)])
-                            > room - size
-                        ):
-                            continue
-                        declared = tuple((q, roles[q].options[0]) for q in sorted(held))
-                        if (tiles, declared) not in found:
-                            found.append((tiles, declared))
+            for chosen in product(*(spots_of[q] for q in held)):
+                if len(set(chosen)) < size:
+                    continue
+                spots = dict(zip(chosen, held))
+                lo, hi = min(spots), max(spots)
+                cores = []
+                if any(line[p] in own and p not in spots for p in range(lo + 1, hi)):
+                    cores.append((lo, hi))
+                left = [p for p in range(1, lo) if line[p] in own]
+                right = [p for p in range(hi + 1, last + 1) if line[p] in own]
+                if left:
+                    cores.append((left[-1], hi))
+                if right:
+                    cores.append((lo, right[0]))
+                _runs_around(cores, spots, line, held, roles, rules, available, originals, found)
     return found
+
+
+def _runs_around(
+    cores: list[tuple[int, int]],
+    spots: dict[int, int],
+    line: list[Tile],
+    held: tuple[int, ...],
+    roles: Sequence[Any],
+    rules: RuleSet,
+    available: Counter[int],
+    originals: set[TileKey],
+    found: list[tuple[tuple[Tile, ...], tuple[tuple[int, Tile], ...]]],
+) -> None:
+    """The runs holding a core (jokers at ``spots``), grown at either end short of a run of
+    their own."""
+    m = rules.min_set_size
+    last = len(line) - 1
+    size = len(spots)
+    declared = tuple((q, roles[q].options[0]) for q in sorted(held))
+    for core_lo, core_hi in cores:
+        for a in range(1, core_lo + 1):
+            for b in range(max(core_hi, a + m - 1), min(last, a + rules.numbers - 1) + 1):
+                if run_numbers(a, b - a + 1, rules) is None:
+                    continue
+                tiles = tuple(JOKER if p in spots else line[p] for p in range(a, b + 1))
+                # m tiles or more off an end that leave the core in a run of m or more: the
+                # same move with that piece a run of its own.
+                dominated = (a + m <= core_lo and b - a + 1 - m >= m) or (
+                    b - m >= core_hi and b - a + 1 - m >= m
+                )
+                if dominated and _key(tiles, rules) not in originals:
+                    continue
+                if (
+                    sum(1 for t in tiles if not t.is_joker and not available[t.index(rules)])
+                    > rules.jokers - size
+                ):
+                    continue
+                if (tiles, declared) not in found:
+                    found.append((tiles, declared))
 
 
 @dataclass(frozen=True)
@@ -314,19 +349,53 @@ class _HostTable:
     shape (its real tiles and its jokers' places), and which smaller shapes dominate it. Long
     runs also belong to a seatless shape (their tiles, how many jokers)."""
 
-    names: list[str]
-    tiles: list[tuple[Tile, ...]]  # per shape: its tiles in order, jokers at their places
+    rules: RuleSet
+    kinds: list[tuple[int, ...]]  # per shape: its tiles in order (a run's by place), jokers' included
+    seats: list[tuple[int, ...]]  # per shape: where its jokers are in ``kinds``
+    starts: list[int]  # per shape: a run's first place, 0 for a group
     real: Any  # shapes x numbered tiles, 0/1: the real tiles a shape holds
     count: Any  # jokers per shape
     seatless: Any  # per shape: its seatless shape (a long run), or -1
     trim: Any  # (shape, smaller shape): m tiles off an end, the jokers still inside
     split: Any  # (shape, left, right): two hosts of one joker each
-    by_key: dict[TileKey, list[int]]  # sorted tile indices (jokers as the joker's) -> shapes
-    seatless_names: list[str]
-    seatless_tiles: list[tuple[Tile, ...]]
     seatless_real: Any  # seatless shapes x numbered tiles: every tile of the run
     seatless_count: Any
-    seatless_kinds: list[list[int]]
+    seatless_kinds: list[tuple[int, ...]]
+    seatless_starts: list[int]
+
+    def name(self, i: int) -> str:
+        rules, kinds = self.rules, self.kinds[i]
+        letters = rules.colour_letters
+        seats = "_".join(map(str, self.seats[i]))
+        if self.starts[i]:
+            return f"host_{letters[kinds[0] // rules.numbers]}{self.starts[i]}_{len(kinds)}_{seats}"
+        colours = "".join(letters[k // rules.numbers] for k in kinds)
+        return f"host_{kinds[0] % rules.numbers + 1}_{colours}_{seats}"
+
+    def tiles(self, i: int) -> tuple[Tile, ...]:
+        seats = self.seats[i]
+        return tuple(
+            JOKER if p in seats else Tile.from_index(k, self.rules) for p, k in enumerate(self.kinds[i])
+        )
+
+    def seatless_name(self, g: int) -> str:
+        kinds = self.seatless_kinds[g]
+        start = self.seatless_starts[g]
+        letter = self.rules.colour_letters[kinds[0] // self.rules.numbers]
+        return f"host_{letter}{start}_{len(kinds)}_jokers_{self.seatless_count[g]}"
+
+    def seatless_tiles(self, g: int) -> tuple[Tile, ...]:
+        return tuple(Tile.from_index(k, self.rules) for k in self.seatless_kinds[g])
+
+    @cached_property
+    def by_key(self) -> dict[TileKey, list[int]]:
+        """Sorted tile indices (jokers as the joker's) -> the shapes with those tiles."""
+        joker = self.rules.joker_index
+        found: dict[TileKey, list[int]] = defaultdict(list)
+        for i, (seq, chosen) in enumerate(zip(self.kinds, self.seats)):
+            held = [k for p, k in enumerate(seq) if p not in chosen]
+            found[tuple(sorted([*held, *[joker] * len(chosen)]))].append(i)
+        return dict(found)
 
 
 @cache
@@ -334,33 +403,32 @@ def _host_table(rules: RuleSet) -> _HostTable:
     import numpy as np
 
     m, joker = rules.min_set_size, rules.joker_index
-    letters = rules.colour_letters
     kinds: list[tuple[int, ...]] = []
     seats: list[tuple[int, ...]] = []
-    names: list[str] = []
+    starts: list[int] = []
     index: dict[tuple[int, int, int, tuple[int, ...]], int] = {}  # (colour, first place, length, seats)
     trim: list[tuple[int, int]] = []
     split: list[tuple[int, int, int]] = []
     seatless: list[int] = []
     seatless_of: dict[tuple[tuple[int, ...], int], int] = {}
-    seatless_names: list[str] = []
+    seatless_starts: list[int] = []
     for c in range(rules.colours):
+        line = [c * rules.numbers + number_at(p, rules) - 1 for p in range(places(rules) + 1)]
         for length in range(m, rules.numbers + 1):
             for a in range(1, places(rules) - length + 2):
-                seq = tuple(tile(c, number_at(p, rules)).index(rules) for p in range(a, a + length))
+                seq = tuple(line[a : a + length])
                 for size in range(1, min(rules.jokers, length - 1) + 1):
+                    group = -1
+                    if length >= 2 * m:
+                        group = seatless_of.setdefault((seq, size), len(seatless_of))
+                        if group == len(seatless_starts):
+                            seatless_starts.append(a)
                     for chosen in combinations(range(length), size):
                         index[(c, a, length, chosen)] = len(kinds)
                         kinds.append(seq)
                         seats.append(chosen)
-                        names.append(f"host_{letters[c]}{a}_{length}_{'_'.join(map(str, chosen))}")
-                        if length < 2 * m:
-                            seatless.append(-1)
-                            continue
-                        if (seq, size) not in seatless_of:
-                            seatless_of[(seq, size)] = len(seatless_names)
-                            seatless_names.append(f"host_{letters[c]}{a}_{length}_jokers_{size}")
-                        seatless.append(seatless_of[(seq, size)])
+                        starts.append(a)
+                        seatless.append(group)
     for (c, a, length, chosen), i in index.items():
         if length - m >= m:
             if chosen[0] >= m:
@@ -373,46 +441,42 @@ def _host_table(rules: RuleSet) -> _HostTable:
                 right = index[(c, a + x, length - x, (chosen[1] - x,))]
                 split.append((i, left, right))
     if rules.groups_possible:
-        for n in range(1, rules.numbers + 1):
+        for n in range(rules.numbers):
             for size in range(m, rules.colours + 1):
                 for colours in combinations(range(rules.colours), size):
-                    seq = tuple(tile(c, n).index(rules) for c in colours)
+                    seq = tuple(c * rules.numbers + n for c in colours)
                     for jokers in range(1, min(rules.jokers, size - 1) + 1):
                         for chosen in combinations(range(size), jokers):
                             kinds.append(seq)
                             seats.append(chosen)
+                            starts.append(0)
                             seatless.append(-1)
-                            name = "".join(letters[c] for c in colours)
-                            names.append(f"host_{n}_{name}_{'_'.join(map(str, chosen))}")
-    real = np.zeros((len(kinds), joker), dtype=np.int32)
-    by_key: dict[TileKey, list[int]] = defaultdict(list)
-    tiles: list[tuple[Tile, ...]] = []
+    rows: list[int] = []
+    columns: list[int] = []
     for i, (seq, chosen) in enumerate(zip(kinds, seats)):
         held = [k for p, k in enumerate(seq) if p not in chosen]
-        real[i, held] = 1
-        by_key[tuple(sorted([*held, *[joker] * len(chosen)]))].append(i)
-        tiles.append(tuple(JOKER if p in chosen else Tile.from_index(k, rules) for p, k in enumerate(seq)))
-    seatless_real = np.zeros((len(seatless_names), joker), dtype=np.int32)
-    seatless_tiles: list[tuple[Tile, ...]] = [()] * len(seatless_names)
-    seatless_count = np.zeros(len(seatless_names), dtype=np.int64)
-    for (seq, size), g in seatless_of.items():
+        rows += [i] * len(held)
+        columns += held
+    real = np.zeros((len(kinds), joker), dtype=np.int32)
+    real[rows, columns] = 1
+    seatless_kinds = [seq for seq, _ in seatless_of]
+    seatless_real = np.zeros((len(seatless_of), joker), dtype=np.int32)
+    for (seq, _), g in seatless_of.items():
         seatless_real[g, list(seq)] = 1
-        seatless_tiles[g] = tuple(Tile.from_index(k, rules) for k in seq)
-        seatless_count[g] = size
     return _HostTable(
-        names,
-        tiles,
+        rules,
+        kinds,
+        seats,
+        starts,
         real,
         np.array([len(s) for s in seats]),
         np.array(seatless, dtype=np.int64),
         np.array(trim, dtype=np.int64).reshape(-1, 2),
         np.array(split, dtype=np.int64).reshape(-1, 3),
-        dict(by_key),
-        seatless_names,
-        seatless_tiles,
         seatless_real,
-        seatless_count,
-        [np.flatnonzero(row).tolist() for row in seatless_real],
+        np.array([size for _, size in seatless_of], dtype=np.int64),
+        seatless_kinds,
+        seatless_starts,
     )
 
 
@@ -467,8 +531,11 @@ def _add_hosts(
     most: int,
     originals: set[TileKey],
     fates: Fates,
+    taken: dict[int, Terms],
 ) -> _Hosts:
-    """Official retrieval: the host columns (see the module docstring)."""
+    """Official retrieval: the host columns (see the module docstring). ``taken``: per tile, the
+    terms of jokers standing for it that are not a host's (a staying joker loosely there, less a
+    home's holes), which a seatless host's jokers cannot be."""
     import numpy as np
 
     rules = position.rules
@@ -476,7 +543,7 @@ def _add_hosts(
     seated, seatless = _host_shapes(position, counts, most, originals)
     joker = rules.joker_index
     row_of = np.array([base.tile_rows[t] for t in range(joker)], dtype=np.int64)
-    first = lp.vars([host.names[i] for i in seated.tolist()], 1)
+    first = lp.vars([host.name(i) for i in seated.tolist()], 1)
     columns = np.arange(first, first + len(seated))
     real = host.real[seated]
     at, kind = np.nonzero(real)
@@ -485,8 +552,8 @@ def _add_hosts(
         np.stack([row_of[kind], columns[at], np.ones(len(at), dtype=np.int64)], axis=1),
         np.stack([np.full(len(seated), base.tile_rows[joker]), columns, count], axis=1),
     ]
-    fates.sets += zip(columns.tolist(), [host.tiles[i] for i in seated.tolist()])
-    first = lp.vars([host.seatless_names[g] for g in seatless.tolist()], 1)
+    fates.sets += zip(columns.tolist(), [host.tiles(i) for i in seated.tolist()])
+    first = lp.vars([host.seatless_name(g) for g in seatless.tolist()], 1)
     loose_columns = np.arange(first, first + len(seatless))
     loose_real = host.seatless_real[seatless]
     at, kind = np.nonzero(loose_real)
@@ -497,13 +564,28 @@ def _add_hosts(
     for v, g, n in zip(loose_columns.tolist(), seatless.tolist(), loose_count.tolist()):
         kinds = host.seatless_kinds[g]
         lp.row(
-            f"{host.seatless_names[g]}_seated",
-            [(v, -n), *[(base.jokers[k], 1) for k in kinds]],
+            f"{host.seatless_name(g)}_seated",
+            [
+                (v, -n),
+                *[(base.jokers[k], 1) for k in kinds],
+                *[(x, -c) for k in kinds for x, c in taken.get(k, [])],
+            ],
             0,
             INF,
             lazy=True,
         )
-        fates.seats.append((v, host.seatless_tiles[g]))
+        fates.seats.append((v, host.seatless_tiles(g)))
+    # The same per colour, kept in the LP: seatless hosts of a colour hold that many of the
+    # formulation's jokers on its tiles (their rows per host join only when broken).
+    by_colour: dict[int, Terms] = defaultdict(list)
+    for v, g, n in zip(loose_columns.tolist(), seatless.tolist(), loose_count.tolist()):
+        by_colour[host.seatless_kinds[g][0] // rules.numbers].append((v, -n))
+    for c, terms in sorted(by_colour.items()):
+        kinds = range(c * rules.numbers, (c + 1) * rules.numbers)
+        jokers = [(base.jokers[k], 1) for k in kinds]
+        lp.row(
+            f"seated_{c}", [*terms, *jokers, *[(x, -n) for k in kinds for x, n in taken.get(k, [])]], 0, INF
+        )
     shapes = {shape: v for shape, v in zip(seated.tolist(), columns.tolist())}
     same = {shapes[i] for key in originals for i in host.by_key.get(key, []) if i in shapes}
     return _Hosts(
@@ -519,6 +601,7 @@ def _add_hosted(
     lp: LinearModel,
     position: Position,
     counts: tuple[Counter[int], Counter[int]],
+    base: FateBase,
     hosts: _Hosts,
     homes: list[tuple[int, int, TileKey]],
     retrieved_by_set: dict[int, Terms],
@@ -534,12 +617,14 @@ def _add_hosted(
     sets = [i for i, terms in retrieved_by_set.items() if terms]
     fits: dict[int, Any] = {}
     extra: dict[int, Terms] = {}
+    single_of: dict[int, list[int]] = {}
     for i in sets:
         single = [
             t.index(rules)
             for t in position.table[i - 1]
             if not t.is_joker and rack[t.index(rules)] + table[t.index(rules)] < 2
         ]
+        single_of[i] = single
         clash = hosts.real[:, single].sum(axis=1) if single else np.zeros(len(hosts.columns), dtype=np.int64)
         # Other jokers may stand on such tiles (a seatless host's own jokers too).
         fits[i] = clash <= rules.jokers - np.where(hosts.seatless, 0, hosts.count)
@@ -548,6 +633,29 @@ def _add_hosted(
             for v, added, key in homes
             if sum(1 for k in key if k != joker and rack[k]) + rack[joker] >= 2 and not set(key) & set(single)
         ]
+    # Lazy rows (they rarely bind): a host's two rack tiles were played (kinds on the table too
+    # need a played copy to say it is the rack's; not so for a home, which may be only its set's
+    # home), and, when one table set's jokers are the only
+    # ones retrieved, its own tiles with no other copy lie in a host only under other jokers.
+    automatic = np.array([1 if rack[t] and not table[t] else 0 for t in range(joker)])
+    linked = [t for t in range(joker) if rack[t] and table[t]]
+    needs = 2 - hosts.real.astype(np.int64) @ automatic
+    claims: Terms = []
+    for v, need, real in zip(hosts.columns.tolist(), needs.tolist(), hosts.real):
+        if need > 0:
+            claims.append((v, need))
+            terms = [(base.played[t], 1) for t in linked if real[t]]
+            if rack[joker]:
+                terms.append((base.played[joker], 1))
+            lp.row(f"host_{v}_rack", [*terms, (v, -need)], 0, INF, lazy=True)
+    if claims:
+        # The same in sum, kept in the LP: hosts use distinct played copies.
+        supply = [(base.played[t], -1) for t in linked] + ([(base.played[joker], -1)] if rack[joker] else [])
+        lp.row("hosts_rack", [*claims, *supply], -INF, 0)
+    if len(sets) == 1:
+        for t in sorted(single_of[sets[0]]):
+            inside = hosts.columns[hosts.real[:, t]].tolist()
+            lp.row(f"host_own_{t}", [*[(v, 1) for v in inside], (base.jokers[t], -1)], -INF, 0, lazy=True)
     for size in range(1, len(sets) + 1):
         for group in combinations(sets, size):
             usable = np.logical_or.reduce([fits[i] for i in group])

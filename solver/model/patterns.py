@@ -147,6 +147,7 @@ def build_pattern_model(
     strict = needs_joker_rows(position)
     fates = None
     specials = None
+    fate_columns: tuple[int, ...] = ()
     if strict and exact:
         specials = add_exact_jokers(lp, position, SetBase(tpl.tile_rows, played, kept_sets))
         # The formulation's jokers (the rack's) sit in its own sets, not on a special set's tile.
@@ -156,6 +157,7 @@ def build_pattern_model(
                 lp.row(f"seat_{Tile.from_index(t, rules)}", [(j, 1), *cover], -INF, 0, lazy=True)
     elif strict:
         fates = add_joker_fates(lp, position, FateBase(tpl.tile_rows, tpl.jokers, played, kept_sets))
+        fate_columns = tuple(fates.columns)
     played_vars = {t: played[t] for t in sorted(rack)}
     kept = [k for k, _ in kept_sets]
     if specials is not None:
@@ -180,7 +182,9 @@ def build_pattern_model(
     def decode(values: Sequence[int]) -> Move:
         return next(arrangements(values))
 
-    return TurnModel(position, objective, lp, "patterns", decode, arrangements if fates is not None else None)
+    return TurnModel(
+        position, objective, lp, "patterns", decode, arrangements if fates is not None else None, fate_columns
+    )
 
 
 def _fix_unusable(lp: LinearModel, tpl: _Template, tiles: Counter[int]) -> None:

@@ -41,6 +41,9 @@ class TurnModel:
     # (solver.model.joker_fates): the first one the validator accepts is the move. None: the
     # decoder's arrangement is the only one, and the model is exact.
     arranger: Arranger | None = None
+    # A relaxed model's columns for the table jokers' fates (hosts, stays, retrievals, homes):
+    # what a repair excludes when no arrangement of an answer is legal (see solve._search).
+    fate_columns: tuple[int, ...] = ()
 
     def decode(self, values: Sequence[int]) -> Move:
         """The table after the move (sets as tile lists) and the tiles played."""
