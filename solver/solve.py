@@ -153,7 +153,7 @@ def _search(position: Position, options: SolveOptions, exact: bool = False) -> F
             break
         chosen = [(v, 1) for v in model.fate_columns if values[v] >= 1]
         model.lp.row(f"repair_{repair}", chosen, -INF, len(chosen) - 1)
-        left = None if options.time_limit is None else options.time_limit - solve_seconds
+        left = None if options.time_limit is None else max(options.time_limit - solve_seconds, 0.001)
         result = get_backend(options.backend)(model.lp, left)
         solve_seconds += result.seconds
         if result.values is None or not result.optimal or _stage_values(model, result.values) != bound:
@@ -165,6 +165,8 @@ def _search(position: Position, options: SolveOptions, exact: bool = False) -> F
         # Out of time: the best legal move found so far is the search's honest answer.
         fallback = Found([list(s) for s in position.table], [], False, build_seconds, solve_seconds)
         return fallback
+    if options.time_limit is not None:  # the limit covers every step
+        options = options.replace(time_limit=max(options.time_limit - solve_seconds, 0.001))
     found = _search(position, options, exact=True)
     return found._replace(
         build_seconds=found.build_seconds + build_seconds, solve_seconds=found.solve_seconds + solve_seconds

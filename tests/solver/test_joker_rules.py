@@ -440,3 +440,66 @@ def test_a_long_run_hosts_the_retrieved_joker(engine: str) -> None:
     answer = solve(position(*LONG_HOST, "locked"), SolveOptions(backend=backend, formulation=formulation or "auto"))
     assert (answer.tiles_played, answer.points_played, answer.kept_sets) == (3, 24, 2)
     assert "K7 K8 K9 K10 J K12" in [format_tiles(s.tiles) for s in answer.table]
+
+
+# The cases issue 15 names, each on every engine, against the oracle too (tests/oracle.py).
+ENGINES = ["bnb", "bnb-sets", "highs", "cbc", "cpsat"]
+NAMED = [
+    # (a) The joker stays R7 in a run of six: R4 R5 R6 J R8 R9 plays 2 (no host list of short runs).
+    pytest.param("R8 R9 K11 K12", ["R4 R5 R6 J"], "strict", "official", (2, 17, 0), id="a-long-run-strict"),
+    pytest.param("R8 R9 K11 K12", ["R4 R5 R6 J"], "locked", "official", (2, 17, 0), id="a-long-run-locked"),
+    # (b) A retrieved joker goes into another set, never back into the one it left.
+    pytest.param("R5 B7", ["R4 J R6"], "strict", "club", (0, 0, 1), id="b-club-not-back"),
+    pytest.param("K6 K3 O11", ["K2 J K4 K5"], "strict", "official", (1, 6, 0), id="b-official-not-back"),
+    pytest.param("B7 B10", ["B6 J B8 B9", "O6 O7 O8"], "strict", "official", (1, 10, 1), id="b-strict"),
+    pytest.param("B7 B10", ["B6 J B8 B9", "O6 O7 O8"], "locked", "official", (1, 10, 1), id="b-locked"),
+    # (c) The two jokers of J R4 K4 J stand for B4 and O4: with B4 in both new groups they would
+    # both have to be O4.
+    pytest.param("B4 B4", ["J R4 K4 J"], "strict", "club", (0, 0, 1), id="c-group-colours-distinct"),
+    pytest.param("B4 B4", ["J R4 K4 J"], "strict", "official", (0, 0, 1), id="c-group-colours-official"),
+]
+
+
+@pytest.mark.parametrize(("rack", "table", "mode", "retrieval", "expected"), NAMED)
+@pytest.mark.parametrize("engine", ENGINES)
+def test_the_issue_cases(
+    rack: str, table: list[str], mode: str, retrieval: str, expected: tuple[int, int, int], engine: str
+) -> None:
+    backend, _, formulation = engine.partition("-")
+    pos = position(rack, table, mode, retrieval)
+    answer = solve(pos, SolveOptions(backend=backend, formulation=formulation or "auto"))
+    assert (answer.tiles_played, answer.points_played, answer.kept_sets) == expected
+    assert answer.status == "optimal" or expected[0] == 0
+
+
+@pytest.mark.parametrize(("rack", "table", "mode", "retrieval", "expected"), NAMED)
+def test_the_issue_cases_against_the_oracle(
+    rack: str, table: list[str], mode: str, retrieval: str, expected: tuple[int, int, int]
+) -> None:
+    from tests.oracle import best_moves
+
+    assert best_moves(position(rack, table, mode, retrieval)).tiles == expected
+
+
+def test_check_calls_the_long_run_move_optimal() -> None:
+    """(a): ``check`` on R4 R5 R6 J R8 R9 said "not optimal: the best move plays 1 tile"."""
+    from solver.check import check_answer
+
+    report = check_answer(position("R8 R9 K11 K12", ["R4 R5 R6 J"]), [tiles("R4 R5 R6 J R8 R9")])
+    assert report.legal and report.optimal and report.best.tiles_played == 2
+
+
+def test_a_free_joker_may_declare_what_strict_forbids() -> None:
+    """(c), the validator: B4 in both groups leaves O4 to both jokers of J R4 K4 J (free: fine)."""
+    after = [tiles("R4 B4 J"), tiles("K4 B4 J")]
+    assert validate(position("B4 B4", ["J R4 K4 J"], "free"), after) == []
+    problems = validate(position("B4 B4", ["J R4 K4 J"], "strict", "club"), after)
+    assert problems and all(v.code.startswith("joker_") for v in problems)
+
+
+@pytest.mark.parametrize(("mode", "codes"), [("strict", []), ("locked", ["locked_set_broken"])])
+def test_locked_sets_do_not_merge(mode: str, codes: list[str]) -> None:
+    """(d): two locked sets may grow but not become one (strict rules let them)."""
+    pos = position("R7", ["R1 J R3", "R4 J R6"], mode)
+    assert [v.code for v in validate(pos, [tiles("R1 J R3 R4 J R6 R7")])] == codes
+    assert validate(pos, [tiles("R1 J R3"), tiles("R4 J R6 R7")]) == []

@@ -134,6 +134,27 @@ def test_a_tight_time_limit_gives_a_valid_move_and_an_honest_status(backend: str
             assert answer.tiles_played == solve(position, SolveOptions(backend="bnb")).tiles_played
 
 
+@pytest.mark.parametrize("mode", ["strict", "locked"])
+@pytest.mark.parametrize("limit", [0.001, 0.02])
+def test_a_time_limit_under_strict_and_locked_jokers(mode: str, limit: float) -> None:
+    # The same promise under the joker rules, whose search has more steps (the free optimum, the
+    # relaxation, its repairs, the exact model): a legal move, and "optimal" only when proven.
+    for line in hard_rows(8):
+        position = position_from_record(json.loads(line), "hard", {"joker-rules": mode})
+        if not any(t.is_joker for s in position.table for t in s):
+            continue
+        answer = solve(position, SolveOptions(time_limit=limit))
+        assert answer.status in ("optimal", "no_move", "time_limit")
+        assert validate(position, [list(s.tiles) for s in answer.table]) == []
+        if answer.status != "time_limit":
+            best = solve(position)
+            assert (answer.tiles_played, answer.points_played, answer.kept_sets) == (
+                best.tiles_played,
+                best.points_played,
+                best.kept_sets,
+            )
+
+
 def test_another_highs_user_in_the_same_process() -> None:
     """HiGHS has one global thread scheduler: another library's model started with other
     threads made every bnb solve fail ("HiGHS failed: status Not Set"). Now it is reset."""
