@@ -33,9 +33,7 @@ class LinearModel:
     _extra: list[tuple[int, int, int]] = field(default_factory=list, repr=False)  # (row, col, coef)
     _extra_blocks: list[Any] = field(default_factory=list, repr=False)  # the same, as (n, 3) arrays
     # Rows added after derive(), after the template's (numbered on from them).
-    _extra_rows: list[tuple[str, list[tuple[int, int]], float, float]] = field(
-        default_factory=list, repr=False
-    )
+    _extra_rows: list[tuple[str, list[tuple[int, int]], float, float]] = field(default_factory=list, repr=False)
     # Rows (by index) that rarely bind: a backend may leave them out of its LPs and add one only
     # when a solution breaks it (bnb does); the others solve them like any row.
     lazy: list[int] = field(default_factory=list)
@@ -313,9 +311,7 @@ class LpArrays:
             # New rows reach the template's columns too: merge every entry, column by column.
             base = lp._base
             first_row = len(lp.rows)
-            added = [
-                (first_row + r, v, c) for r, (_, terms, _, _) in enumerate(lp._extra_rows) for v, c in terms
-            ]
+            added = [(first_row + r, v, c) for r, (_, terms, _, _) in enumerate(lp._extra_rows) for v, c in terms]
             extra = np.concatenate(
                 [np.array(lp._extra + added, dtype=np.int64).reshape(-1, 3), *lp._extra_blocks]
             ).reshape(-1, 3)

@@ -83,11 +83,7 @@ def _template(rules: RuleSet) -> _Template:
                     tiles = tuple(c * numbers + n - 1 for c in colours)
                     column = lp.var(f"group_{n}_{''.join(letters[c] for c in colours)}", most)
                     patterns.append(_Pattern(column, tiles, -1, n))
-    jokers = (
-        {t: lp.var(f"j_{Tile.from_index(t, rules)}", rules.jokers) for t in range(joker)}
-        if rules.jokers
-        else {}
-    )
+    jokers = {t: lp.var(f"j_{Tile.from_index(t, rules)}", rules.jokers) for t in range(joker)} if rules.jokers else {}
     covering: dict[int, list[tuple[int, int]]] = {t: [] for t in kinds}
     for pattern in patterns:
         for t in pattern.tiles:
@@ -96,10 +92,8 @@ def _template(rules: RuleSet) -> _Template:
     for t in kinds:
         # Numbered tile t: the sets covering it, less the jokers standing in for it, are copies of
         # t; jokers: every joker stands for some tile. Either way, table tiles plus played ones.
-        terms = (
-            [(v, 1) for v in jokers.values()]
-            if t == joker
-            else covering[t] + ([(jokers[t], -1)] if t in jokers else [])
+        terms = [(v, 1) for v in jokers.values()] if t == joker else covering[t] + (
+            [(jokers[t], -1)] if t in jokers else []
         )
         tile_rows[t] = len(lp.rows)
         lp.row(f"tile_{Tile.from_index(t, rules)}", [*terms, (played[t], -1)], 0, 0)
