@@ -139,8 +139,8 @@ def rule_options(func: F) -> F:
             type=click.Choice(["official", "club"]),
             default="official",
             show_default=True,
-            help="A retrieved joker goes into a new set with two rack tiles (official), or the player "
-            "plays one rack tile that turn (club).",
+            help="A retrieved joker goes into another set, never back into its own: one holding two "
+            "rack tiles (official), or any other (club: the player plays a rack tile that turn).",
         ),
     ]
     for decorator in reversed(decorators):

@@ -10,7 +10,8 @@ picks it), gets one fate:
   sets holding jokers of several table sets);
 - it is *retrieved* by a real tile of its role (no more retrievals by a tile than real copies of
   it on the new table: the table's and those played); under official retrieval it then lies in a
-  *host*, else anywhere, as one of the jokers the formulation seats;
+  *host*; under club retrieval in any other set (relaxed here to any set: one of the jokers the
+  formulation seats);
 - under locked rules, while none of L's jokers is retrieved, L lies whole in one set, grown at
   most: an explicit column holding L's tiles, its jokers at their tiles, and what was laid at
   either end (``table_jokers.locked_homes``);
@@ -22,15 +23,19 @@ table cached per rule set (``_host_table``): every run and group with one joker 
 joker, less those that split into a smaller host and runs of their own (m tiles off an end, or
 two hosts of one joker each: the same move, scored no lower). A run of ``2 * min_set_size`` tiles
 or more stays seatless: it covers its tiles and its jokers are the formulation's ``j[t]`` on them
-(a lazy row). The jokers of a set read as a group take distinct colours.
+(a lazy row per host, and one per colour in the LP). Hall rows give every table set's retrieved
+jokers hosts. Rows that rarely bind are lazy: a host's rack kinds were played, and a set's own
+tiles without a second copy lie in its jokers' hosts only under other jokers. The jokers of a set
+read as a group take distinct colours.
 
 Every legal move satisfies these rows (each set holding table jokers maps to one of the columns,
 the rest of its run to runs of their own), so the model's optimum bounds the rules' optimum from
 above. Relaxed are the copies: whether the kinds that made a host rich were played, whether a
 retrieved joker's host holds a tile of its old set, whether own tiles suffice for every staying
-joker and locked set. So ``solve`` judges the decoded move with the validator's account: when an
-arrangement of the optimum passes, it is optimal under the rules; when none does, the exact model
-decides (``solver.model.joker_sets``).
+joker and locked set, where a loose stay sits. So ``solve`` judges the decoded move with the
+validator's account: when an arrangement of the optimum passes, it is optimal under the rules;
+when none does, ``solve`` repairs the answer (excludes its fates, solves again) and at last the
+exact model decides (``solver.model.joker_sets``).
 """
 
 from __future__ import annotations
