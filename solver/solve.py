@@ -45,6 +45,9 @@ class SolveOptions:
         return dataclasses.replace(self, **changes)
 
 
+Rank = tuple[int, int, int]  # what the objective ranks, most important first (see _rank)
+
+
 class Found(NamedTuple):
     """One search's answer before it is checked and described."""
 
@@ -71,14 +74,15 @@ def solve(position: Position, options: SolveOptions = SolveOptions()) -> Solutio
         options = options.replace(formulation="sets")
     found = _shortcut(position, options) if backend == "bnb" else None
     fallback: Found | None = None
+    ceiling: Rank | None = None
     if found is None and backend == "bnb" and options.formulation == "auto" and needs_joker_rows(position) and FREE_FIRST:
-        found, fallback = _free_first(position, options)
+        found, fallback, ceiling = _free_first(position, options)
         if options.time_limit is not None:  # the limit covers the whole solve
             options = options.replace(time_limit=max(options.time_limit - (time.perf_counter() - started), 0.001))
     if found is None and fallback is not None and options.time_limit is not None and options.time_limit < 0.2:
         found = fallback.unproven()  # no time left to build the joker model
     if found is None:
-        found = _search(position, options)
+        found = _search(position, options, ceiling=ceiling)
         if not found.optimal and fallback is not None and _rank(position, options, fallback) > _rank(position, options, found):
             found = fallback.unproven()  # the time limit stopped the search below the fallback
     sets, played = found.sets, found.played
@@ -121,7 +125,7 @@ FREE_FIRST = True
 REPAIRS = 4
 
 
-def _search(position: Position, options: SolveOptions, exact: bool = False) -> Found:
+def _search(position: Position, options: SolveOptions, exact: bool = False, ceiling: Rank | None = None) -> Found:
     """Build the turn's model, run the backend, decode its answer.
 
     A relaxed model (strict and locked jokers on the pattern formulation) bounds the rules'
@@ -130,14 +134,29 @@ def _search(position: Position, options: SolveOptions, exact: bool = False) -> F
     excluded and the model solved again, a few times; an arrangement that is legal and still
     scores the first optimum is optimal whatever was excluded on the way (that bound holds). Else
     the exact model decides.
+
+    ``ceiling``: what no legal move can beat (the free optimum's rank), if known. A legal
+    arrangement reaching it is optimal, whatever model found it: so the relaxed model is first
+    solved without its deferred columns (long and shared hosts), and only if that falls short
+    with them, the first answer kept as the search's incumbent.
     """
     started = time.perf_counter()
     model = build_model(position, options.objective, options.formulation, exact)
     built = time.perf_counter()
     # The limit is for the search: a process's first model also builds its template and loads
     # numpy, which would leave a short limit no time to search at all.
+    nothing = model.lp.hint  # the move "play nothing": feasible under any repair row too
+    if model.relaxed and model.deferred and ceiling is not None:
+        quick, seconds = _without_deferred(position, options, model, ceiling)
+        if isinstance(quick, Found):
+            return quick._replace(build_seconds=quick.build_seconds + built - started)
+        if quick is not None:
+            model.lp.hint = quick  # feasible with the deferred columns too: they are zero
+        if options.time_limit is not None:
+            options = options.replace(time_limit=max(options.time_limit - seconds, 0.001))
     result = get_backend(options.backend)(model.lp, options.time_limit)
     values = result.values if result.values is not None else model.lp.hint
+    model.lp.hint = nothing
     build_seconds = built - started + result.build_seconds
     solve_seconds = result.seconds
     if not model.relaxed:
@@ -147,7 +166,7 @@ def _search(position: Position, options: SolveOptions, exact: bool = False) -> F
     proven = result.optimal
     for repair in range(REPAIRS + 1):
         found = _legal_arrangement(
-            position, options, model, values, bound, proven, build_seconds, solve_seconds
+            position, options, model, values, bound, proven, build_seconds, solve_seconds, ceiling
         )
         if found is not None or repair == REPAIRS or not proven:
             break
@@ -173,6 +192,29 @@ def _search(position: Position, options: SolveOptions, exact: bool = False) -> F
     )
 
 
+def _without_deferred(
+    position: Position, options: SolveOptions, model: TurnModel, ceiling: Rank
+) -> tuple[Found | list[int] | None, float]:
+    """The relaxed model solved without its deferred columns: a legal arrangement at the ceiling
+    (optimal), else that answer's values to start the whole model's search from (None if there
+    is none to keep); and the seconds it took."""
+    lp = model.lp
+    kept = [lp.upper[v] for v in model.deferred]
+    lp.set_upper(model.deferred, [0] * len(model.deferred))
+    result = get_backend(options.backend)(lp, options.time_limit)
+    lp.set_upper(model.deferred, kept)
+    seconds = result.build_seconds + result.seconds
+    if result.values is None:
+        return None, seconds
+    for sets, played in model.arrangements(result.values):
+        if played and validate(position, sets):
+            continue
+        found = Found(sets, played, True, result.build_seconds, result.seconds)
+        if _rank(position, options, found) >= ceiling:
+            return found, seconds
+    return list(result.values), seconds
+
+
 def _stage_values(model: TurnModel, values: Sequence[int]) -> tuple[int, ...]:
     return tuple(round(sum(c * values[v] for v, c in stage)) for stage in model.lp.stages)
 
@@ -186,6 +228,7 @@ def _legal_arrangement(
     optimal: bool,
     build_seconds: float,
     solve_seconds: float,
+    ceiling: Rank | None = None,
 ) -> Found | None:
     """The best legal arrangement of a relaxed answer, and as soon as one reaches the bound (the
     arrangements of one answer may leave different numbers of table sets as they were); None if
@@ -197,8 +240,9 @@ def _legal_arrangement(
         found = Found(sets, played, optimal, build_seconds, solve_seconds)
         if best is None or _rank(position, options, found) > _rank(position, options, best):
             best = found
-        if _rank(position, options, found) >= bound:
-            return found
+        if _rank(position, options, found) >= bound or (ceiling is not None and _rank(position, options, found) >= ceiling):
+            reached = ceiling is not None and _rank(position, options, found) >= ceiling
+            return found._replace(optimal=optimal or reached)
     if best is not None and not optimal:
         return best
     return None
@@ -230,33 +274,35 @@ def _shortcut(position: Position, options: SolveOptions) -> Found | None:
     return None
 
 
-def _free_first(position: Position, options: SolveOptions) -> tuple[Found | None, Found | None]:
+def _free_first(position: Position, options: SolveOptions) -> tuple[Found | None, Found | None, Rank | None]:
     """Exact answers under strict and locked joker rules from smaller models, and a fallback.
 
     These rules only forbid moves, so the free optimum bounds theirs: a legal answer that scores
     as much as the free optimum (tiles, points and kept sets alike) is their optimum. Tried in
     turn: the free optimum itself; the free optimum with the sets holding table jokers left
     untouched (always legal, and the fallback move under a time limit); and, without a time
-    limit, the joker model without retrievals. Returns (exact answer or None, fallback or None).
+    limit, the joker model without retrievals. Returns (exact answer or None, fallback or None,
+    the free optimum's rank: no legal move beats it).
     """
     free = dataclasses.replace(position, rules=position.rules.replace(joker_rules=JokerRules.FREE))
     auto = options.replace(formulation="auto")
     best_free = _search(free, auto)
     if not best_free.optimal:
-        return None, None
+        return None, None, None
     if not best_free.played or not validate(position, best_free.sets):
-        return best_free, None
+        return best_free, None, None
+    ceiling = _rank(position, options, best_free)
     if options.time_limit is None:
-        return None, None
+        return None, None, ceiling
     still = [s for s in position.table if any(t.is_joker for t in s)]
     rest = dataclasses.replace(free, table=tuple(s for s in position.table if s not in still))
     untouched = _search(rest, auto)
     if not untouched.played:
-        return None, None
-    return None, untouched._replace(sets=[*untouched.sets, *[list(s) for s in still]])
+        return None, None, ceiling
+    return None, untouched._replace(sets=[*untouched.sets, *[list(s) for s in still]]), ceiling
 
 
-def _rank(position: Position, options: SolveOptions, found: Found) -> tuple[int, int, int]:
+def _rank(position: Position, options: SolveOptions, found: Found) -> Rank:
     """What the objective ranks, most important first: tiles or points, the other, sets kept."""
     tiles, value = len(found.played), points(found.played, position.rules)
     kept = len(unchanged(position.table, found.sets)) if found.played else len(position.table)

@@ -5,7 +5,7 @@ a ``BackendResult``. Nothing here knows about tiles or Rummikub.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -64,6 +64,12 @@ class LinearModel:
         child._base = self.arrays()
         child._base_cols = len(self.names)
         return child
+
+    def set_upper(self, columns: Sequence[int], upper: Sequence[int]) -> None:
+        """New upper bounds for some columns (after a solve too: the next one sees them)."""
+        for v, u in zip(columns, upper):
+            self.upper[v] = u
+        self._arrays = None
 
     def set_row_bounds(self, i: int, lo: float, hi: float) -> None:
         assert i < len(self.rows), "only the template's rows change bounds"

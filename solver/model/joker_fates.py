@@ -79,6 +79,7 @@ class Fates:
     seats: list[tuple[int, tuple[Tile, ...]]] = field(default_factory=list)  # (column, run its j[t] sit in)
     kept: list[int] = field(default_factory=list)  # terms counting columns that leave an original set
     columns: list[int] = field(default_factory=list)  # the fates: stays, retrievals, homes, hosts
+    deferred: list[int] = field(default_factory=list)  # long (seatless) hosts and hosts of two jokers
 
 
 def _key(tiles: Sequence[Tile], rules: RuleSet) -> TileKey:
@@ -191,6 +192,7 @@ def add_joker_fates(lp: LinearModel, position: Position, base: FateBase) -> Fate
             taken[index] += [(x, -c) for x, c in terms]
         hosts = _add_hosts(lp, position, (rack, table), base, most, originals, fates, taken)
         fates.columns += hosts.columns.tolist()
+        fates.deferred += hosts.columns[hosts.seatless | (hosts.count > 1)].tolist()
         _add_hosted(lp, position, (rack, table), base, hosts, host_homes, retrieved_by_set)
     for v, index, i, beside in loose:
         # Loosely staying: it stands for its tile, beside a tile of its set, in an explicit

@@ -142,6 +142,7 @@ def build_pattern_model(
     fates = None
     specials = None
     fate_columns: tuple[int, ...] = ()
+    deferred: tuple[int, ...] = ()
     if strict and exact:
         specials = add_exact_jokers(lp, position, SetBase(tpl.tile_rows, played, kept_sets))
         # The formulation's jokers (the rack's) sit in its own sets, not on a special set's tile.
@@ -152,6 +153,7 @@ def build_pattern_model(
     elif strict:
         fates = add_joker_fates(lp, position, FateBase(tpl.tile_rows, tpl.jokers, played, kept_sets))
         fate_columns = tuple(fates.columns)
+        deferred = tuple(fates.deferred)
     played_vars = {t: played[t] for t in sorted(rack)}
     kept = [k for k, _ in kept_sets]
     if specials is not None:
@@ -177,7 +179,14 @@ def build_pattern_model(
         return next(arrangements(values))
 
     return TurnModel(
-        position, objective, lp, "patterns", decode, arrangements if fates is not None else None, fate_columns
+        position,
+        objective,
+        lp,
+        "patterns",
+        decode,
+        arrangements if fates is not None else None,
+        fate_columns,
+        deferred,
     )
 
 

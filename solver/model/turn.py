@@ -44,6 +44,9 @@ class TurnModel:
     # A relaxed model's columns for the table jokers' fates (hosts, stays, retrievals, homes):
     # what a repair excludes when no arrangement of an answer is legal (see solve._search).
     fate_columns: tuple[int, ...] = ()
+    # Columns rarely in an optimum that make a relaxed model slower (long and shared hosts):
+    # solve may try the model without them first (see solve._search).
+    deferred: tuple[int, ...] = ()
 
     def decode(self, values: Sequence[int]) -> Move:
         """The table after the move (sets as tile lists) and the tiles played."""
