@@ -82,7 +82,7 @@ def solve(position: Position, options: SolveOptions = SolveOptions()) -> Solutio
     if found is None and fallback is not None and options.time_limit is not None and options.time_limit < 0.2:
         found = fallback.unproven()  # no time left to build the joker model
     if found is None:
-        found = _search(position, options, ceiling=ceiling)
+        found = _search(position, options, False, ceiling)
         if not found.optimal and fallback is not None and _rank(position, options, fallback) > _rank(position, options, found):
             found = fallback.unproven()  # the time limit stopped the search below the fallback
     sets, played = found.sets, found.played
@@ -170,13 +170,23 @@ def _search(position: Position, options: SolveOptions, exact: bool = False, ceil
         )
         if found is not None or repair == REPAIRS or not proven:
             break
-        chosen = [(v, 1) for v in model.fate_columns if values[v] >= 1]
-        model.lp.row(f"repair_{repair}", chosen, -INF, len(chosen) - 1)
+        # Rows of the rules the model left out that the answer breaks keep the model a
+        # relaxation: its new optimum is a bound too. Else exclude the answer's fates.
+        cuts = model.cuts(values) if model.cuts is not None else []
+        for name, terms, lo, hi in cuts:
+            model.lp.row(name, terms, lo, hi)
+        if not cuts:
+            chosen = [(v, 1) for v in model.fate_columns if values[v] >= 1]
+            model.lp.row(f"repair_{repair}", chosen, -INF, len(chosen) - 1)
         left = None if options.time_limit is None else max(options.time_limit - solve_seconds, 0.001)
         result = get_backend(options.backend)(model.lp, left)
         solve_seconds += result.seconds
-        if result.values is None or not result.optimal or _stage_values(model, result.values) != bound:
-            break  # below the bound (or unproven): only the exact model can say
+        if result.values is None or not result.optimal:
+            break  # unproven: only the exact model can say
+        if cuts:
+            bound = _stage_values(model, result.values)
+        elif _stage_values(model, result.values) != bound:
+            break  # below the bound: only the exact model can say
         values = result.values
     if found is not None:
         return found

@@ -77,9 +77,55 @@ class Fates:
 
     sets: list[tuple[int, tuple[Tile, ...]]] = field(default_factory=list)  # (column, set with its jokers)
     seats: list[tuple[int, tuple[Tile, ...]]] = field(default_factory=list)  # (column, run its j[t] sit in)
+    # Hosts, (column, shape in the rule set's host table): their tiles are made only for an answer.
+    hosts: list[tuple[int, int]] = field(default_factory=list)
+    seatless: list[tuple[int, int]] = field(default_factory=list)
+    table: _HostTable | None = None
     kept: list[int] = field(default_factory=list)  # terms counting columns that leave an original set
     columns: list[int] = field(default_factory=list)  # the fates: stays, retrievals, homes, hosts
     deferred: list[int] = field(default_factory=list)  # long (seatless) hosts and hosts of two jokers
+    rack_rows: _RackRows | None = None  # valid rows left out of the model, added when broken
+
+    def held(self, values: Sequence[int]) -> list[list[Tile]]:
+        """The explicit sets of an answer (stays, homes, hosts with their jokers), as often as chosen."""
+        found = [list(s) for v, s in self.sets for _ in range(values[v])]
+        if self.table is not None:
+            found += [list(self.table.tiles(i)) for v, i in self.hosts for _ in range(values[v])]
+        return found
+
+    def seated(self, values: Sequence[int]) -> list[list[Tile]]:
+        """The seatless hosts of an answer, as often as chosen: runs whose jokers are the formulation's."""
+        found = [list(s) for v, s in self.seats for _ in range(values[v])]
+        if self.table is not None:
+            found += [list(self.table.seatless_tiles(g)) for v, g in self.seatless for _ in range(values[v])]
+        return found
+
+    def cuts(self, values: Sequence[int]) -> list[tuple[str, Terms, float, float]]:
+        """Rows of the rules left out of the model that an answer breaks (see _RackRows)."""
+        return [] if self.rack_rows is None else self.rack_rows.broken(values)
+
+
+@dataclass(frozen=True)
+class _RackRows:
+    """Per host: its rack tiles were played (``need`` of them among its kinds that the table holds
+    too, a played copy for each, or jokers from the rack)."""
+
+    columns: Any
+    needs: Any
+    real: Any  # hosts x numbered tiles
+    played: dict[int, int]  # tile (the joker's too) -> r[t], for kinds on the table and the rack
+
+    def broken(self, values: Sequence[int]) -> list[tuple[str, Terms, float, float]]:
+        import numpy as np
+
+        found = []
+        chosen = np.flatnonzero(np.array([values[v] for v in self.columns.tolist()]) > 0)
+        for k in chosen.tolist():
+            v, need = int(self.columns[k]), int(self.needs[k])
+            terms = [(r, 1) for t, r in self.played.items() if t >= self.real.shape[1] or self.real[k, t]]
+            if sum(values[r] for r, _ in terms) < need:
+                found.append((f"host_{v}_rack", [*terms, (v, -need)], 0.0, INF))
+        return found
 
 
 def _key(tiles: Sequence[Tile], rules: RuleSet) -> TileKey:
@@ -178,7 +224,6 @@ def add_joker_fates(lp: LinearModel, position: Position, base: FateBase) -> Fate
         played = [(base.played[index], -1)] if rack[index] else []
         lp.row(f"retrieve_{tile_name(index, rules)}", [*terms, *played], -INF, table[index])
     hosts: _Hosts | None = None
-    own_sets = len(fates.sets)  # stays and homes; hosts after them
     # Hosts hold at most as many jokers as may be retrieved.
     most = min(
         sum(position.table[i - 1].count(JOKER) for i, terms in retrieved_by_set.items() if terms),
@@ -193,7 +238,7 @@ def add_joker_fates(lp: LinearModel, position: Position, base: FateBase) -> Fate
         hosts = _add_hosts(lp, position, (rack, table), base, most, originals, fates, taken)
         fates.columns += hosts.columns.tolist()
         fates.deferred += hosts.columns[hosts.seatless | (hosts.count > 1)].tolist()
-        _add_hosted(lp, position, (rack, table), base, hosts, host_homes, retrieved_by_set)
+        fates.rack_rows = _add_hosted(lp, position, (rack, table), base, hosts, host_homes, retrieved_by_set)
     for v, index, i, beside in loose:
         # Loosely staying: it stands for its tile, beside a tile of its set, in an explicit
         # column of another set's jokers, as one of the formulation's jokers there or a hole.
@@ -208,9 +253,9 @@ def add_joker_fates(lp: LinearModel, position: Position, base: FateBase) -> Fate
     # An explicit column may leave an original set as it was (kept, for the tie-break): homes,
     # stays, and hosts equal to a table set.
     kept_keys = {_key(written, rules) for _, written in base.kept}
-    candidates = [(v, t) for v, t in fates.sets[:own_sets] if _key(t, rules) in kept_keys]
-    if hosts is not None:
-        candidates += [(v, t) for v, t in fates.sets[own_sets:] if v in hosts.originals]
+    candidates = [(v, t) for v, t in fates.sets if _key(t, rules) in kept_keys]
+    if hosts is not None and fates.table is not None:
+        candidates += [(v, fates.table.tiles(i)) for v, i in fates.hosts if v in hosts.originals]
     fates.kept = add_kept_specials(lp, rules, candidates, base.kept)
     return fates
 
@@ -559,7 +604,8 @@ def _add_hosts(
         np.stack([row_of[kind], columns[at], np.ones(len(at), dtype=np.int64)], axis=1),
         np.stack([np.full(len(seated), base.tile_rows[joker]), columns, count], axis=1),
     ]
-    fates.sets += zip(columns.tolist(), [host.tiles(i) for i in seated.tolist()])
+    fates.table = host
+    fates.hosts += zip(columns.tolist(), seated.tolist())
     first = lp.vars([host.seatless_name(g) for g in seatless.tolist()], 1)
     loose_columns = np.arange(first, first + len(seatless))
     loose_real = host.seatless_real[seatless]
@@ -581,7 +627,7 @@ def _add_hosts(
             INF,
             lazy=True,
         )
-        fates.seats.append((v, host.seatless_tiles(g)))
+        fates.seatless.append((v, g))
     # The same per colour, kept in the LP: seatless hosts of a colour hold that many of the
     # formulation's jokers on its tiles (their rows per host join only when broken).
     by_colour: dict[int, Terms] = defaultdict(list)
@@ -612,7 +658,7 @@ def _add_hosted(
     hosts: _Hosts,
     homes: list[tuple[int, int, TileKey]],
     retrieved_by_set: dict[int, Terms],
-) -> None:
+) -> _RackRows | None:
     """Every retrieved joker has a host: a Hall row per group of table sets, each set's jokers
     in hosts holding none of its own tiles that have no other copy (a seatless host's jokers may
     stand on them). A locked home grown with jokers and two rack tiles may host one too."""
@@ -640,25 +686,24 @@ def _add_hosted(
             for v, added, key in homes
             if sum(1 for k in key if k != joker and rack[k]) + rack[joker] >= 2 and not set(key) & set(single)
         ]
-    # Lazy rows (they rarely bind): a host's two rack tiles were played (kinds on the table too
-    # need a played copy to say it is the rack's; not so for a home, which may be only its set's
-    # home), and, when one table set's jokers are the only
-    # ones retrieved, its own tiles with no other copy lie in a host only under other jokers.
+    # A host's two rack tiles were played (kinds on the table too need a played copy to say it
+    # is the rack's; not so for a home, which may be only its set's home): in sum in the LP, per
+    # host only when an answer breaks it (``Fates.rack_rows``: hundreds of rows that rarely bind).
     automatic = np.array([1 if rack[t] and not table[t] else 0 for t in range(joker)])
     linked = [t for t in range(joker) if rack[t] and table[t]]
     needs = 2 - hosts.real.astype(np.int64) @ automatic
-    claims: Terms = []
-    for v, need, real in zip(hosts.columns.tolist(), needs.tolist(), hosts.real):
-        if need > 0:
-            claims.append((v, need))
-            terms = [(base.played[t], 1) for t in linked if real[t]]
-            if rack[joker]:
-                terms.append((base.played[joker], 1))
-            lp.row(f"host_{v}_rack", [*terms, (v, -need)], 0, INF, lazy=True)
-    if claims:
-        # The same in sum, kept in the LP: hosts use distinct played copies.
+    needy = needs > 0
+    rack_rows = None
+    if needy.any():
+        claims = list(zip(hosts.columns[needy].tolist(), needs[needy].tolist()))
         supply = [(base.played[t], -1) for t in linked] + ([(base.played[joker], -1)] if rack[joker] else [])
         lp.row("hosts_rack", [*claims, *supply], -INF, 0)
+        played = {t: base.played[t] for t in linked}
+        if rack[joker]:
+            played[joker] = base.played[joker]
+        rack_rows = _RackRows(hosts.columns[needy], needs[needy], hosts.real[needy], played)
+    # When one table set's jokers are the only ones retrieved, its own tiles with no other copy
+    # lie in a host only under other jokers (lazy: they rarely bind).
     if len(sets) == 1:
         for t in sorted(single_of[sets[0]]):
             inside = hosts.columns[hosts.real[:, t]].tolist()
@@ -670,3 +715,4 @@ def _add_hosted(
             terms += sorted({term for i in group for term in extra[i]})
             wanted = [(v, -c) for i in group for v, c in retrieved_by_set[i]]
             lp.row(f"hosted_{'_'.join(map(str, group))}", [*terms, *wanted], 0, INF)
+    return rack_rows

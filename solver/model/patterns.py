@@ -170,8 +170,8 @@ def build_pattern_model(
         seated: list[list[Tile]] = []
         held: list[list[Tile]] = []
         if fates is not None:
-            held = [list(s) for column, s in fates.sets for _ in range(values[column])]
-            seated = [list(s) for column, s in fates.seats for _ in range(values[column])]
+            held = fates.held(values)
+            seated = fates.seated(values)
         for sets in _arrangements(tpl, values, rules, vary=fates is not None, seated=seated, held=held):
             yield fixed + sets, tiles
 
@@ -187,6 +187,7 @@ def build_pattern_model(
         arrangements if fates is not None else None,
         fate_columns,
         deferred,
+        fates.cuts if fates is not None else None,
     )
 
 

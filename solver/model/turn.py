@@ -26,6 +26,7 @@ from solver.tiles import Tile
 Move = tuple[list[list[Tile]], list[Tile]]  # the table after the move, and the tiles played
 Decoder = Callable[[Sequence[int]], Move]
 Arranger = Callable[[Sequence[int]], Iterator[Move]]
+Row = tuple[str, list[tuple[int, int]], float, float]  # name, terms, lower and upper bound
 
 
 @dataclass
@@ -47,6 +48,9 @@ class TurnModel:
     # Columns rarely in an optimum that make a relaxed model slower (long and shared hosts):
     # solve may try the model without them first (see solve._search).
     deferred: tuple[int, ...] = ()
+    # Rows of the rules a relaxed model leaves out (many, rarely binding) that an answer breaks:
+    # valid rows, added when an answer's arrangements all fail (see solve._search).
+    cuts: Callable[[Sequence[int]], list[Row]] | None = None
 
     def decode(self, values: Sequence[int]) -> Move:
         """The table after the move (sets as tile lists) and the tiles played."""
