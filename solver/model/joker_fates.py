@@ -43,7 +43,7 @@ from __future__ import annotations
 from collections import Counter, defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from functools import cache, cached_property
+from functools import cache
 from itertools import combinations, permutations, product
 from typing import Any
 
@@ -439,15 +439,18 @@ class _HostTable:
     def seatless_tiles(self, g: int) -> tuple[Tile, ...]:
         return tuple(Tile.from_index(k, self.rules) for k in self.seatless_kinds[g])
 
-    @cached_property
-    def by_key(self) -> dict[TileKey, list[int]]:
-        """Sorted tile indices (jokers as the joker's) -> the shapes with those tiles."""
+    def equal_to(self, key: TileKey) -> list[int]:
+        """The shapes holding exactly these tiles (sorted tile indices, jokers as the joker's)."""
+        import numpy as np
+
         joker = self.rules.joker_index
-        found: dict[TileKey, list[int]] = defaultdict(list)
-        for i, (seq, chosen) in enumerate(zip(self.kinds, self.seats)):
-            held = [k for p, k in enumerate(seq) if p not in chosen]
-            found[tuple(sorted([*held, *[joker] * len(chosen)]))].append(i)
-        return dict(found)
+        numbered = Counter(k for k in key if k != joker)
+        if any(n > 1 for n in numbered.values()):
+            return []  # a run or group holds each tile once
+        wanted = np.zeros(self.real.shape[1], dtype=np.int32)
+        wanted[list(numbered)] = 1
+        same = (self.real == wanted).all(axis=1) & (self.count == len(key) - len(numbered))
+        return np.flatnonzero(same).tolist()
 
 
 @cache
@@ -548,14 +551,12 @@ def _host_shapes(
     # Two tiles from the rack (a rack joker counts), other jokers for the tiles not there.
     fits = (host.real @ rich + rack[joker] >= 2) & (host.real @ absent <= rules.jokers - host.count)
     fits &= host.count <= most
-    dominated = np.zeros(len(fits), dtype=bool)
-    if len(host.trim):
-        np.logical_or.at(dominated, host.trim[:, 0], fits[host.trim[:, 1]])
-    if len(host.split):
-        np.logical_or.at(dominated, host.split[:, 0], fits[host.split[:, 1]] & fits[host.split[:, 2]])
+    smaller = np.bincount(host.trim[:, 0], fits[host.trim[:, 1]], len(fits))
+    smaller += np.bincount(host.split[:, 0], fits[host.split[:, 1]] & fits[host.split[:, 2]], len(fits))
+    dominated = smaller > 0
     protected = np.zeros(len(fits), dtype=bool)
     for key in originals:
-        protected[host.by_key.get(key, [])] = True
+        protected[host.equal_to(key)] = True
     chosen = fits & (~dominated | protected)
     long = host.seatless >= 0
     seated = np.flatnonzero(chosen & (~long | protected))
@@ -640,7 +641,7 @@ def _add_hosts(
             f"seated_{c}", [*terms, *jokers, *[(x, -n) for k in kinds for x, n in taken.get(k, [])]], 0, INF
         )
     shapes = {shape: v for shape, v in zip(seated.tolist(), columns.tolist())}
-    same = {shapes[i] for key in originals for i in host.by_key.get(key, []) if i in shapes}
+    same = {shapes[i] for key in originals for i in host.equal_to(key) if i in shapes}
     return _Hosts(
         np.concatenate([columns, loose_columns]),
         np.concatenate([count, loose_count]),
