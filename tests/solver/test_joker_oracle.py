@@ -93,6 +93,33 @@ def test_the_relaxation_never_falls_below_the_oracle(
         assert found >= best.rank(objective), position.to_dict()
 
 
+@pytest.mark.parametrize(("joker_rules", "retrieval"), JOKER_MODES[1:], ids=[mode_name(*m) for m in JOKER_MODES[1:]])
+@_settings(80)
+@given(seed=SEEDS)
+def test_the_exact_pattern_model_matches_the_oracle(joker_rules: JokerRules, retrieval: Retrieval, seed: int) -> None:
+    """The exact model on the pattern formulation, which bnb falls back to when no repair of the
+    relaxation's answer is legal (rarely: on its own here), decodes to the best legal move."""
+    from solver.validator import validate
+
+    rng = random.Random(seed)
+    rules = small_rules(rng, joker_rules, retrieval)
+    if not flow_supported(rules):
+        rules = rules.replace(wrap=Wrap.NONE)
+    position = random_position(rng, rules, max_rack=rng.choice([2, 3, 4, 5]))
+    best = best_moves(position)
+    for objective in Objective:
+        model = build_model(position, objective, "patterns", exact=True)
+        assert not model.relaxed
+        result = get_backend("bnb")(model.lp, None)
+        assert result.values is not None and result.optimal
+        sets, played = model.decode(result.values)
+        if not played:
+            sets = [list(s) for s in position.table]
+        assert validate(position, sets) == []
+        found = tuple(round(sum(c * result.values[v] for v, c in stage)) for stage in model.lp.stages)
+        assert found == best.rank(objective), position.to_dict()
+
+
 SMALL_RULES = [
     (numbers, colours, wrap) for numbers in (3, 4, 5, 6) for colours in (1, 2, 3, 4) for wrap in Wrap
 ]
