@@ -75,7 +75,7 @@ def solve(position: Position, options: SolveOptions = SolveOptions()) -> Solutio
     found = _shortcut(position, options) if backend == "bnb" else None
     fallback: Found | None = None
     ceiling: Rank | None = None
-    if found is None and backend == "bnb" and options.formulation == "auto" and needs_joker_rows(position) and FREE_FIRST:
+    if found is None and backend == "bnb" and options.formulation == "auto" and needs_joker_rows(position):
         found, fallback, ceiling = _free_first(position, options)
         if options.time_limit is not None:  # the limit covers the whole solve
             options = options.replace(time_limit=max(options.time_limit - (time.perf_counter() - started), 0.001))
@@ -118,8 +118,6 @@ def solve(position: Position, options: SolveOptions = SolveOptions()) -> Solutio
     )
 
 
-FREE_FIRST = True
-
 
 # Repairs of a relaxed answer none of whose arrangements is legal (see _search).
 REPAIRS = 4
@@ -143,8 +141,6 @@ def _search(position: Position, options: SolveOptions, exact: bool = False, ceil
     started = time.perf_counter()
     model = build_model(position, options.objective, options.formulation, exact)
     built = time.perf_counter()
-    # The limit is for the search: a process's first model also builds its template and loads
-    # numpy, which would leave a short limit no time to search at all.
     nothing = model.lp.hint  # the move "play nothing": feasible under any repair row too
     if model.relaxed and model.deferred and ceiling is not None:
         quick, seconds = _without_deferred(position, options, model, ceiling)
@@ -154,6 +150,8 @@ def _search(position: Position, options: SolveOptions, exact: bool = False, ceil
             model.lp.hint = quick  # feasible with the deferred columns too: they are zero
         if options.time_limit is not None:
             options = options.replace(time_limit=max(options.time_limit - seconds, 0.001))
+    # The limit is for the search: a process's first model also builds its template and loads
+    # numpy, which would leave a short limit no time to search at all.
     result = get_backend(options.backend)(model.lp, options.time_limit)
     values = result.values if result.values is not None else model.lp.hint
     model.lp.hint = nothing
@@ -250,8 +248,9 @@ def _legal_arrangement(
         found = Found(sets, played, optimal, build_seconds, solve_seconds)
         if best is None or _rank(position, options, found) > _rank(position, options, best):
             best = found
-        if _rank(position, options, found) >= bound or (ceiling is not None and _rank(position, options, found) >= ceiling):
-            reached = ceiling is not None and _rank(position, options, found) >= ceiling
+        rank = _rank(position, options, found)
+        reached = ceiling is not None and rank >= ceiling  # no legal move beats it: optimal
+        if rank >= bound or reached:
             return found._replace(optimal=optimal or reached)
     if best is not None and not optimal:
         return best
