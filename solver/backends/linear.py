@@ -112,12 +112,13 @@ class LinearModel:
         self._extra_blocks.append(entries)
         self._final_rows = None
 
-    def vars(self, names: list[str], upper: int) -> int:
-        """Many variables at once (bounds 0..upper, hint 0); returns the first one's index."""
+    def vars(self, names: list[str], upper: int | Sequence[int]) -> int:
+        """Many variables at once (bounds 0..upper, one bound or one each; hint 0); returns the
+        first one's index."""
         first = len(self.names)
         self.names += names
         self.lower += [0] * len(names)
-        self.upper += [upper] * len(names)
+        self.upper += [upper] * len(names) if isinstance(upper, int) else list(upper)
         self.hint += [0] * len(names)
         return first
 

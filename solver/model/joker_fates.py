@@ -123,7 +123,7 @@ class _RackRows:
         for k in chosen.tolist():
             v, need = int(self.columns[k]), int(self.needs[k])
             terms = [(r, 1) for t, r in self.played.items() if t >= self.real.shape[1] or self.real[k, t]]
-            if sum(values[r] for r, _ in terms) < need:
+            if sum(values[r] for r, _ in terms) < need * values[v]:
                 found.append((f"host_{v}_rack", [*terms, (v, -need)], 0.0, INF))
         return found
 
@@ -596,25 +596,26 @@ def _add_hosts(
     seated, seatless = _host_shapes(position, counts, most, originals)
     joker = rules.joker_index
     row_of = np.array([base.tile_rows[t] for t in range(joker)], dtype=np.int64)
-    first = lp.vars([host.name(i) for i in seated.tolist()], 1)
+    # A host may be laid more than once (two copies of B1 B2 J, each taking a retrieved joker).
+    count = host.count[seated]
+    first = lp.vars([host.name(i) for i in seated.tolist()], (most // count).tolist())
     columns = np.arange(first, first + len(seated))
     real = host.real[seated]
     at, kind = np.nonzero(real)
-    count = host.count[seated]
     blocks = [
         np.stack([row_of[kind], columns[at], np.ones(len(at), dtype=np.int64)], axis=1),
         np.stack([np.full(len(seated), base.tile_rows[joker]), columns, count], axis=1),
     ]
     fates.table = host
     fates.hosts += zip(columns.tolist(), seated.tolist())
-    first = lp.vars([host.seatless_name(g) for g in seatless.tolist()], 1)
+    loose_count = host.seatless_count[seatless]
+    first = lp.vars([host.seatless_name(g) for g in seatless.tolist()], (most // loose_count).tolist())
     loose_columns = np.arange(first, first + len(seatless))
     loose_real = host.seatless_real[seatless]
     at, kind = np.nonzero(loose_real)
     # Its jokers are the formulation's j[t] on its tiles (which it covers at every place).
     blocks.append(np.stack([row_of[kind], loose_columns[at], np.ones(len(at), dtype=np.int64)], axis=1))
     lp.add_entry_block(np.concatenate(blocks))
-    loose_count = host.seatless_count[seatless]
     for v, g, n in zip(loose_columns.tolist(), seatless.tolist(), loose_count.tolist()):
         kinds = host.seatless_kinds[g]
         lp.row(
