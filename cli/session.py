@@ -15,12 +15,14 @@ Commands (``N``, ``M``: set numbers as shown, from 1; tiles in the notation, sho
   copies of TILE, at the second); the second part is a new set at the end;
 - ``back TILES``: rack tiles laid this turn, from the workspace back to the rack;
 - ``undo``, ``redo``, ``reset``, ``done``, ``draw``, ``hint [1-3]``, ``show``, ``help``, ``quit``.
+
+Several commands may share a line, separated by ``;``; they run in order until one is refused.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from solver.game.editor import (
@@ -62,6 +64,7 @@ def help_text() -> str:
     lines = ["Commands (N, M: set numbers; tiles like R7, J, shorthands R4-6 and KBR7):"]
     lines += [f"  {text}" for text in USAGE.values()]
     lines.append("  help               this list")
+    lines.append("Several commands on one line: separate them with ';' (lay R3 R4 R5; done).")
     return "\n".join(lines)
 
 
@@ -163,11 +166,39 @@ class HumanTurn:
             return Reply(f"Time is up: {kept}; penalty: {drawn}.", ended=record, timed_out=True)
         if not line.strip():
             return Reply(show=True)
+        commands = [part.strip() for part in line.split(";") if part.strip()]
+        if len(commands) > 1:
+            return self._in_turn(commands)
+        return self._one(line)
+
+    def _one(self, line: str) -> Reply:
         try:
             command = parse_command(line, self.editor.rules)
             return self._run(command)
         except EditError as err:
             return Reply(str(err), error=True)
+
+    def _in_turn(self, lines: list[str]) -> Reply:
+        """Several commands on one line (``lay R3 R4 R5; done``, as a level-3 hint writes them),
+        carried out in order until one is refused or ends the turn."""
+        said: list[str] = []
+        reply = Reply()
+        for n, line in enumerate(lines):
+            reply = self._one(line)
+            if reply.error and n == 0:
+                return reply
+            rest = lines[n + 1 :]
+            if reply.error:
+                said.append(f"'{line}' refused: {reply.message}")
+            elif reply.message:
+                said.append(reply.message)
+            if reply.error or reply.ended is not None or reply.quit:
+                if rest:
+                    said.append(f"not carried out: {'; '.join(rest)}")
+                if reply.error:
+                    return Reply("\n".join(said), show=True)
+                break
+        return replace(reply, message="\n".join(said), show=True)
 
     def _run(self, command: Command) -> Reply:
         editor = self.editor

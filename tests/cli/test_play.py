@@ -663,3 +663,22 @@ def test_two_alike_sets_are_not_taken_for_a_renumbering(capsys: pytest.CaptureFi
     out = capsys.readouterr().out
     assert "closed up" not in out
     assert "  1: K5 B5 O5\n  2: K1 K2 K3\n  3: B1 B2 B3\n *4: K5 B5 O5\n" in out
+
+
+def test_a_hints_line_typed_as_it_stands_plays_the_best_move() -> None:
+    turn = _group_swap_turn()
+    reply = turn.handle("hint 3")
+    answer = turn.handle("; ".join((*reply.commands, "done")))
+    assert not answer.error, answer.message
+    assert answer.ended is not None and len(answer.ended.played) == 2
+
+
+def test_commands_on_one_line_stop_at_the_first_refused_and_name_the_rest() -> None:
+    turn = _group_swap_turn()
+    answer = turn.handle("add 1 O7; add 9 R6; done")
+    assert not answer.error and answer.show and answer.ended is None
+    assert "'add 9 R6' refused:" in answer.message
+    assert answer.message.endswith("not carried out: done")
+    assert turn.editor.changed  # the first command stays done (undo takes it back)
+    refused = _group_swap_turn().handle("add 9 R6; done")
+    assert refused.error and not refused.message.startswith("'")
