@@ -10,9 +10,11 @@ import click
 
 from cli.errors import guarded
 from cli.options import output_options, use_color
-from cli.render import set_text, tiles_text
+from cli.render import fit, set_text, tiles_text, width_of
 from solver.game.analysis import Analysis, Label, TurnAnalysis
 from solver.wording import count
+
+WIDTH = 80  # a terminal's columns
 
 _LABEL_STYLE: dict[Label, dict[str, Any]] = {
     Label.BEST: {"fg": "green"},
@@ -69,13 +71,15 @@ def _progress(done: int, total: int) -> None:
 
 
 def render_analysis(result: Analysis, color: bool) -> str:
+    """The turns as a table and the summary with a column per player, within 80 columns."""
     record = result.record
     names = {p.player: p.name for p in record.header.players}
     who = ", ".join(f"{p.player} {p.name}" for p in record.header.players)
     unit = result.objective.value
     lines = [
-        f"Game record {result.source}: players {who}; rules {record.rules.describe()}",
-        f"Each turn against the one-turn optimum by {unit}; missed = optimum - played.",
+        fit(f"Game record {result.source}: players {who}; rules {record.rules.describe()}"),
+        f"Each turn against the one-turn optimum by {unit}; missed = optimum - played;",
+        "points in brackets.",
         "",
     ]
     header = ["turn", "player", "played", "optimal", "missed", "label"]
@@ -83,54 +87,36 @@ def render_analysis(result: Analysis, color: bool) -> str:
     notes: list[list[str]] = []
     for t in result.turns:
         label = click.style(t.label.value, **_LABEL_STYLE[t.label]) if color else t.label.value
-        if t.reason:
-            label += f" ({t.reason})"
         rows.append(
             [
                 str(t.turn.turn),
                 f"{t.turn.player} {names.get(t.turn.player, '')}".strip(),
                 _played(t, color),
-                f"{t.optimal_tiles} ({t.optimal_points} pts)",
-                f"{t.tiles_missed if t.legal else t.optimal_tiles} ({_signed(t)} pts)",
+                f"{t.optimal_tiles} ({t.optimal_points})",
+                f"{t.tiles_missed if t.legal else t.optimal_tiles} ({_signed(t)})",
                 label,
             ]
         )
         notes.append(_notes(t, color))
     lines += _table(header, rows, notes)
     lines.append("")
-    lines.append("Summary")
-    sheader = [
-        "player",
-        "turns",
-        "best",
-        "inaccuracy",
-        "mistake",
-        "blunder",
-        "illegal",
-        "tiles missed",
-        "points missed",
-        "accuracy",
+    players = [f"{s.player} {s.name}" for s in result.summary]
+    measures: list[tuple[str, list[str]]] = [
+        ("turns", [str(s.turns) for s in result.summary]),
+        *((label.value, [str(s.counts[label]) for s in result.summary]) for label in Label),
+        ("tiles missed", [str(s.tiles_missed) for s in result.summary]),
+        ("points missed", [str(s.points_missed) for s in result.summary]),
+        ("accuracy", [f"{s.accuracy:.1f}%" for s in result.summary]),
     ]
-    srows = [
-        [
-            f"{s.player} {s.name}",
-            str(s.turns),
-            *(str(s.counts[label]) for label in Label),
-            str(s.tiles_missed),
-            str(s.points_missed),
-            f"{s.accuracy:.1f}%",
-        ]
-        for s in result.summary
-    ]
-    lines += _table(sheader, srows, [[] for _ in srows])
-    lines.append(f"accuracy: {unit} played as a percentage of the optimum's {unit}, over the player's turns.")
+    lines += _table(["Summary", *players], [[name, *cells] for name, cells in measures], [])
+    lines.append(fit(f"accuracy: {unit} played as a percentage of the optimum's {unit}, over the player's turns."))
     return "\n".join(lines)
 
 
 def _played(t: TurnAnalysis, color: bool) -> str:
     if not t.played:
         return "drew" + (f" {tiles_text([t.turn.drew], color)}" if t.turn.drew is not None else "")
-    return f"{t.played_tiles} ({t.played_points} pts) {tiles_text(t.played, color)}"
+    return f"{t.played_tiles} ({t.played_points}) {tiles_text(t.played, color)}"
 
 
 def _signed(t: TurnAnalysis) -> str:
@@ -139,6 +125,8 @@ def _signed(t: TurnAnalysis) -> str:
 
 def _notes(t: TurnAnalysis, color: bool) -> list[str]:
     out = [f"illegal: {v.message}" for v in t.violations]
+    if t.reason:
+        out.append(t.reason)
     if t.label is Label.BEST:
         return out
     best = t.best
@@ -154,17 +142,23 @@ def _notes(t: TurnAnalysis, color: bool) -> list[str]:
 
 
 def _table(header: list[str], rows: list[list[str]], notes: list[list[str]]) -> list[str]:
-    """Columns padded by their visible width (colour codes take no room); notes under their row."""
-    widths = [len(h) for h in header]
-    for row in rows:
-        widths = [max(w, len(click.unstyle(cell))) for w, cell in zip(widths, row)]
+    """Columns padded by their visible width (colour codes take no room); the third column (the
+    tiles played) wraps within what the others leave of 80 columns; notes under their row."""
+    widths = [max(width_of(cell) for cell in column) for column in zip(header, *rows)]
+    if len(widths) > 2:
+        room = WIDTH - sum(widths) + widths[2] - 2 * (len(widths) - 1)
+        widths[2] = max(min(widths[2], room), width_of(header[2]))
 
-    def line(cells: list[str]) -> str:
-        padded = [cell + " " * (w - len(click.unstyle(cell))) for w, cell in zip(widths, cells)]
-        return "  ".join(padded).rstrip()
+    def line(cells: list[str]) -> list[str]:
+        parts = [fit(cell, widths[n], hang=0).split("\n") if n == 2 else [cell] for n, cell in enumerate(cells)]
+        out = []
+        for k in range(max(len(p) for p in parts)):
+            padded = [(p[k] if k < len(p) else "") for p in parts]
+            out.append("  ".join(c + " " * (w - width_of(c)) for w, c in zip(widths, padded)).rstrip())
+        return out
 
-    out = [line(header)]
-    for row, extra in zip(rows, notes):
-        out.append(line(row))
-        out += [f"      {note}" for note in extra]
+    out = line(header)
+    for row, extra in zip(rows, notes or [[] for _ in rows]):
+        out += line(row)
+        out += [fit(f"      {note}", WIDTH, hang=4) for note in extra]
     return out

@@ -11,6 +11,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+import click
 import pytest
 from click.testing import CliRunner, Result
 
@@ -174,17 +175,64 @@ def test_text_output_table_better_moves_and_summary() -> None:
     assert result.exit_code == 0 and result.stderr == ""
     out = result.stdout
     lines = out.splitlines()
-    assert lines[3].split() == ["turn", "player", "played", "optimal", "missed", "label"]
-    first = lines[4]
+    top = next(n for n, line in enumerate(lines) if line.startswith("turn"))
+    assert lines[top].split() == ["turn", "player", "played", "optimal", "missed", "label"]
+    first = lines[top + 1]
     assert first.split()[:2] == ["1", "1"] and "R10 R11 R12 R13" in first and first.endswith("mistake")
-    assert "better: play K13 B13 R10 R11 R12 R13 O13" in lines[5]
-    assert "blunder (missed opening)" in out
+    assert "better: play K13 B13 R10 R11 R12 R13 O13" in lines[top + 2]
+    blunder = lines.index(next(line for line in lines if line.endswith("blunder")))
+    assert lines[blunder + 1].strip() == "missed opening"
     # Best turns get no better move.
     assert out.count("better:") == 3
-    assert "Summary" in out
-    summary = next(line for line in lines if line.startswith("2 medium") and "%" in line)
-    assert summary.split() == ["2", "medium", "3", "1", "1", "0", "1", "0", "5", "56", "37.5%"]
+    start = next(n for n, line in enumerate(lines) if line.startswith("Summary"))
+    summary = {
+        cells[0]: cells[1:]
+        for cells in ([c.strip() for c in line.split("  ") if c.strip()] for line in lines[start:-1])
+    }
+    assert summary["Summary"] == ["1 you", "2 medium"]  # a column per player
+    counted = (
+        "turns",
+        "best",
+        "inaccuracy",
+        "mistake",
+        "blunder",
+        "illegal",
+        "tiles missed",
+        "points missed",
+    )
+    assert [summary[k][1] for k in counted] == ["3", "1", "1", "0", "1", "0", "5", "56"]
+    assert summary["accuracy"] == ["76.9%", "37.5%"]
     assert "\x1b[" not in out
+
+
+def test_text_output_fits_80_columns(tmp_path: Path) -> None:
+    """Four players, long moves and better moves: every line within 80 columns."""
+    records = tmp_path / "records"
+    played = CliRunner().invoke(
+        cli,
+        [
+            "selfplay",
+            "--games",
+            "1",
+            "--players",
+            "4",
+            "--ai",
+            "hard,medium,easy,medium",
+            "--seed",
+            "5",
+            "--record",
+            str(records),
+        ],
+    )
+    assert played.exit_code == 0, played.stderr
+    (record,) = records.iterdir()
+    for color in ("--no-color", "--color"):
+        result = run([str(record), color])
+        assert result.exit_code == 0
+        lines = result.stdout.splitlines()
+        # The file's path is one word that may not fit; everything else does.
+        assert max(len(click.unstyle(line)) for line in lines if str(record) not in line) <= 80
+        assert "better: play" in result.stdout  # the easy AI misses moves
 
 
 def test_text_output_names_the_violations() -> None:
