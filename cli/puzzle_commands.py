@@ -11,7 +11,7 @@ import click
 
 from cli.errors import EXIT_BAD_INPUT, EXIT_ILLEGAL, EXIT_INTERRUPTED, EXIT_NOT_OPTIMAL, fail, guarded
 from cli.options import executor_options, workers_from
-from cli.render import render_check, render_puzzle
+from cli.render import fit, render_check, render_puzzle
 from solver.wording import count
 
 if TYPE_CHECKING:  # annotations only: the library loads when a command runs
@@ -39,7 +39,7 @@ def puzzles_list(difficulty: int | None, as_json: bool) -> None:
         click.echo(json.dumps([p.summary() for p in found]))
         return
     for p in found:
-        click.echo(f"{p.id:24} {'*' * p.difficulty:5}  {p.position.title}")
+        click.echo(fit(f"{p.id:24} {'*' * p.difficulty:5}  {p.position.title}", hang=32))
 
 
 def answer_option(func: F) -> F:

@@ -188,7 +188,7 @@ def render_steps(plan: Plan) -> str:
     if not plan.steps:
         return "Steps: none (no tile is played)."
     lines = [f"Steps ({count(plan.tiles_moved, 'table tile')} moved to another set):"]
-    lines += [f"  {n}. {step}" for n, step in enumerate(plan.steps, 1)]
+    lines += [fit(f"  {n}. {step}") for n, step in enumerate(plan.steps, 1)]
     return "\n".join(lines)
 
 
@@ -204,19 +204,19 @@ def render_hint(
         return f"No move this turn: draw a tile{_meld_note(best.position)}."
     lines = [f"You can play {count(n, 'tile')} ({count(best.points_played, 'point')})."]
     if found.level >= 2:
-        lines.append(f"Use your {tiles_text(best.played, color)}.")
+        lines.append(fit(f"Use your {tiles_text(best.played, color)}."))
         if found.involved:
             shown = [tiles_text(s, color) for s in found.involved]
             if numbers:
                 shown = [f"set {i + 1} ({text})" for i, text in zip(found.involved_at, shown)]
-            lines.append(f"Table sets involved: {'; '.join(shown)}.")
+            lines.append(fit(f"Table sets involved: {'; '.join(shown)}."))
         else:
             lines.append("No table set needs to change.")
     if found.level >= 3:
         lines.append("")
         lines.append(render_steps(found.plan))
         if commands:
-            lines.append("To do it, type: " + "; ".join(commands) + "; done")
+            lines.append(fit("To do it, type: " + "; ".join(commands) + "; done"))
     return "\n".join(lines)
 
 

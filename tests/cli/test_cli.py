@@ -876,3 +876,21 @@ def test_an_empty_rack_file_is_warned_about(tmp_path: Path, command: str) -> Non
     assert from_stdin.stderr == "Warning: the rack file standard input holds no tiles; is it the right file?\n"
     full = run([command, "--rack", write(tmp_path, "full.txt", "R4\n"), "--table", table, *extra])
     assert full.stderr == ""
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["solve", "puzzles/big-4.txt", "--steps", "--no-color"],
+        ["solve", "puzzles/big-4.txt", "--steps", "--color"],
+        ["hint", "puzzles/big-4.txt", "--level", "3", "--color"],
+        ["puzzles", "list"],
+        ["puzzles", "show", "big-4", "--answer"],
+    ],
+)
+def test_text_output_fits_80_columns(args: list[str]) -> None:
+    """Long steps, hints and titles break between words (the steps of big-4 reached 140 columns)."""
+    args = [str(paths.ROOT / a) if a.startswith("puzzles/") else a for a in args]
+    result = run(args)
+    assert result.exit_code == 0, result.stderr
+    assert max(len(click.unstyle(line)) for line in result.stdout.splitlines()) <= 80
