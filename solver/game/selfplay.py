@@ -52,6 +52,17 @@ def wilson(successes: float, trials: int, z: float = Z95) -> tuple[float, float]
     return max(0.0, centre - half), min(1.0, centre + half)
 
 
+def difference_interval(k1: int, n1: int, k2: int, n2: int, z: float = Z95) -> tuple[float, float]:
+    """Newcombe's hybrid score interval for p1 - p2 (his method 10, from the two Wilson
+    intervals): within [-1, 1] and never of zero width at 0% or 100%, unlike the normal
+    approximation on small counts."""
+    p1, p2 = k1 / n1, k2 / n2
+    low1, high1 = wilson(k1, n1, z)
+    low2, high2 = wilson(k2, n2, z)
+    diff = p1 - p2
+    return diff - math.hypot(p1 - low1, high2 - p2), diff + math.hypot(high1 - p1, p2 - low2)
+
+
 def mean_interval(values: Sequence[float], z: float = Z95) -> tuple[float, float, float]:
     """Mean and its normal-approximation 95% interval."""
     n = len(values)
@@ -334,30 +345,27 @@ class Summary:
 
     def joker_value(self) -> dict[str, Any]:
         """Win rate of players dealt a joker against players dealt none (all AIs pooled), and
-        the difference with its 95% interval (normal approximation)."""
+        the difference with its 95% interval (Newcombe's, from the two Wilson intervals)."""
         groups: dict[str, list[int]] = {"with_joker": [], "without_joker": []}
         for o in self.outcomes:
             for name, jokers in o.dealt_jokers.items():
                 won = 1 if o.winners == (name,) else 0
                 groups["with_joker" if jokers else "without_joker"].append(won)
         out: dict[str, Any] = {}
-        rates = {}
         for key, results in groups.items():
             n, k = len(results), sum(results)
             low, high = wilson(k, n)
-            rates[key] = (k / n if n else 0.0, n)
             out[key] = {
                 "players": n,
                 "wins": k,
-                "win_rate": _r(rates[key][0]),
+                "win_rate": _r(k / n if n else 0.0),
                 "win_rate_95": [_r(low), _r(high)],
             }
-        (p1, n1), (p2, n2) = rates["with_joker"], rates["without_joker"]
+        (k1, n1), (k2, n2) = ((sum(r), len(r)) for r in groups.values())
         if n1 and n2:
-            diff = p1 - p2
-            half = Z95 * math.sqrt(p1 * (1 - p1) / n1 + p2 * (1 - p2) / n2)
-            out["difference"] = _r(diff)
-            out["difference_95"] = [_r(diff - half), _r(diff + half)]
+            low, high = difference_interval(k1, n1, k2, n2)
+            out["difference"] = _r(k1 / n1 - k2 / n2)
+            out["difference_95"] = [_r(low), _r(high)]
         return out
 
 
@@ -428,7 +436,9 @@ def run_deals(settings: OddsSettings, workers: Workers = Workers()) -> Iterator[
     """Every deal, as it is done, dealt where ``workers`` says."""
     odds_variants(settings)  # refuse impossible settings before starting any worker
     with open_executor(workers.at_most(settings.deals), _load_solver) as executor:
-        yield from run_tasks(executor, deal, range(settings.deals), settings, ordered=False, total=settings.deals)
+        yield from run_tasks(
+            executor, deal, range(settings.deals), settings, ordered=False, total=settings.deals
+        )
 
 
 def opening_odds(settings: OddsSettings, workers: Workers = Workers()) -> dict[str, Any]:
