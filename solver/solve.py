@@ -56,6 +56,7 @@ class Found(NamedTuple):
     optimal: bool  # proven optimal
     build_seconds: float
     solve_seconds: float
+    checked: bool = False  # validate() passed these sets already (a relaxed model's answer, judged)
 
     def unproven(self) -> Found:
         return self._replace(optimal=False)
@@ -88,7 +89,7 @@ def solve(position: Position, options: SolveOptions = SolveOptions()) -> Solutio
     sets, played = found.sets, found.played
     if not played:  # no move: the table stays exactly as it was (a turn never only rearranges)
         sets = [list(s) for s in position.table]
-    problems = validate(position, sets)
+    problems = [] if found.checked and sets is found.sets else validate(position, sets)
     if problems:
         details = "; ".join(v.message for v in problems)
         raise ValidationFailure(f"backend {backend} returned an illegal move: {details}")
@@ -217,7 +218,7 @@ def _without_deferred(
     for sets, played in model.arrangements(result.values):
         if played and validate(position, sets):
             continue
-        found = Found(sets, played, True, result.build_seconds, result.seconds)
+        found = Found(sets, played, True, result.build_seconds, result.seconds, bool(played))
         if _rank(position, options, found) >= ceiling:
             return found, seconds
     return list(result.values), seconds
@@ -245,7 +246,7 @@ def _legal_arrangement(
     for sets, played in model.arrangements(values):
         if played and validate(position, sets):
             continue
-        found = Found(sets, played, optimal, build_seconds, solve_seconds)
+        found = Found(sets, played, optimal, build_seconds, solve_seconds, bool(played))
         if best is None or _rank(position, options, found) > _rank(position, options, best):
             best = found
         rank = _rank(position, options, found)
@@ -298,8 +299,10 @@ def _free_first(position: Position, options: SolveOptions) -> tuple[Found | None
     best_free = _search(free, auto)
     if not best_free.optimal:
         return None, None, None
-    if not best_free.played or not validate(position, best_free.sets):
+    if not best_free.played:
         return best_free, None, None
+    if not validate(position, best_free.sets):
+        return best_free._replace(checked=True), None, None
     ceiling = _rank(position, options, best_free)
     if options.time_limit is None:
         return None, None, ceiling
