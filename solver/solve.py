@@ -76,14 +76,15 @@ def solve(position: Position, options: SolveOptions = SolveOptions()) -> Solutio
     found = _shortcut(position, options) if backend == "bnb" else None
     fallback: Found | None = None
     ceiling: Rank | None = None
+    floor: dict[str, int] | None = None
     if found is None and backend == "bnb" and options.formulation == "auto" and needs_joker_rows(position):
-        found, fallback, ceiling = _free_first(position, options)
+        found, fallback, ceiling, floor = _free_first(position, options)
         if options.time_limit is not None:  # the limit covers the whole solve
             options = options.replace(time_limit=max(options.time_limit - (time.perf_counter() - started), 0.001))
     if found is None and fallback is not None and options.time_limit is not None and options.time_limit < 0.2:
         found = fallback.unproven()  # no time left to build the joker model
     if found is None:
-        found = _search(position, options, False, ceiling)
+        found = _search(position, options, False, ceiling, floor)
         if not found.optimal and fallback is not None and _rank(position, options, fallback) > _rank(position, options, found):
             found = fallback.unproven()  # the time limit stopped the search below the fallback
     sets, played = found.sets, found.played
@@ -124,7 +125,13 @@ def solve(position: Position, options: SolveOptions = SolveOptions()) -> Solutio
 REPAIRS = 4
 
 
-def _search(position: Position, options: SolveOptions, exact: bool = False, ceiling: Rank | None = None) -> Found:
+def _search(
+    position: Position,
+    options: SolveOptions,
+    exact: bool = False,
+    ceiling: Rank | None = None,
+    start: dict[str, int] | None = None,
+) -> Found:
     """Build the turn's model, run the backend, decode its answer.
 
     A relaxed model (strict and locked jokers on the pattern formulation) bounds the rules'
@@ -138,11 +145,18 @@ def _search(position: Position, options: SolveOptions, exact: bool = False, ceil
     arrangement reaching it is optimal, whatever model found it: so the relaxed model is first
     solved without its deferred columns (long and shared hosts), and only if that falls short
     with them, the first answer kept as the search's incumbent.
+
+    ``start``: a legal move's values by column name (``_untouched``), the search's first
+    incumbent: on the columns the model shares with it, the play-nothing move elsewhere.
     """
     started = time.perf_counter()
     model = build_model(position, options.objective, options.formulation, exact)
     built = time.perf_counter()
     nothing = model.lp.hint  # the move "play nothing": feasible under any repair row too
+    if start is not None:
+        hint = [start.get(name, value) for name, value in zip(model.lp.names, nothing)]
+        if model.lp.satisfied_by(hint):  # else a column's name meant another thing: keep nothing
+            model.lp.hint = hint
     if model.relaxed and model.deferred and ceiling is not None:
         quick, seconds = _without_deferred(position, options, model, ceiling)
         if isinstance(quick, Found):
@@ -284,34 +298,47 @@ def _shortcut(position: Position, options: SolveOptions) -> Found | None:
     return None
 
 
-def _free_first(position: Position, options: SolveOptions) -> tuple[Found | None, Found | None, Rank | None]:
+def _free_first(
+    position: Position, options: SolveOptions
+) -> tuple[Found | None, Found | None, Rank | None, dict[str, int] | None]:
     """Exact answers under strict and locked joker rules from smaller models, and a fallback.
 
     These rules only forbid moves, so the free optimum bounds theirs: a legal answer that scores
     as much as the free optimum (tiles, points and kept sets alike) is their optimum. Tried in
     turn: the free optimum itself; the free optimum with the sets holding table jokers left
-    untouched (always legal, and the fallback move under a time limit); and, without a time
-    limit, the joker model without retrievals. Returns (exact answer or None, fallback or None,
-    the free optimum's rank: no legal move beats it).
+    untouched (always legal: the fallback move under a time limit, and the joker model's first
+    incumbent). Returns (exact answer or None, fallback or None, the free optimum's rank: no legal
+    move beats it, the fallback's values by column name).
     """
     free = dataclasses.replace(position, rules=position.rules.replace(joker_rules=JokerRules.FREE))
     auto = options.replace(formulation="auto")
     best_free = _search(free, auto)
     if not best_free.optimal:
-        return None, None, None
+        return None, None, None, None
     if not best_free.played:
-        return best_free, None, None
+        return best_free, None, None, None
     if not validate(position, best_free.sets):
-        return best_free._replace(checked=True), None, None
+        return best_free._replace(checked=True), None, None, None
     ceiling = _rank(position, options, best_free)
-    if options.time_limit is None:
-        return None, None, ceiling
-    still = [s for s in position.table if any(t.is_joker for t in s)]
-    rest = dataclasses.replace(free, table=tuple(s for s in position.table if s not in still))
-    untouched = _search(rest, auto)
+    untouched, named = _untouched(free, auto)
     if not untouched.played:
-        return None, None, ceiling
-    return None, untouched._replace(sets=[*untouched.sets, *[list(s) for s in still]]), ceiling
+        return None, None, ceiling, None
+    if untouched.optimal and _rank(position, options, untouched) >= ceiling:
+        return untouched, None, ceiling, None
+    return None, untouched.unproven(), ceiling, named
+
+
+def _untouched(free: Position, options: SolveOptions) -> tuple[Found, dict[str, int]]:
+    """The best free move that leaves the sets holding jokers as they were (legal under any
+    joker rules), and its values by column name (the joker model shares those columns)."""
+    still = [s for s in free.table if any(t.is_joker for t in s)]
+    rest = dataclasses.replace(free, table=tuple(s for s in free.table if s not in still))
+    model = build_model(rest, options.objective, options.formulation)
+    result = get_backend(options.backend)(model.lp, options.time_limit)
+    values = result.values if result.values is not None else model.lp.hint
+    sets, played = model.decode(values)
+    found = Found([*sets, *[list(s) for s in still]], played, result.optimal, result.build_seconds, result.seconds)
+    return found, dict(zip(model.lp.names, values))
 
 
 def _rank(position: Position, options: SolveOptions, found: Found) -> Rank:

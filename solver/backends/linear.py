@@ -5,6 +5,7 @@ a ``BackendResult``. Nothing here knows about tiles or Rummikub.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -69,7 +70,12 @@ class LinearModel:
         """New upper bounds for some columns (after a solve too: the next one sees them)."""
         for v, u in zip(columns, upper):
             self.upper[v] = u
-        self._arrays = None
+        if self._arrays is not None:  # the matrix stays: only the bounds change
+            import numpy as np
+
+            bounds = self._arrays.upper.copy()
+            bounds[np.asarray(columns, dtype=np.int64)] = upper
+            self._arrays = dataclasses.replace(self._arrays, upper=bounds)
 
     def set_row_bounds(self, i: int, lo: float, hi: float) -> None:
         assert i < len(self.rows), "only the template's rows change bounds"
@@ -177,6 +183,21 @@ class LinearModel:
         if lazy:
             self.lazy.append(index)
         return index
+
+    def satisfied_by(self, values: Sequence[int]) -> bool:
+        """Whether integral ``values`` keep every bound and row (lazy ones too)."""
+        import numpy as np
+
+        arrays = self.arrays()
+        x = np.array(values, dtype=np.float64)
+        columns = np.repeat(np.arange(len(x)), np.diff(arrays.start))
+        activity = np.bincount(arrays.index, arrays.value * x[columns], len(arrays.row_lower))
+        return bool(
+            (x >= arrays.lower).all()
+            and (x <= arrays.upper).all()
+            and (activity >= arrays.row_lower).all()
+            and (activity <= arrays.row_upper).all()
+        )
 
     def to_lp_text(self) -> str:
         """A readable dump (CPLEX LP-like) for debugging a model by eye."""
