@@ -142,36 +142,37 @@ def _search(
     the exact model decides.
 
     ``ceiling``: what no legal move can beat (the free optimum's rank), if known. A legal
-    arrangement reaching it is optimal, whatever model found it: so the relaxed model is first
-    solved without its deferred columns (long and shared hosts), and only if that falls short
-    with them, the first answer kept as the search's incumbent.
+    arrangement reaching it is optimal, whatever model found it: so a smaller model with only
+    short hosts of one joker is solved first, and only if that falls short the whole relaxed
+    model, that answer kept as the search's first incumbent.
 
     ``start``: a legal move's values by column name (``_untouched``), the search's first
     incumbent: on the columns the model shares with it, the play-nothing move elsewhere.
     """
     started = time.perf_counter()
-    model = build_model(position, options.objective, options.formulation, exact)
+    model = build_model(position, options.objective, options.formulation, exact, short_hosts=ceiling is not None)
     built = time.perf_counter()
-    nothing = model.lp.hint  # the move "play nothing": feasible under any repair row too
-    if start is not None:
-        hint = [start.get(name, value) for name, value in zip(model.lp.names, nothing)]
-        if model.lp.satisfied_by(hint):  # else a column's name meant another thing: keep nothing
-            model.lp.hint = hint
-    if model.relaxed and model.deferred and ceiling is not None:
-        quick, seconds = _without_deferred(position, options, model, ceiling)
+    searched = 0.0  # seconds in the smaller model's search
+    if model.partial and ceiling is not None:
+        _start_from(model, start)
+        quick, seconds = _short_hosts_first(position, options, model, ceiling)
         if isinstance(quick, Found):
             return quick._replace(build_seconds=quick.build_seconds + built - started)
-        if quick is not None:
-            model.lp.hint = quick  # feasible with the deferred columns too: they are zero
+        start = quick or start
+        searched = seconds
         if options.time_limit is not None:
             options = options.replace(time_limit=max(options.time_limit - seconds, 0.001))
+        model = build_model(position, options.objective, options.formulation, exact)
+        built = time.perf_counter()
+    nothing = model.lp.hint  # the move "play nothing": feasible under any repair row too
+    _start_from(model, start)
     # The limit is for the search: a process's first model also builds its template and loads
     # numpy, which would leave a short limit no time to search at all.
     result = get_backend(options.backend)(model.lp, options.time_limit)
     values = result.values if result.values is not None else model.lp.hint
     model.lp.hint = nothing
-    build_seconds = built - started + result.build_seconds
-    solve_seconds = result.seconds
+    build_seconds = built - started - searched + result.build_seconds
+    solve_seconds = result.seconds + searched
     if not model.relaxed:
         sets, played = model.decode(values)
         return Found(sets, played, result.optimal, build_seconds, solve_seconds)
@@ -215,17 +216,22 @@ def _search(
     )
 
 
-def _without_deferred(
+def _start_from(model: TurnModel, start: dict[str, int] | None) -> None:
+    """A legal move's values by column name as the model's starting move, if they fit it."""
+    if start is None:
+        return
+    hint = [start.get(name, value) for name, value in zip(model.lp.names, model.lp.hint)]
+    if model.lp.satisfied_by(hint):  # else a column's name meant another thing: keep nothing
+        model.lp.hint = hint
+
+
+def _short_hosts_first(
     position: Position, options: SolveOptions, model: TurnModel, ceiling: Rank
-) -> tuple[Found | list[int] | None, float]:
-    """The relaxed model solved without its deferred columns: a legal arrangement at the ceiling
-    (optimal), else that answer's values to start the whole model's search from (None if there
-    is none to keep); and the seconds it took."""
-    lp = model.lp
-    kept = [lp.upper[v] for v in model.deferred]
-    lp.set_upper(model.deferred, [0] * len(model.deferred))
-    result = get_backend(options.backend)(lp, options.time_limit)
-    lp.set_upper(model.deferred, kept)
+) -> tuple[Found | dict[str, int] | None, float]:
+    """The model with short hosts only, solved: a legal arrangement at the ceiling (optimal),
+    else that answer's values by column name to start the whole model's search from (None if
+    there is none); and the seconds it took."""
+    result = get_backend(options.backend)(model.lp, options.time_limit)
     seconds = result.build_seconds + result.seconds
     if result.values is None:
         return None, seconds
@@ -235,7 +241,7 @@ def _without_deferred(
         found = Found(sets, played, True, result.build_seconds, result.seconds, bool(played))
         if _rank(position, options, found) >= ceiling:
             return found, seconds
-    return list(result.values), seconds
+    return dict(zip(model.lp.names, result.values)), seconds
 
 
 def _stage_values(model: TurnModel, values: Sequence[int]) -> tuple[int, ...]:

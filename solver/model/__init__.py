@@ -19,13 +19,18 @@ __all__ = ["TurnModel", "build_model"]
 
 
 def build_model(
-    position: Position, objective: Objective = Objective.TILES, formulation: str = "auto", exact: bool = False
+    position: Position,
+    objective: Objective = Objective.TILES,
+    formulation: str = "auto",
+    exact: bool = False,
+    short_hosts: bool = False,
 ) -> TurnModel:
     """The turn's integer program: ``sets``, ``flow``, ``patterns``, or ``auto`` (patterns after
     the initial meld and flow for it, where the rules allow them; sets otherwise).
 
     ``exact``: under strict or locked joker rules, the pattern formulation's exact model instead
-    of its relaxation (``TurnModel.relaxed``: an answer must still be judged).
+    of its relaxation (``TurnModel.relaxed``: an answer must still be judged); ``short_hosts``:
+    the relaxation's smaller model, no bound (see ``joker_fates.add_joker_fates``).
     """
     objective = Objective(objective)
     strict = needs_joker_rows(position)
@@ -48,7 +53,7 @@ def build_model(
             raise RulesError(
                 "the patterns formulation is for turns after the initial meld; use --formulation flow or sets"
             )
-        return build_pattern_model(position, objective, exact=exact)
+        return build_pattern_model(position, objective, exact=exact, short_hosts=short_hosts)
     if formulation == "sets":
         return build_set_model(position, objective)
     raise RulesError(f"unknown formulation {formulation!r} (formulations: auto, sets, flow, patterns)")

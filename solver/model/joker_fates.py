@@ -83,8 +83,8 @@ class Fates:
     table: _HostTable | None = None
     kept: list[int] = field(default_factory=list)  # terms counting columns that leave an original set
     columns: list[int] = field(default_factory=list)  # the fates: stays, retrievals, homes, hosts
-    deferred: list[int] = field(default_factory=list)  # long (seatless) hosts and hosts of two jokers
     rack_rows: _RackRows | None = None  # valid rows left out of the model, added when broken
+    partial: bool = False  # hosts were left out (add_joker_fates' short_hosts): no bound
 
     def held(self, values: Sequence[int]) -> list[list[Tile]]:
         """The explicit sets of an answer (stays, homes, hosts with their jokers), as often as chosen."""
@@ -132,8 +132,13 @@ def _key(tiles: Sequence[Tile], rules: RuleSet) -> TileKey:
     return tuple(sorted(t.index(rules) for t in tiles))
 
 
-def add_joker_fates(lp: LinearModel, position: Position, base: FateBase) -> Fates:
-    """Add a fate for every table joker (see the module docstring); rows on ``lp``."""
+def add_joker_fates(lp: LinearModel, position: Position, base: FateBase, short_hosts: bool = False) -> Fates:
+    """Add a fate for every table joker (see the module docstring); rows on ``lp``.
+
+    ``short_hosts``: only the hosts of one joker that are not long runs (seatless), and each laid
+    once. The model is then no relaxation (it misses some legal moves), but it is far smaller, and
+    its legal answer at the free optimum's rank is optimal all the same (``solve`` tries it first).
+    """
     rules = position.rules
     locked = rules.joker_rules is JokerRules.LOCKED
     rack, table = tile_counts(position)
@@ -235,9 +240,8 @@ def add_joker_fates(lp: LinearModel, position: Position, base: FateBase) -> Fate
             taken[index].append((v, 1))
         for index, terms in holes.items():
             taken[index] += [(x, -c) for x, c in terms]
-        hosts = _add_hosts(lp, position, (rack, table), base, most, originals, fates, taken)
+        hosts = _add_hosts(lp, position, (rack, table), base, most, originals, fates, taken, short_hosts)
         fates.columns += hosts.columns.tolist()
-        fates.deferred += hosts.columns[hosts.seatless | (hosts.count > 1)].tolist()
         fates.rack_rows = _add_hosted(lp, position, (rack, table), base, hosts, host_homes, retrieved_by_set)
     for v, index, i, beside in loose:
         # Loosely staying: it stands for its tile, beside a tile of its set, in an explicit
@@ -607,21 +611,28 @@ def _add_hosts(
     originals: set[TileKey],
     fates: Fates,
     taken: dict[int, Terms],
+    short_only: bool = False,
 ) -> _Hosts:
     """Official retrieval: the host columns (see the module docstring). ``taken``: per tile, the
     terms of jokers standing for it that are not a host's (a staying joker loosely there, less a
-    home's holes), which a seatless host's jokers cannot be."""
+    home's holes), which a seatless host's jokers cannot be. ``short_only``: see add_joker_fates."""
     import numpy as np
 
     rules = position.rules
     host = _host_table(rules)
     seated, seatless = _host_shapes(position, counts, most, originals)
+    if short_only:
+        fates.partial = bool(len(seatless)) or bool((host.count[seated] > 1).any())
+        seated, seatless = seated[host.count[seated] == 1], seatless[:0]
     joker = rules.joker_index
     row_of = np.array([base.tile_rows[t] for t in range(joker)], dtype=np.int64)
     # A host may be laid more than once (two copies of B1 B2 J, each taking a retrieved joker),
     # as often as its tiles and the jokers allow: a *twin* column lays it that often at once (a
     # bound of 2 on the host's own column made bnb's LPs far weaker: 1.1 s against 0.1 s).
     copies = np.array(_copies(position, counts, host.real[seated], host.count[seated], most), dtype=np.int64)
+    if short_only:
+        fates.partial |= bool((copies > 1).any())
+        copies[:] = 1
     twins = np.flatnonzero(copies > 1)
     shapes = np.concatenate([seated, seated[twins]])
     times = np.concatenate([np.ones(len(seated), dtype=np.int64), copies[twins]])

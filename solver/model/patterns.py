@@ -118,11 +118,12 @@ def build_pattern_model(
     objective: Objective = Objective.TILES,
     keep: Sequence[Sequence[Tile]] | None = None,
     exact: bool = False,
+    short_hosts: bool = False,
 ) -> TurnModel:
     """The turn as a pattern model. ``keep``: the sets the tie-break tries to leave exactly as
     they were (default: the table's sets). Under strict and locked jokers the model is a
-    relaxation judged by the validator (``joker_fates``), or with ``exact`` the exact model
-    (``joker_sets``)."""
+    relaxation judged by the validator (``joker_fates``; ``short_hosts``: its smaller model
+    with only short hosts of one joker), or with ``exact`` the exact model (``joker_sets``)."""
     rules = position.rules
     if not pattern_supported(position):
         raise ValueError("the pattern model is for opened turns under rules the flow model takes")
@@ -142,7 +143,6 @@ def build_pattern_model(
     fates = None
     specials = None
     fate_columns: tuple[int, ...] = ()
-    deferred: tuple[int, ...] = ()
     if strict and exact:
         specials = add_exact_jokers(lp, position, SetBase(tpl.tile_rows, played, kept_sets))
         # The formulation's jokers (the rack's) sit in its own sets, not on a special set's tile.
@@ -151,9 +151,8 @@ def build_pattern_model(
                 cover = [(p.column, -1) for p in tpl.patterns if t in p.tiles]
                 lp.row(f"seat_{Tile.from_index(t, rules)}", [(j, 1), *cover], -INF, 0, lazy=True)
     elif strict:
-        fates = add_joker_fates(lp, position, FateBase(tpl.tile_rows, tpl.jokers, played, kept_sets))
+        fates = add_joker_fates(lp, position, FateBase(tpl.tile_rows, tpl.jokers, played, kept_sets), short_hosts)
         fate_columns = tuple(fates.columns)
-        deferred = tuple(fates.deferred)
     played_vars = {t: played[t] for t in sorted(rack)}
     kept = [k for k, _ in kept_sets]
     if specials is not None:
@@ -186,8 +185,8 @@ def build_pattern_model(
         decode,
         arrangements if fates is not None else None,
         fate_columns,
-        deferred,
         fates.cuts if fates is not None else None,
+        fates is not None and fates.partial,
     )
 
 

@@ -45,12 +45,12 @@ class TurnModel:
     # A relaxed model's columns for the table jokers' fates (hosts, stays, retrievals, homes):
     # what a repair excludes when no arrangement of an answer is legal (see solve._search).
     fate_columns: tuple[int, ...] = ()
-    # Columns rarely in an optimum that make a relaxed model slower (long and shared hosts):
-    # solve may try the model without them first (see solve._search).
-    deferred: tuple[int, ...] = ()
     # Rows of the rules a relaxed model leaves out (many, rarely binding) that an answer breaks:
     # valid rows, added when an answer's arrangements all fail (see solve._search).
     cuts: Callable[[Sequence[int]], list[Row]] | None = None
+    # A relaxed model left without some of its columns (short hosts only): no bound on the rules'
+    # optimum, only a quick way to a legal move (see solve._search).
+    partial: bool = False
 
     def decode(self, values: Sequence[int]) -> Move:
         """The table after the move (sets as tile lists) and the tiles played."""
