@@ -43,7 +43,7 @@ from __future__ import annotations
 from collections import Counter, defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from functools import cache
+from functools import cache, cached_property
 from itertools import combinations, permutations, product
 from typing import Any
 
@@ -418,8 +418,30 @@ class _HostTable:
     seatless_count: Any
     seatless_kinds: list[tuple[int, ...]]
     seatless_starts: list[int]
+    names: dict[int, str] = field(default_factory=dict)  # made when first asked for
+
+    @cached_property
+    def real_float(self) -> Any:
+        """``real`` for products: numpy multiplies floats far faster than integers."""
+        return self.real.astype(float)
+
+    @cached_property
+    def by_key(self) -> dict[TileKey, list[int]]:
+        """The shapes by their tiles (sorted tile indices, jokers as the joker's)."""
+        found: dict[TileKey, list[int]] = defaultdict(list)
+        joker = self.rules.joker_index
+        for i, (kinds, seats) in enumerate(zip(self.kinds, self.seats)):
+            held = sorted(k for p, k in enumerate(kinds) if p not in seats)
+            found[(*held, *(joker,) * len(seats))].append(i)
+        return dict(found)
 
     def name(self, i: int) -> str:
+        found = self.names.get(i)
+        if found is None:
+            found = self.names[i] = self._name(i)
+        return found
+
+    def _name(self, i: int) -> str:
         rules, kinds = self.rules, self.kinds[i]
         letters = rules.colour_letters
         seats = "_".join(map(str, self.seats[i]))
@@ -445,16 +467,7 @@ class _HostTable:
 
     def equal_to(self, key: TileKey) -> list[int]:
         """The shapes holding exactly these tiles (sorted tile indices, jokers as the joker's)."""
-        import numpy as np
-
-        joker = self.rules.joker_index
-        numbered = Counter(k for k in key if k != joker)
-        if any(n > 1 for n in numbered.values()):
-            return []  # a run or group holds each tile once
-        wanted = np.zeros(self.real.shape[1], dtype=np.int32)
-        wanted[list(numbered)] = 1
-        same = (self.real == wanted).all(axis=1) & (self.count == len(key) - len(numbered))
-        return np.flatnonzero(same).tolist()
+        return self.by_key.get(key, [])
 
 
 @cache
@@ -550,10 +563,10 @@ def _host_shapes(
     host = _host_table(rules)
     rack, table = counts
     joker = rules.joker_index
-    rich = np.array([1 if rack[t] else 0 for t in range(joker)], dtype=np.int32)
-    absent = np.array([0 if rack[t] or table[t] else 1 for t in range(joker)], dtype=np.int32)
+    rich = np.array([1 if rack[t] else 0 for t in range(joker)], dtype=np.float64)
+    absent = np.array([0 if rack[t] or table[t] else 1 for t in range(joker)], dtype=np.float64)
     # Two tiles from the rack (a rack joker counts), other jokers for the tiles not there.
-    fits = (host.real @ rich + rack[joker] >= 2) & (host.real @ absent <= rules.jokers - host.count)
+    fits = (host.real_float @ rich + rack[joker] >= 2) & (host.real_float @ absent <= rules.jokers - host.count)
     fits &= host.count <= most
     smaller = np.bincount(host.trim[:, 0], fits[host.trim[:, 1]], len(fits))
     smaller += np.bincount(host.split[:, 0], fits[host.split[:, 1]] & fits[host.split[:, 2]], len(fits))
