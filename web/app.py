@@ -188,22 +188,25 @@ def create_app(
         return _json((201 if status == 200 else status, view))
 
     async def review(request: Request) -> Response:
-        return _json(await run_in_threadpool(service.call, kept_reviews.view, request.path_params["review_id"]))
+        key, objective = request.path_params["review_id"], request.query_params.get("objective")
+        return _json(await run_in_threadpool(service.call, kept_reviews.view, key, objective))
 
     async def review_turn(request: Request) -> Response:
         key, number = request.path_params["review_id"], request.path_params["turn"]
-        status, found = await run_in_threadpool(service.call, kept_reviews.turn, key, number)
+        objective = request.query_params.get("objective")
+        status, found = await run_in_threadpool(service.call, kept_reviews.turn, key, number, objective)
         if status != 200:
             return _json((status, found))
-        record, turn, judged = found
+        record, turn, by, judged = found
         if judged is None:
-            status, judged = await state["pool"].call(service.call, reviews.judge, turn, record, limits.time_limit)
+            status, judged = await state["pool"].call(service.call, reviews.judge, turn, record, limits.time_limit, by)
             if status != 200:
                 return _json((status, judged))
-        return _json(await run_in_threadpool(service.call, kept_reviews.keep, key, number, judged))
+        return _json(await run_in_threadpool(service.call, kept_reviews.keep, key, number, by, judged))
 
     async def review_summary(request: Request) -> Response:
-        return _json(await run_in_threadpool(service.call, kept_reviews.summary, request.path_params["review_id"]))
+        key, objective = request.path_params["review_id"], request.query_params.get("objective")
+        return _json(await run_in_threadpool(service.call, kept_reviews.summary, key, objective))
 
     routes = [
         Route("/", _page("index.html")),

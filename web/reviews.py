@@ -4,7 +4,8 @@ A record (uploaded by content, or a finished round of a game played here) is kep
 under an id of its own, so that a review survives a reload. Each turn is judged on request, one
 solve in a worker process under the server's time limit (a long record never holds a request
 for long, and a page shows the verdicts as they come); the judged turns are remembered, and the
-summary per player is made from them once every turn is judged, as ``analyze`` makes it.
+summary per player is made from them once every turn is judged, as ``analyze`` makes it. As
+``analyze --objective``, a review judges by tiles (the default) or by points, each kept apart.
 """
 
 from __future__ import annotations
@@ -51,7 +52,7 @@ class Reviews:
     def __init__(self, store: Store, limits: Limits) -> None:
         self.store = store
         self.limits = limits
-        self.judged: OrderedDict[str, dict[int, TurnAnalysis]] = OrderedDict()
+        self.judged: OrderedDict[tuple[str, Objective], dict[int, TurnAnalysis]] = OrderedDict()
 
     def create(self, text: str, name: str) -> str:
         key = self.store.create("reviews")
@@ -69,16 +70,17 @@ class Reviews:
         name = self.store.read("reviews", key, NAME) or "record"
         return parse_record(text, name), name
 
-    def _judged(self, key: str) -> dict[int, TurnAnalysis]:
-        found = self.judged.setdefault(key, {})
-        self.judged.move_to_end(key)
+    def _judged(self, key: str, objective: Objective) -> dict[int, TurnAnalysis]:
+        found = self.judged.setdefault((key, objective), {})
+        self.judged.move_to_end((key, objective))
         while len(self.judged) > KEPT:
             self.judged.popitem(last=False)
         return found
 
-    def view(self, key: str) -> Json:
+    def view(self, key: str, objective: str | None = None) -> Json:
         """The whole record for the page (a finished game: every rack may be seen), and which
-        turns are judged already."""
+        turns are judged already by ``objective`` (``?objective=``)."""
+        by = objective_of(objective)
         record, name = self.record(key)
         header = record.header
         self.store.touch("reviews", key)
@@ -93,22 +95,27 @@ class Reviews:
             "players": [p.to_dict() for p in header.players],
             "turns": [_turn(t) for t in record.turns],
             "result": None if record.result is None else {k: v for k, v in record.result.to_dict().items() if k != "type"},
-            "judged": sorted(self._judged(key)),
+            "judged": sorted(self._judged(key, by)),
         }
 
-    def turn(self, key: str, number: int) -> tuple[GameRecord, TurnRecord, TurnAnalysis | None]:
+    def turn(
+        self, key: str, number: int, objective: str | None
+    ) -> tuple[GameRecord, TurnRecord, Objective, TurnAnalysis | None]:
+        """Turn ``number``, by which objective it is judged, and its verdict if it has one."""
+        by = objective_of(objective)
         record, _ = self.record(key)
         if not 1 <= number <= len(record.turns):
             raise RequestError(404, f"no turn {number} in this record (it has {len(record.turns)} turns)")
-        return record, record.turns[number - 1], self._judged(key).get(number)
+        return record, record.turns[number - 1], by, self._judged(key, by).get(number)
 
-    def keep(self, key: str, number: int, analysis: TurnAnalysis) -> Json:
-        self._judged(key)[number] = analysis
+    def keep(self, key: str, number: int, objective: Objective, analysis: TurnAnalysis) -> Json:
+        self._judged(key, objective)[number] = analysis
         return judged_json(analysis)
 
-    def summary(self, key: str) -> Json:
+    def summary(self, key: str, objective: str | None) -> Json:
+        by = objective_of(objective)
         record, _ = self.record(key)
-        judged = self._judged(key)
+        judged = self._judged(key, by)
         missing = [t.turn for t in record.turns if t.turn not in judged]
         if missing:
             raise RequestError(
@@ -117,13 +124,23 @@ class Reviews:
                 f" e.g. turn {missing[0]})",
             )
         turns = [judged[t.turn] for t in record.turns]
-        return {"summary": [s.to_dict() for s in summarize(record, turns, Objective.TILES)]}
+        return {"summary": [s.to_dict() for s in summarize(record, turns, by)]}
 
 
-def judge(turn: TurnRecord, record: GameRecord, time_limit: float) -> TurnAnalysis:
+def objective_of(query: str | None) -> Objective:
+    """``?objective=tiles|points`` (tiles when not given)."""
+    if query is None:
+        return Objective.TILES
+    try:
+        return Objective(query)
+    except ValueError:
+        raise RequestError(400, f"request: 'objective' must be tiles or points, got {query[:40]!r}") from None
+
+
+def judge(turn: TurnRecord, record: GameRecord, time_limit: float, objective: Objective) -> TurnAnalysis:
     """One turn judged (run in a solver process): ``analyze``'s verdict, under the time limit."""
     bare = GameRecord(record.header, (), None)  # judging needs the rules; the turns stay behind
-    return judge_turn(turn, bare, SolveOptions(backend=BACKEND, time_limit=time_limit))
+    return judge_turn(turn, bare, SolveOptions(objective=objective, backend=BACKEND, time_limit=time_limit))
 
 
 def judged_json(analysis: TurnAnalysis) -> Json:

@@ -396,6 +396,30 @@ def test_a_selfplay_record_reviewed_turn_by_turn_as_analyze_judges_it(client: Te
     assert client.get(f"/api/reviews/{key}").json()["judged"] == [t["turn"] for t in expected["turns"]]
 
 
+def test_a_review_judges_by_points_as_analyze_objective_points(client: TestClient, tmp_path: Path) -> None:
+    made = CliRunner().invoke(
+        cli, ["selfplay", "--games", "1", "--ai", "medium,easy", "--seed", "4", "--record", str(tmp_path), "--numbers", "9"]
+    )
+    assert made.exit_code == 0, made.output
+    [path] = tmp_path.glob("*.jsonl")
+    result = CliRunner().invoke(cli, ["analyze", str(path), "--json", "--objective", "points"])
+    expected = json.loads(result.stdout)
+    key = client.post("/api/reviews", content=path.read_bytes()).json()["id"]
+    for want in expected["turns"]:
+        got = client.get(f"/api/reviews/{key}/turns/{want['turn']}?objective=points").json()
+        assert {k: got[k] for k in ("label", "optimal_points", "points_missed")} == {
+            k: want[k] for k in ("label", "optimal_points", "points_missed")
+        }
+    assert client.get(f"/api/reviews/{key}/summary?objective=points").json()["summary"] == expected["summary"]
+    # Judged by points only: by tiles nothing is judged yet.
+    assert client.get(f"/api/reviews/{key}?objective=points").json()["judged"] == [t["turn"] for t in expected["turns"]]
+    assert client.get(f"/api/reviews/{key}").json()["judged"] == []
+    assert "not judged yet" in error_of(client.get(f"/api/reviews/{key}/summary"), 409)
+    for where in ("", "/turns/1", "/summary"):
+        message = error_of(client.get(f"/api/reviews/{key}{where}?objective=stars"), 400)
+        assert message == "request: 'objective' must be tiles or points, got 'stars'"
+
+
 def test_the_game_just_played_is_reviewed(client: TestClient) -> None:
     game = new_game(client)
     assert error_of(client.post(f"/api/games/{game['id']}/review", json={"round": 1}), 409)

@@ -254,10 +254,22 @@ def test_a_recorded_game_uploaded_and_reviewed_turn_by_turn(page: Page, tmp_path
         cells = [c.inner_text() for c in row.locator("td").all()]
         want = summary[int(row.get_attribute("data-player"))]
         assert cells[-1] == f"{want['accuracy']}%" and cells[1] == str(want["turns"])
-    # A reload keeps the review and the turn shown.
+    # Judged by points instead: every label again, as `analyze --objective points` gives them.
+    by_points = json.loads(CliRunner().invoke(cli, ["analyze", str(path), "--json", "--objective", "points"]).stdout)
+    p.select_option("#objective", "points")
+    p.wait_for_selector("body[data-judged='true']", timeout=60_000)
+    assert [b.get_attribute("data-label") for b in p.locator("#turns .label").all()] == [t["label"] for t in by_points["turns"]]
+    assert "Points played" in p.inner_text("#summary")
+    for row in p.locator("#summary tr[data-player]").all():
+        want = next(s for s in by_points["summary"] if s["player"] == int(row.get_attribute("data-player")))
+        cells = [c.inner_text() for c in row.locator("td").all()]
+        assert cells[-3:] == [str(want["points_played"]), str(want["optimal_points"]), f"{want['accuracy']}%"]
+    page.shot("review-by-points-desktop")
+    # A reload keeps the review, the turn shown and the measure.
     p.reload()
     p.wait_for_selector("body[data-ready='true']")
     assert p.inner_text("#turn-title").startswith(f"Turn {worse['turn'] - 1} of")
+    assert p.input_value("#objective") == "points"
 
 
 def test_a_turn_by_keyboard_swap_and_sort(page: Page) -> None:

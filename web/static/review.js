@@ -10,8 +10,10 @@ import { setsView } from "./views.js";
 const $ = (id) => document.getElementById(id);
 const plural = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
 let review = null; // GET /api/reviews/{id}
-const judged = new Map(); // turn number -> GET /api/reviews/{id}/turns/{n}
+const judged = new Map(); // turn number -> GET /api/reviews/{id}/turns/{n}?objective=...
 let at = 1;
+let objective = "tiles"; // what the verdicts count, as `analyze --objective`
+let judging = 0; // bumped when the objective changes: a judging loop of the old one stops
 
 function say(text, kind = "error") {
   $("message").textContent = text;
@@ -58,9 +60,21 @@ async function open(id) {
   $("review").hidden = false;
   at = Number(new URLSearchParams(location.search).get("turn")) || 1;
   at = Math.min(Math.max(at, 1), Math.max(review.turns.length, 1));
+  await rejudge();
+}
+
+async function rejudge() {
+  judged.clear();
+  judging += 1;
+  delete document.body.dataset.judged;
+  $("summary").replaceChildren(el("p", null, "Once every turn is judged."));
   listTurns();
   if (review.turns.length) await showTurn(at);
-  judgeAll();
+  judgeAll(judging);
+}
+
+function query() {
+  return objective === "tiles" ? "" : `?objective=${objective}`;
 }
 
 function listTurns() {
@@ -88,16 +102,23 @@ function listTurns() {
 
 async function judge(number) {
   if (!judged.has(number)) {
-    judged.set(number, await get(`/api/reviews/${encodeURIComponent(review.id)}/turns/${number}`));
+    const by = objective;
+    const found = await get(`/api/reviews/${encodeURIComponent(review.id)}/turns/${number}${query()}`);
+    if (by !== objective) return null; // judged by what the page no longer shows
+    judged.set(number, found);
     listTurns();
   }
   return judged.get(number);
 }
 
-async function judgeAll() {
+async function judgeAll(round) {
   try {
-    for (const turn of review.turns) await judge(turn.turn);
-    const summary = await get(`/api/reviews/${encodeURIComponent(review.id)}/summary`);
+    for (const turn of review.turns) {
+      if (round !== judging) return;
+      await judge(turn.turn);
+    }
+    const summary = await get(`/api/reviews/${encodeURIComponent(review.id)}/summary${query()}`);
+    if (round !== judging) return;
     showSummary(summary.summary);
     document.body.dataset.judged = "true";
   } catch (error) {
@@ -108,14 +129,16 @@ async function judgeAll() {
 function showSummary(rows) {
   const table = el("table", "summary");
   const head = el("tr");
-  for (const words of ["Player", "Turns", "Best", "Inaccuracies", "Mistakes", "Blunders", "Illegal", "Tiles played", "Of the optimum", "Accuracy"]) {
+  const unit = objective === "tiles" ? "Tiles" : "Points";
+  for (const words of ["Player", "Turns", "Best", "Inaccuracies", "Mistakes", "Blunders", "Illegal", `${unit} played`, "Of the optimum", "Accuracy"]) {
     head.append(el("th", null, words));
   }
   table.append(head);
   for (const s of rows) {
     const row = el("tr");
     row.dataset.player = String(s.player);
-    for (const value of [s.name, s.turns, s.best, s.inaccuracy, s.mistake, s.blunder, s.illegal, s.tiles_played, s.optimal_tiles, `${s.accuracy.toFixed(1)}%`]) {
+    const [done, best] = objective === "tiles" ? [s.tiles_played, s.optimal_tiles] : [s.points_played, s.optimal_points];
+    for (const value of [s.name, s.turns, s.best, s.inaccuracy, s.mistake, s.blunder, s.illegal, done, best, `${s.accuracy.toFixed(1)}%`]) {
       row.append(el("td", null, String(value)));
     }
     table.append(row);
@@ -126,7 +149,8 @@ function showSummary(rows) {
 async function showTurn(number) {
   at = number;
   const turn = review.turns[number - 1];
-  history.replaceState(null, "", `/review?id=${encodeURIComponent(review.id)}&turn=${number}`);
+  const by = objective === "tiles" ? "" : `&objective=${objective}`;
+  history.replaceState(null, "", `/review?id=${encodeURIComponent(review.id)}&turn=${number}${by}`);
   $("turn-title").textContent = `Turn ${number} of ${review.turns.length}: ${name(turn.player)}${turn.opened ? "" : " (not opened yet)"}`;
   $("previous").disabled = number === 1;
   $("next").disabled = number === review.turns.length;
@@ -143,7 +167,7 @@ async function showTurn(number) {
     say(error.message);
     return;
   }
-  if (at !== number) return; // the person moved on meanwhile
+  if (at !== number || found === null) return; // the person moved on meanwhile
   showVerdict(turn, found);
 }
 
@@ -158,7 +182,9 @@ function showVerdict(turn, found) {
         ? found.optimal_tiles
           ? ` The best move: ${plural(found.played_tiles, "tile")} laid.`
           : " Nothing could be laid: drawing was right."
-        : ` ${plural(found.tiles_missed, "tile")} short of the best move (${found.played_tiles} laid, ${found.optimal_tiles} possible)${found.reason ? `: a ${found.reason}` : ""}.`;
+        : objective === "tiles"
+          ? ` ${plural(found.tiles_missed, "tile")} short of the best move (${found.played_tiles} laid, ${found.optimal_tiles} possible)${found.reason ? `: a ${found.reason}` : ""}.`
+          : ` ${plural(found.points_missed, "point")} short of the best move (${found.played_points} laid, ${found.optimal_points} possible)${found.reason ? `: a ${found.reason}` : ""}.`;
   verdict.append(words);
   if (found.status === "time_limit") verdict.append(" (The search hit the server's time limit: the better move is the best found.)");
 
@@ -200,6 +226,12 @@ async function main() {
   const info = await get("/api/rules");
   setColours(info.colours);
   $("upload").addEventListener("change", uploaded);
+  objective = new URLSearchParams(location.search).get("objective") === "points" ? "points" : "tiles";
+  $("objective").value = objective;
+  $("objective").addEventListener("change", () => {
+    objective = $("objective").value;
+    if (review) rejudge().catch((error) => say(error.message));
+  });
   $("previous").addEventListener("click", () => at > 1 && showTurn(at - 1));
   $("next").addEventListener("click", () => review && at < review.turns.length && showTurn(at + 1));
   document.addEventListener("keydown", (event) => {
