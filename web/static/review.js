@@ -130,7 +130,8 @@ function showSummary(rows) {
   const table = el("table", "summary");
   const head = el("tr");
   const unit = objective === "tiles" ? "Tiles" : "Points";
-  for (const words of ["Player", "Turns", "Best", "Inaccuracies", "Mistakes", "Blunders", "Illegal", `${unit} played`, "Of the optimum", "Accuracy"]) {
+  // Accuracy first after the player: the table scrolls sideways where the screen is narrow.
+  for (const words of ["Player", "Accuracy", `${unit} played`, "Of the optimum", "Turns", "Best", "Inaccuracies", "Mistakes", "Blunders", "Illegal"]) {
     head.append(el("th", null, words));
   }
   table.append(head);
@@ -138,7 +139,7 @@ function showSummary(rows) {
     const row = el("tr");
     row.dataset.player = String(s.player);
     const [done, best] = objective === "tiles" ? [s.tiles_played, s.optimal_tiles] : [s.points_played, s.optimal_points];
-    for (const value of [s.name, s.turns, s.best, s.inaccuracy, s.mistake, s.blunder, s.illegal, done, best, `${s.accuracy.toFixed(1)}%`]) {
+    for (const value of [s.name, `${s.accuracy.toFixed(1)}%`, done, best, s.turns, s.best, s.inaccuracy, s.mistake, s.blunder, s.illegal]) {
       row.append(el("td", null, String(value)));
     }
     table.append(row);
