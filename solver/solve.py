@@ -81,8 +81,8 @@ def solve(position: Position, options: SolveOptions = SolveOptions()) -> Solutio
         found, fallback, ceiling, floor = _free_first(position, options)
         if options.time_limit is not None:  # the limit covers the whole solve
             options = options.replace(time_limit=max(options.time_limit - (time.perf_counter() - started), 0.001))
-    if found is None and fallback is not None and options.time_limit is not None and options.time_limit < 0.2:
-        found = fallback.unproven()  # no time left to build the joker model
+    if found is None and fallback is not None and options.time_limit is not None and options.time_limit < 0.01:
+        found = fallback.unproven()  # no time left to build and search the joker model (2-3 ms)
     if found is None:
         found = _search(position, options, False, ceiling, floor)
         if not found.optimal and fallback is not None and _rank(position, options, fallback) > _rank(position, options, found):
