@@ -43,7 +43,7 @@ from __future__ import annotations
 from collections import Counter, defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from functools import cache, cached_property
+from functools import cache, cached_property, lru_cache
 from itertools import combinations, permutations, product
 from typing import Any
 
@@ -302,7 +302,23 @@ def _stay_sets(
     rules: RuleSet,
     available: Counter[int],
     originals: set[TileKey],
-) -> list[tuple[tuple[Tile, ...], tuple[tuple[int, Tile], ...]]]:
+) -> tuple[tuple[tuple[Tile, ...], tuple[tuple[int, Tile], ...]], ...]:
+    """Sets some jokers of a table set may stay in: (the set with those jokers at their tiles,
+    (role, tile declared) per joker held). Cached: the short-host model and the whole one ask
+    for the same (see ``_stay_sets_of``)."""
+    return _stay_sets_of(
+        tuple(written), reading, rules, tuple(sorted((t, n) for t, n in available.items() if n)), frozenset(originals)
+    )
+
+
+@lru_cache(maxsize=256)
+def _stay_sets_of(
+    written: tuple[Tile, ...],
+    reading: TableReading,
+    rules: RuleSet,
+    counts: tuple[tuple[int, int], ...],
+    originals: frozenset[TileKey],
+) -> tuple[tuple[tuple[Tile, ...], tuple[tuple[int, Tile], ...]], ...]:
     """Sets some jokers of a table set may stay in: (the set with those jokers at their tiles,
     (role, tile declared) per joker held). Its other places are real tiles (or other jokers).
 
@@ -311,6 +327,7 @@ def _stay_sets(
     end that still leaves the core in a run: the same move, scored no lower). A group holds the
     jokers' colours and one of the set's own colours at least.
     """
+    available = Counter(dict(counts))
     found: list[tuple[tuple[Tile, ...], tuple[tuple[int, Tile], ...]]] = []
     m = rules.min_set_size
     room = rules.jokers
@@ -333,7 +350,7 @@ def _stay_sets(
                                 continue
                             declared = tuple((q, tile(c, number)) for q, c in zip(held, colours))
                             found.append(((*tiles, *(JOKER,) * size), declared))
-        return found
+        return tuple(found)
     colour = reading.stands_for[0].colour
     own = {t for t in written if not t.is_joker}
     last = places(rules)
@@ -357,7 +374,7 @@ def _stay_sets(
                 if right:
                     cores.append((lo, right[0]))
                 _runs_around(cores, spots, line, held, roles, rules, available, originals, found)
-    return found
+    return tuple(found)
 
 
 def _runs_around(
@@ -368,7 +385,7 @@ def _runs_around(
     roles: Sequence[Any],
     rules: RuleSet,
     available: Counter[int],
-    originals: set[TileKey],
+    originals: frozenset[TileKey],
     found: list[tuple[tuple[Tile, ...], tuple[tuple[int, Tile], ...]]],
 ) -> None:
     """The runs holding a core (jokers at ``spots``), grown at either end short of a run of
