@@ -326,7 +326,7 @@ def _free_first(
     if not validate(position, best_free.sets):
         return best_free._replace(checked=True), None, None, None
     ceiling = _rank(position, options, best_free)
-    untouched, named = _untouched(free, auto)
+    untouched, named = _untouched(free, auto, ceiling)
     if not untouched.played:
         return None, None, ceiling, None
     if untouched.optimal and _rank(position, options, untouched) >= ceiling:
@@ -334,12 +334,17 @@ def _free_first(
     return None, untouched.unproven(), ceiling, named
 
 
-def _untouched(free: Position, options: SolveOptions) -> tuple[Found, dict[str, int]]:
+def _untouched(free: Position, options: SolveOptions, ceiling: Rank) -> tuple[Found, dict[str, int]]:
     """The best free move that leaves the sets holding jokers as they were (legal under any
-    joker rules), and its values by column name (the joker model shares those columns)."""
+    joker rules), and its values by column name (the joker model shares those columns).
+
+    It settles the position only if it reaches ``ceiling``; else it is only a first incumbent,
+    so its search stops, unproven, once a part of the objective falls short of the ceiling's."""
     still = [s for s in free.table if any(t.is_joker for t in s)]
     rest = dataclasses.replace(free, table=tuple(s for s in free.table if s not in still))
     model = build_model(rest, options.objective, options.formulation)
+    tiles, value, kept = ceiling
+    model.lp.targets = (tiles, value, kept - len(still))  # the sets left whole count as kept
     result = get_backend(options.backend)(model.lp, options.time_limit)
     values = result.values if result.values is not None else model.lp.hint
     sets, played = model.decode(values)

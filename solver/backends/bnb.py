@@ -65,6 +65,10 @@ class _OutOfTime(Exception):
     pass
 
 
+class _ShortOfTargets(Exception):
+    """A stage's optimum fell short of its target (LinearModel.targets): the rest does not matter."""
+
+
 class _TooBig(Exception):
     """The tree outgrew its node budget; carries the best solution found so far."""
 
@@ -94,7 +98,7 @@ def solve_bnb(lp: LinearModel, time_limit: float | None) -> BackendResult:
     try:
         if not search.weighted():
             search.by_stages()
-    except _OutOfTime:
+    except (_OutOfTime, _ShortOfTargets):  # the best move found so far, unproven
         return _result(expand(search.best_x, keep, len(lp.names)), False, started, built)
     except (_GiveUp, _TooBig):
         return _fallback(lp, search.deadline, started)
@@ -175,11 +179,21 @@ class _Search:
 
     def by_stages(self) -> None:
         """Optimise the lexicographic parts one after another: tighter bounds per part."""
+        targets = self.lp.targets
         for number, stage in enumerate(self.lp.stages):
             cost = self.cost_of(stage)
             self.engine.set_cost(cost)
+            if targets is not None:
+                # Short of the target even at the root: no search can reach it.
+                solved = self.lp_solution()
+                if solved is None or solved[1] < targets[number]:
+                    raise _ShortOfTargets
             self.stage(cost, first=number == 0)
             value = round(float(cost @ self.best_x))
+            if targets is not None and value < targets[number]:
+                raise _ShortOfTargets
+            if targets is not None and value > targets[number]:
+                targets = None  # past it: the move ranks above the targets whatever follows
             # Later stages may not lose what this one won.
             self.add_row(cost, value)
             self.fixed.append((cost, value))

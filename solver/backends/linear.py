@@ -27,6 +27,9 @@ class LinearModel:
     # The objective's lexicographic parts, most important first (the weighted sum above ranks
     # solutions exactly like them); a backend may optimise them one after another instead.
     stages: list[list[tuple[int, int]]] = field(default_factory=list)
+    # Only whether the stages reach these values (lexicographically) matters to the caller: a
+    # backend optimising stage by stage may stop, unproven, once a stage falls short of its own.
+    targets: tuple[int, ...] | None = None
     # A model derived from a template shares the template's columns in array form; only the
     # columns added afterwards (and bounds) are new. See derive() and arrays().
     _base: LpArrays | None = field(default=None, repr=False)
