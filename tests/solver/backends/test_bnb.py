@@ -95,6 +95,27 @@ def test_bnb_finds_the_lexicographic_optimum(
     assert _values(lp, result.values) == _brute_force(lp)
 
 
+@settings(max_examples=300, deadline=None)
+@given(packing_programs(), st.data(), st.sampled_from([0, 7]))
+def test_targets_stop_the_search_only_when_out_of_reach(
+    lp: LinearModel, data: st.DataObject, quick_nodes: int
+) -> None:
+    """Targets near the optimum: an answer ranking at or above them is found and proven as
+    without targets; below them the search may stop early, unproven, with a feasible move."""
+    lp.hint = [0] * len(lp.names)
+    best = _brute_force(lp)
+    lp.targets = tuple(max(0, v + data.draw(st.integers(-1, 1))) for v in best)
+    result = _solve(lp, quick_nodes)
+    assert result.values is not None
+    assert all(lo <= v <= hi for v, lo, hi in zip(result.values, lp.lower, lp.upper))
+    for _, terms, lo, hi in lp.rows:
+        assert lo <= sum(c * result.values[v] for v, c in terms) <= hi
+    if best >= lp.targets:
+        assert result.optimal and _values(lp, result.values) == best
+    elif result.optimal:  # the weighted search may prove the optimum before any stage
+        assert _values(lp, result.values) == best
+
+
 def test_a_level_without_moves_goes_on_to_the_next() -> None:
     """x + y <= 1.5 and 2x + 2y <= 3 style gaps: the root bound 3 is not reachable, 2 is."""
     lp = LinearModel()
