@@ -573,12 +573,30 @@ def _host_shapes(
     position: Position, counts: tuple[Counter[int], Counter[int]], most: int, originals: set[TileKey]
 ) -> tuple[Any, Any]:
     """The hosts this position needs: shapes with their jokers at their places (the short ones
-    and any equal to a table set), and seatless long runs."""
+    and any equal to a table set), and seatless long runs. Cached: the short-host model and the
+    whole one ask for the same (read-only arrays)."""
+    rack, table = counts
+    return _host_shapes_of(
+        position.rules,
+        tuple(sorted((t, n) for t, n in rack.items() if n)),
+        tuple(sorted((t, n) for t, n in table.items() if n)),
+        most,
+        frozenset(originals),
+    )
+
+
+@lru_cache(maxsize=16)
+def _host_shapes_of(
+    rules: RuleSet,
+    rack_counts: tuple[tuple[int, int], ...],
+    table_counts: tuple[tuple[int, int], ...],
+    most: int,
+    originals: frozenset[TileKey],
+) -> tuple[Any, Any]:
     import numpy as np
 
-    rules = position.rules
     host = _host_table(rules)
-    rack, table = counts
+    rack, table = Counter(dict(rack_counts)), Counter(dict(table_counts))
     joker = rules.joker_index
     rich = np.array([1 if rack[t] else 0 for t in range(joker)], dtype=np.float64)
     absent = np.array([0 if rack[t] or table[t] else 1 for t in range(joker)], dtype=np.float64)
@@ -595,6 +613,7 @@ def _host_shapes(
     long = host.seatless >= 0
     seated = np.flatnonzero(chosen & (~long | protected))
     seatless = np.unique(host.seatless[chosen & long & ~protected])
+    seated.flags.writeable = seatless.flags.writeable = False
     return seated, seatless
 
 
