@@ -739,6 +739,19 @@ static PyObject *Simplex_inverse_row(Simplex *s, PyObject *args) {
     return result;
 }
 
+/* The reduced costs behind the last bound (minimising, structurals only): the bound falls by
+ * at least |d_j| for each unit a column moves off the bound its d_j picks (reduced-cost fixing). */
+static PyObject *Simplex_reduced_costs(Simplex *s, PyObject *args) {
+    REQUIRE_READY(s);
+    Py_buffer out;
+    if (!parse_out(args, &out, s->n, sizeof(double))) return NULL;
+    dual_products(s);
+    double *o = out.buf;
+    for (int j = 0; j < s->n; j++) o[j] = s->cost[j] - s->work_row[j];
+    PyBuffer_Release(&out);
+    Py_RETURN_NONE;
+}
+
 /* The row activities' bounds as solved: the caller's, or tighter implied ones where infinite. */
 static PyObject *Simplex_row_bounds(Simplex *s, PyObject *args) {
     REQUIRE_READY(s);
@@ -767,6 +780,7 @@ static PyMethodDef Simplex_methods[] = {
     {"basic_variables", (PyCFunction)Simplex_basic_variables, METH_VARARGS, "basic_variables(out int32[m])"},
     {"inverse_row", (PyCFunction)Simplex_inverse_row, METH_VARARGS, "inverse_row(position, out float64[m])"},
     {"row_bounds", (PyCFunction)Simplex_row_bounds, METH_VARARGS, "row_bounds(lower out, upper out)"},
+    {"reduced_costs", (PyCFunction)Simplex_reduced_costs, METH_VARARGS, "reduced_costs(out float64[n]): minimising"},
     {NULL, NULL, 0, NULL},
 };
 

@@ -48,6 +48,10 @@ QUICK_NODES = 7  # nodes for the one-shot weighted search before solving part by
 DIVE_NODES = 15
 DIVE_FIX_GAP = 0.3  # each step fixes every variable this close to an integer (at least one)
 TOLERANCE = 1e-6
+# Reduced-cost fixing in the later parts of the objective (points or tiles, sets kept): their
+# searches prove gaps of a point or two, where it fixes many columns. In the first part it
+# changed the searches more than it shortened them (bench/results/speed.md, session 10).
+FIX_BY_REDUCED_COSTS = True
 LP_ENGINE = "auto"  # see lp_engine.py: the compiled simplex when built, else HiGHS
 # An LP bound is rounded down only after adding this slack. HiGHS returns optima with dual
 # infeasibilities up to its 1e-7 tolerance (60% of the solves on the bench sets had some), so a
@@ -271,10 +275,10 @@ class _Search:
                 if len(changed):
                     engine.set_bounds(changed, lower[changed], upper[changed])
                 current_lower, current_upper = lower, upper
-                solved = self.lp_solution()
+                solved = self.lp_solution(reduced=FIX_BY_REDUCED_COSTS and bool(self.fixed))
                 if solved is None:
                     continue  # infeasible
-            x, bound = solved
+            x, bound = solved[:2]
             if bound <= best:
                 continue  # even the relaxation cannot beat the best found
             if by_level and nodes == 1:
@@ -293,6 +297,7 @@ class _Search:
             if bound < level:
                 waiting.append((bound, lower, upper, solved))
                 continue
+            lower, upper = self.fix_by_reduced_costs(solved, lower, upper, best)
             # Branch on the most fractional variable; explore the nearer side first, but by
             # level the up side of a scored variable (play the tile, keep the set): a move
             # at the level mostly rounds those up.
@@ -463,9 +468,10 @@ class _Search:
         used = at >= 0  # a dropped column is fixed at zero
         return np.bincount(at[used], np.array(coefficients, dtype=np.float64)[used], self.n)
 
-    def lp_solution(self) -> tuple[Any, int] | None:
+    def lp_solution(self, reduced: bool = False) -> tuple[Any, ...] | None:
         """The LP optimum within the engine's current bounds and its rounded-down bound, or
-        None if infeasible."""
+        None if infeasible; ``reduced``: then also the bound unrounded and the reduced costs
+        behind it (None if the engine has none), for ``fix_by_reduced_costs``."""
         try:
             solved = self.engine.solve()
         except LpFailure:
@@ -473,7 +479,35 @@ class _Search:
         if solved is None:
             return None
         x, value = solved
+        if reduced:
+            return x, bound_of(value), value, self.engine.reduced_costs()
         return x, bound_of(value)
+
+    def fix_by_reduced_costs(self, solved: tuple[Any, ...], lower: Any, upper: Any, best: int) -> tuple[Any, Any]:
+        """A node's bounds tightened to where a move beating ``best`` can lie (reduced-cost fixing).
+
+        Its LP's bound falls by at least ``|r[j]|`` per unit column j moves off the bound its
+        reduced cost picks, and a better move scores at least ``best + 1``; so j moves at most
+        (bound - best - 1) / |r[j]| units, rounded down. The same argument and slack as pruning
+        a node by its bound: exact. Valid in the node's subtree, for this stage's search."""
+        import numpy as np
+
+        if len(solved) < 4 or solved[3] is None:
+            return lower, upper
+        value, r = solved[2], solved[3]
+        gap = value + BOUND_SLACK - (best + 1)
+        if not math.isfinite(gap) or gap < 0:
+            return lower, upper
+        strong = np.abs(r) > TOLERANCE
+        steps = np.floor(gap / np.where(strong, np.abs(r), 1.0))
+        down = strong & (r < 0) & (upper > lower + steps)  # at its lower bound: cap the upper
+        up = strong & (r > 0) & (lower < upper - steps)
+        if not (down.any() or up.any()):
+            return lower, upper
+        lower, upper = lower.copy(), upper.copy()
+        upper[down] = lower[down] + steps[down]
+        lower[up] = upper[up] - steps[up]
+        return lower, upper
 
     def restore_root_bounds(self) -> None:
         """Leave the LP as it was: the next search starts from the root bounds."""

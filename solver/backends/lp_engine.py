@@ -65,6 +65,12 @@ class LpEngine(Protocol):
         to what the columns' first bounds imply (valid at every solution, so cuts may use them)."""
         ...
 
+    def reduced_costs(self) -> Any | None:
+        """Right after an optimal solve, the columns' reduced costs (maximising) behind its bound:
+        moving column j one unit off the bound its sign picks lowers that bound by at least
+        ``|r[j]|``. None if the engine's bound does not come with them."""
+        ...
+
 
 def available() -> bool:
     """Whether the compiled simplex engine is importable (it is optional at install)."""
@@ -154,6 +160,13 @@ class SimplexEngine:
         self._simplex.row_bounds(lower, upper)
         return lower, upper
 
+    def reduced_costs(self) -> Any | None:
+        if not hasattr(self._simplex, "reduced_costs"):  # an extension built before it had them
+            return None
+        out = self._np.empty(self._n)
+        self._simplex.reduced_costs(out)
+        return -out  # the extension minimises
+
 
 _HIGHS: Any = None
 
@@ -230,3 +243,6 @@ class HighsEngine:
 
     def row_bounds(self) -> tuple[Any, Any]:
         return self._np.array(self._row_lower), self._np.array(self._row_upper)
+
+    def reduced_costs(self) -> Any | None:
+        return None  # its bound is the solution's value, within HiGHS's tolerances: no margin to fix by

@@ -248,3 +248,27 @@ def test_the_engines_agree_on_any_small_lp(arrays: LpArrays, changes: list[tuple
         activity = _activity(arrays, x)
         assert (activity >= arrays.row_lower - 1e-7).all() and (activity <= arrays.row_upper + 1e-7).all()
         assert all(float(row @ x) >= floor - 1e-7 for row, floor in added)
+
+
+@settings(max_examples=400, deadline=None)
+@given(small_lps())
+def test_a_column_moved_off_its_bound_costs_its_reduced_cost(arrays: LpArrays) -> None:
+    """What reduced-cost fixing rests on: after an optimal solve, moving column j k units off the
+    bound its reduced cost picks leaves an optimum of at most the bound less k * |r[j]| (or none)."""
+    simplex = lp_engine.make_engine(arrays, "simplex")
+    solved = simplex.solve()
+    if solved is None:
+        return
+    bound, r = solved[1], simplex.reduced_costs()
+    assert r is not None and len(r) == len(arrays.cost)
+    for j in np.flatnonzero(np.abs(r) > 1e-9).tolist():
+        width = arrays.upper[j] - arrays.lower[j]
+        for k in range(1, int(width) + 1):
+            lower, upper = arrays.lower.copy(), arrays.upper.copy()
+            if r[j] < 0:  # it wants its lower bound: keep it at least k above
+                lower[j] += k
+            else:
+                upper[j] -= k
+            moved = lp_engine.make_engine(dataclasses.replace(arrays, lower=lower, upper=upper), "highs").solve()
+            assert moved is None or moved[1] <= bound - k * abs(r[j]) + 1e-6
+    assert lp_engine.make_engine(arrays, "highs").reduced_costs() is None
