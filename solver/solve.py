@@ -343,8 +343,8 @@ def _untouched(free: Position, options: SolveOptions, ceiling: Rank) -> tuple[Fo
     still = [s for s in free.table if any(t.is_joker for t in s)]
     rest = dataclasses.replace(free, table=tuple(s for s in free.table if s not in still))
     model = build_model(rest, options.objective, options.formulation)
-    tiles, value, kept = ceiling
-    model.lp.targets = (tiles, value, kept - len(still))  # the sets left whole count as kept
+    first, second, kept = ceiling
+    model.lp.targets = (first, second, kept - len(still))  # the sets left whole count as kept
     result = get_backend(options.backend)(model.lp, options.time_limit)
     values = result.values if result.values is not None else model.lp.hint
     sets, played = model.decode(values)
