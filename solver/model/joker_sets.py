@@ -27,9 +27,10 @@ The rows about own tiles and rack tiles are lazy (``LinearModel.lazy``).
 from __future__ import annotations
 
 from collections import Counter, defaultdict
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from itertools import combinations, product
+from typing import Any, TypeVar
 
 from solver.backends.linear import INF, LinearModel
 from solver.melds import Kind, run_numbers, run_starts
@@ -40,6 +41,7 @@ from solver.rules import JokerRules, Retrieval
 from solver.tiles import JOKER, Tile, tile
 
 RETRIEVED = -1
+ABSENT = -2  # a table joker's choice in a set: not in it (else a reading's index, or RETRIEVED)
 
 
 @dataclass(frozen=True, order=True)
@@ -306,24 +308,15 @@ class _Generator:
         options: list[list[tuple[int, int, Tile | None]]] = []  # (reading, place, tile)
         for joker in self.jokers:
             s = self.sets[joker.owner]
-            mine: list[tuple[int, int, Tile | None]] = [(-2, -1, None), (RETRIEVED, -1, None)]
+            mine: list[tuple[int, int, Tile | None]] = [(ABSENT, -1, None), (RETRIEVED, -1, None)]
             for k, reading in enumerate(s.readings):
                 if reading.kind is Kind.RUN and reading.stands_for[0].colour == colour:
                     t = reading.roles[joker.slot].options[0]
                     if t.number in at:
                         mine.append((k, at[t.number], t))
             options.append(mine)
-        for choice in product(*options):
-            present = [(j, c) for j, c in zip(self.jokers, choice) if c[0] != -2]
-            if not present:
-                continue
-            stays = [(j, c) for j, c in present if c[0] >= 0]
-            retrieved = [j for j, c in present if c[0] == RETRIEVED]
+        for _, stays, retrieved in _fates(self.jokers, options):
             places = [c[1] for _, c in stays]
-            if len(set(places)) != len(places):
-                continue
-            if {j.owner for j, _ in stays} & {j.owner for j in retrieved}:
-                continue  # a stay needs its set's tile there, a retrieved joker none
             free = [p for p in range(len(numbers)) if p not in places]
             for seats in combinations(free, len(retrieved)):
                 left = [p for p in free if p not in seats]
@@ -394,28 +387,18 @@ class _Generator:
         options: list[list[tuple[int, Tile | None]]] = []  # (reading, tile)
         for joker in self.jokers:
             s = self.sets[joker.owner]
-            mine: list[tuple[int, Tile | None]] = [(-2, None), (RETRIEVED, None)]
+            mine: list[tuple[int, Tile | None]] = [(ABSENT, None), (RETRIEVED, None)]
             for k, reading in enumerate(s.readings):
                 if reading.kind is Kind.GROUP and reading.stands_for[0].number == number:
                     mine += [(k, t) for t in reading.roles[joker.slot].options]
             options.append(mine)
         colours = range(rules.colours)
-        for choice in product(*options):
-            present = [(j, c) for j, c in zip(self.jokers, choice) if c[0] != -2]
-            if not present:
-                continue
-            stays = [(j, c) for j, c in present if c[0] >= 0]
-            retrieved = [j for j, c in present if c[0] == RETRIEVED]
-            declared = [c[1] for _, c in stays]
-            if len(set(declared)) != len(declared):
-                continue
-            if {j.owner for j, _ in stays} & {j.owner for j in retrieved}:
-                continue
-            taken = {t.colour for t in declared if t is not None}
+        for present, stays, retrieved in _fates(self.jokers, options):
+            taken = {c[1].colour for _, c in stays if c[1] is not None}
             for count in range(1, rules.colours + 1):
                 for reals in combinations([c for c in colours if c not in taken], count):
                     for extra in range(self.rack_jokers + 1):
-                        size = count + len(present) + extra
+                        size = count + present + extra
                         if size < rules.min_set_size or size > rules.colours:
                             continue
                         self._group_with(number, reals, stays, retrieved, extra)
@@ -488,3 +471,27 @@ class _Generator:
 def special_sets(values: Sequence[int], exact: ExactJokers) -> list[list[Tile]]:
     """The special sets an answer lays, as tile lists."""
     return [list(sp.tiles) for v, sp in exact.columns for _ in range(values[v])]
+
+
+Fate = TypeVar("Fate", bound=tuple[Any, ...])
+
+
+def _fates(
+    jokers: Sequence[_Joker], options: Sequence[Sequence[Fate]]
+) -> Iterator[tuple[int, list[tuple[_Joker, Fate]], list[_Joker]]]:
+    """Each table joker absent from a set, staying in it (a reading's index first, then its
+    place or tile: distinct among the staying) or retrieved into it; a set's jokers never both
+    stay and are retrieved (a stay needs its set's tile there, a retrieved joker none). Yields
+    how many are in the set, the staying ones with their choice, and the retrieved ones."""
+    for choice in product(*options):
+        present = [(j, c) for j, c in zip(jokers, choice) if c[0] != ABSENT]
+        if not present:
+            continue
+        stays = [(j, c) for j, c in present if c[0] >= 0]
+        retrieved = [j for j, c in present if c[0] == RETRIEVED]
+        where = [c[1] for _, c in stays]
+        if len(set(where)) != len(where):
+            continue
+        if {j.owner for j, _ in stays} & {j.owner for j in retrieved}:
+            continue
+        yield len(present), stays, retrieved
