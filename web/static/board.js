@@ -7,6 +7,7 @@
 // mode "position": the analysis board (also a palette to add tiles from, notation typed into
 // a set, tiles removed).
 
+import { element as el } from "./dom.js";
 import { Dragging } from "./drag.js";
 import { compareTiles, tileElement } from "./tiles.js";
 
@@ -18,19 +19,6 @@ function entry(tile, fromRack = false) {
 
 function sortEntries(list) {
   return list.sort((a, b) => compareTiles(a.tile, b.tile));
-}
-
-function el(tag, attrs = {}, ...children) {
-  const node = document.createElement(tag);
-  for (const [key, value] of Object.entries(attrs)) {
-    if (value === undefined || value === false) continue;
-    if (key === "class") node.className = value;
-    else if (key === "text") node.textContent = value;
-    else if (key.startsWith("data-") || key.startsWith("aria-") || key === "role") node.setAttribute(key, value);
-    else node[key] = value;
-  }
-  node.append(...children.filter((c) => c !== null && c !== undefined));
-  return node;
 }
 
 export class Board {

@@ -4,23 +4,9 @@
 // does — a drag, or tiles picked with clicks or the keyboard and a "Move here" — into the
 // editor's manipulations (take, add, lay, back, split), sent as one step.
 
+import { element as el, plural } from "./dom.js";
 import { Dragging } from "./drag.js";
 import { compareTiles, parts, tileElement } from "./tiles.js";
-
-function el(tag, attrs = {}, ...children) {
-  const node = document.createElement(tag);
-  for (const [key, value] of Object.entries(attrs)) {
-    if (value === undefined || value === false || value === null) continue;
-    if (key === "class") node.className = value;
-    else if (key === "text") node.textContent = value;
-    else if (key.startsWith("data-") || key.startsWith("aria-") || key === "role") node.setAttribute(key, value);
-    else node[key] = value;
-  }
-  node.append(...children.filter((c) => c !== null && c !== undefined));
-  return node;
-}
-
-const plural = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
 
 /** Rack order: by colour then number (the library's), or by number then colour. */
 export function sortRack(tiles, order) {

@@ -5,13 +5,13 @@
 // so a reload (or a server restart) continues it.
 
 import { ApiError, get, post } from "./api.js";
+import { el, plural } from "./dom.js";
 import { GameBoard, sortRack } from "./game-board.js";
 import { rulesForm } from "./rules.js";
 import { setColours, tileElement } from "./tiles.js";
 import { setsView, showHint, stepsView } from "./views.js";
 
 const $ = (id) => document.getElementById(id);
-const plural = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
 const SEAT_CHOICES = [
   ["", "nobody"],
   ["person", "a person"],
@@ -47,13 +47,6 @@ function prefs() {
 
 function savePrefs(change) {
   localStorage.setItem(PREFS, JSON.stringify({ ...prefs(), ...change }));
-}
-
-function el(tag, className, text) {
-  const node = document.createElement(tag);
-  if (className) node.className = className;
-  if (text !== undefined) node.textContent = text;
-  return node;
 }
 
 function tilesOf(tiles, played = []) {

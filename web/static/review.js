@@ -4,11 +4,11 @@
 // one request at a time (the server solves each in its worker processes), shown as they come.
 
 import { get, upload } from "./api.js";
+import { el, plural } from "./dom.js";
 import { setColours, tileElement } from "./tiles.js";
 import { setsView } from "./views.js";
 
 const $ = (id) => document.getElementById(id);
-const plural = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
 let review = null; // GET /api/reviews/{id}
 const judged = new Map(); // turn number -> GET /api/reviews/{id}/turns/{n}?objective=...
 let at = 1;
@@ -18,13 +18,6 @@ let judging = 0; // bumped when the objective changes: a judging loop of the old
 function say(text, kind = "error") {
   $("message").textContent = text;
   $("message").dataset.kind = kind;
-}
-
-function el(tag, className, text) {
-  const node = document.createElement(tag);
-  if (className) node.className = className;
-  if (text !== undefined) node.textContent = text;
-  return node;
 }
 
 function tiles(list, played = []) {

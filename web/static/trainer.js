@@ -4,6 +4,7 @@
 
 import { get, post } from "./api.js";
 import { Board } from "./board.js";
+import { plural } from "./dom.js";
 import { setColours } from "./tiles.js";
 import { showAnswer, showHint } from "./views.js";
 
@@ -18,10 +19,6 @@ let hintLevel = 0;
 function say(text, kind = "error") {
   $("message").textContent = text;
   $("message").dataset.kind = kind;
-}
-
-function plural(n, word) {
-  return `${n} ${word}${n === 1 ? "" : "s"}`;
 }
 
 // ---------------------------------------------------------------- progress, kept in the browser

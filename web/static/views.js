@@ -2,18 +2,8 @@
 // highlighted, each set marked unchanged / extended / new / rebuilt), the steps one at a time
 // with the table as it stands after each, and hints in words.
 
+import { el, plural } from "./dom.js";
 import { tileElement } from "./tiles.js";
-
-function el(tag, className, text) {
-  const node = document.createElement(tag);
-  if (className) node.className = className;
-  if (text !== undefined) node.textContent = text;
-  return node;
-}
-
-function plural(n, word) {
-  return `${n} ${word}${n === 1 ? "" : "s"}`;
-}
 
 /** Sets as a list; `options.played[i][j]` highlights a tile, `options.changes[i]` labels a set,
  * `options.changed` (indices) and `options.moving` (tiles) show what a step touched (the badge

@@ -1,0 +1,27 @@
+// The small DOM helpers every page uses.
+
+/** An element with a class and a text, either optional. */
+export function el(tag, className, text) {
+  const node = document.createElement(tag);
+  if (className) node.className = className;
+  if (text !== undefined) node.textContent = text;
+  return node;
+}
+
+/** An element with attributes (`class`, `text`, `data-*`, `aria-*`, `role`, else properties;
+ * undefined, false and null leave one out) and children (null and undefined left out). */
+export function element(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [key, value] of Object.entries(attrs)) {
+    if (value === undefined || value === false || value === null) continue;
+    if (key === "class") node.className = value;
+    else if (key === "text") node.textContent = value;
+    else if (key.startsWith("data-") || key.startsWith("aria-") || key === "role") node.setAttribute(key, value);
+    else node[key] = value;
+  }
+  node.append(...children.filter((c) => c !== null && c !== undefined));
+  return node;
+}
+
+/** "1 tile", "2 tiles". */
+export const plural = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
