@@ -1,5 +1,5 @@
 """Shared test options: every backend-dependent test runs once per backend (``--backend`` picks one);
-and a Dask cluster for the executor tests."""
+and Dask clusters of two workers for the executor tests (one for the session, one per test)."""
 
 from __future__ import annotations
 
@@ -31,9 +31,23 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
 def dask_cluster() -> Iterator[Any]:
     """A Dask cluster of two worker processes for the session: the "existing cluster" that
     ``--scheduler`` connects to (its scheduler runs in the test process)."""
+    cluster = _two_workers()
+    yield cluster
+    cluster.close()
+
+
+@pytest.fixture
+def own_cluster() -> Iterator[Any]:
+    """A cluster of two worker processes for one test (one of them gets killed)."""
+    cluster = _two_workers()
+    yield cluster
+    cluster.close()
+
+
+def _two_workers() -> Any:
     from distributed import LocalCluster
 
-    cluster = LocalCluster(
+    return LocalCluster(
         n_workers=2,
         threads_per_worker=1,
         processes=True,
@@ -42,5 +56,3 @@ def dask_cluster() -> Iterator[Any]:
         scheduler_kwargs={"dashboard": False, "dashboard_address": "127.0.0.1:0"},  # 8787 may be taken
         silence_logs=logging.CRITICAL,
     )
-    yield cluster
-    cluster.close()

@@ -4,12 +4,10 @@ middle of a run, a run stopped early, a scheduler out of reach."""
 from __future__ import annotations
 
 import dataclasses
-import logging
 import os
 import signal
 import socket
 import time
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -36,22 +34,6 @@ class Transitions(SchedulerPlugin):
 
     def transition(self, key: Any, start: str, finish: str, *args: Any, **kwargs: Any) -> None:
         self.seen.append((str(key), start, finish))
-
-
-@pytest.fixture
-def own_cluster() -> Iterator[LocalCluster]:
-    """A cluster of two worker processes for one test (one of them gets killed)."""
-    cluster = LocalCluster(
-        n_workers=2,
-        threads_per_worker=1,
-        processes=True,
-        host="127.0.0.1",
-        dashboard_address=None,
-        scheduler_kwargs={"dashboard": False, "dashboard_address": "127.0.0.1:0"},
-        silence_logs=logging.CRITICAL,
-    )
-    yield cluster
-    cluster.close()
 
 
 def scheduler_state(address: str) -> tuple[dict[str, int], int]:
