@@ -23,10 +23,10 @@ from cli.main import cli
 from puzzles.generate import generated_puzzle
 from puzzles.library import load_puzzle
 from solver.validator import validate
+from tests.interrupt import COMMAND, ctrl_c
 from tests.paths import ROOT
 
 SELFPLAY = ROOT / "bench" / "positions" / "selfplay.jsonl"
-COMMAND = [sys.executable, "-c", "from cli.main import main; main()"]
 TIMING = ("seconds", "games_per_second")
 
 
@@ -196,18 +196,12 @@ def session_processes(session: int) -> list[int]:
 
 def test_ctrl_c_stops_selfplay_on_a_cluster_it_started(tmp_path: Path) -> None:
     records = tmp_path / "games"
-    process = subprocess.Popen(
-        [*COMMAND, "selfplay", "--games", "3000", "--ai", "easy,easy", "--numbers", "7", "--json",
+    process = ctrl_c(
+        ["selfplay", "--games", "3000", "--ai", "easy,easy", "--numbers", "7", "--json",
          "--record", str(records), "--executor", "dask", "--jobs", "2"],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        start_new_session=True,  # the interrupt reaches the workers too, as a terminal's Ctrl-C would
+        lambda: records.exists() and len(list(records.iterdir())) >= 20,
     )
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline and (not records.exists() or len(list(records.iterdir())) < 20):
-        time.sleep(0.05)
-    os.killpg(process.pid, signal.SIGINT)
-    out, err = process.communicate(timeout=60)
+    out, err = process.out, process.err
     assert process.returncode == 130
     assert b"Traceback" not in err and b"distributed" not in err
     report = json.loads(out)
@@ -229,18 +223,9 @@ def test_ctrl_c_stops_batch_and_leaves_an_existing_cluster_as_found(tmp_path: Pa
     batch.write_text("\n".join(SELFPLAY.read_text().splitlines() * 30) + "\n")
     out = tmp_path / "out.jsonl"
     with open(out, "wb") as sink:
-        process = subprocess.Popen(
-            [*COMMAND, "batch", str(batch), "--no-timing", "--executor", "dask", "--scheduler", address],
-            stdout=sink,
-            stderr=subprocess.PIPE,
-            start_new_session=True,
-        )
-        deadline = time.monotonic() + 60
-        while out.stat().st_size == 0 and time.monotonic() < deadline:
-            time.sleep(0.05)
-        time.sleep(0.5)
-        os.killpg(process.pid, signal.SIGINT)
-        _, err = process.communicate(timeout=60)
+        arguments = ["batch", str(batch), "--no-timing", "--executor", "dask", "--scheduler", address]
+        process = ctrl_c(arguments, lambda: out.stat().st_size > 0, sink, settle=0.5)
+    err = process.err
     assert process.returncode == 130
     assert err.decode().strip() == "Interrupted."
     lines = out.read_text().splitlines()

@@ -3,11 +3,6 @@
 from __future__ import annotations
 
 import json
-import os
-import signal
-import subprocess
-import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -17,11 +12,11 @@ from cli.main import cli
 from solver.files import MAX_INPUT_BYTES, position_from_record
 from solver.solve import SolveOptions, solve
 from solver.validator import validate
+from tests.interrupt import ctrl_c
 from tests.paths import ROOT
 
 HARD = ROOT / "bench" / "positions" / "hard.jsonl"
 SELFPLAY = ROOT / "bench" / "positions" / "selfplay.jsonl"
-COMMAND = [sys.executable, "-c", "from cli.main import main; main()"]
 
 
 def hard_rows(count: int) -> list[str]:
@@ -34,19 +29,8 @@ def test_interrupted_batch_stops_cleanly_with_finished_answers_written(tmp_path:
     batch.write_text("\n".join(hard_rows(120) * 20) + "\n")
     out = tmp_path / "out.jsonl"
     with open(out, "wb") as sink:
-        # A new session, so that the interrupt reaches the workers as a terminal's Ctrl-C would.
-        process = subprocess.Popen(
-            [*COMMAND, "batch", str(batch), "--jobs", jobs],
-            stdout=sink,
-            stderr=subprocess.PIPE,
-            start_new_session=True,
-        )
-        deadline = time.monotonic() + 60
-        while out.stat().st_size == 0 and time.monotonic() < deadline:
-            time.sleep(0.05)
-        time.sleep(0.3)
-        os.killpg(process.pid, signal.SIGINT)
-        _, err = process.communicate(timeout=60)
+        process = ctrl_c(["batch", str(batch), "--jobs", jobs], lambda: out.stat().st_size > 0, sink, settle=0.3)
+    err = process.err
     assert process.returncode == 130
     assert b"Traceback" not in err
     assert err.decode().strip() == "Interrupted."
@@ -59,18 +43,12 @@ def test_interrupted_batch_stops_cleanly_with_finished_answers_written(tmp_path:
 @pytest.mark.parametrize("jobs", ["1", "2"])
 def test_interrupted_selfplay_reports_the_games_finished(tmp_path: Path, jobs: str) -> None:
     records = tmp_path / "games"
-    process = subprocess.Popen(
-        [*COMMAND, "selfplay", "--games", "2000", "--ai", "easy,easy", "--numbers", "7", "--json",
+    process = ctrl_c(
+        ["selfplay", "--games", "2000", "--ai", "easy,easy", "--numbers", "7", "--json",
          "--record", str(records), "--jobs", jobs],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        start_new_session=True,
+        lambda: records.exists() and len(list(records.iterdir())) >= 3,
     )
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline and (not records.exists() or len(list(records.iterdir())) < 3):
-        time.sleep(0.05)
-    os.killpg(process.pid, signal.SIGINT)
-    out, err = process.communicate(timeout=60)
+    out, err = process.out, process.err
     assert process.returncode == 130
     assert b"Traceback" not in err
     names = sorted(path.name for path in records.iterdir())
