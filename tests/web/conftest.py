@@ -125,3 +125,45 @@ def screenshots() -> Path:
     """Where the browser tests save their screenshots (git-ignored; look at them)."""
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     return SCREENSHOTS
+
+
+DESKTOP = {"width": 1200, "height": 900}
+PHONE = {"width": 390, "height": 844}
+
+
+class Page:
+    """A fresh browser context and page that fails the test on any console error it did not expect."""
+
+    def __init__(self, browser: Any, server: Server, screenshots: Path, viewport: dict[str, int]) -> None:
+        self.context = browser.new_context(viewport=viewport, accept_downloads=True)
+        self.page = self.context.new_page()
+        self.server = server
+        self.screenshots = screenshots
+        self.errors: list[str] = []
+        self.expected: list[str] = []
+        self.page.on("console", lambda m: self.errors.append(m.text) if m.type == "error" else None)
+        self.page.on("pageerror", lambda e: self.errors.append(str(e)))
+
+    def open(self, path: str) -> Any:
+        self.page.goto(self.server.url + path)
+        self.page.wait_for_selector("body[data-ready='true']", timeout=10_000)
+        return self.page
+
+    def shot(self, name: str) -> None:
+        self.page.screenshot(path=str(self.screenshots / f"{name}.png"), full_page=True)
+
+    def expect_refusal(self) -> None:
+        """The next request is refused on purpose (the browser logs every 4xx as an error)."""
+        self.expected.append("status of 400")
+
+    def unexpected(self) -> list[str]:
+        return [e for e in self.errors if not any(x in e for x in self.expected)]
+
+
+@pytest.fixture
+def page(browser: Any, server: Server, screenshots: Path) -> Iterator[Page]:
+    """A desktop page failing the test on a console error it did not expect."""
+    opened = Page(browser, server, screenshots, DESKTOP)
+    yield opened
+    opened.context.close()
+    assert not opened.unexpected(), opened.unexpected()

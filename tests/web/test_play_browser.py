@@ -8,31 +8,20 @@ from __future__ import annotations
 import json
 import time
 from collections import Counter
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import pytest
 from click.testing import CliRunner
 
 from cli.main import cli
 from solver.game.records import parse_record
 from solver.rules import RuleSet
-from tests.web.conftest import Server
+from tests.web.conftest import DESKTOP, PHONE, Page, Server
 from tests.web.moves import easy_move
-from tests.web.test_browser import DESKTOP, PHONE, Page, drag, found, tab_to, tiles
+from tests.web.test_browser import drag, found, tab_to, tiles
 
 # As in test_play_api: with these rules and seed a person playing as the easy AI goes out on turn 21.
 RULES = RuleSet(numbers=6, meld_threshold=0)
-
-
-@pytest.fixture
-def page(browser: Any, server: Server, screenshots: Path) -> Iterator[Page]:
-    """A desktop page failing the test on a console error it did not expect (as test_browser's)."""
-    opened = Page(browser, server, screenshots, DESKTOP)
-    yield opened
-    opened.context.close()
-    assert not opened.unexpected(), opened.unexpected()
 
 
 def until(p: Any, function: str, arg: Any = None, seconds: float = 30) -> None:
