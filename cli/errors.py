@@ -1,11 +1,13 @@
-"""Exit statuses and the guard that turns library errors into one-line messages.
+"""Exit statuses, the guard that turns library errors into one-line messages, and long runs
+that Ctrl-C stops with their results so far.
 
 Every command module imports these from here, so none of them imports ``cli.main`` back.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import sys
+from collections.abc import Callable, Iterable
 from typing import TypeVar
 
 import click
@@ -59,3 +61,22 @@ def guarded(action: Callable[[], T]) -> T:
         raise fail(f"internal error (please report): {err}", EXIT_INTERNAL) from None
     except RummikubError as err:
         raise fail(str(err), EXIT_BAD_INPUT) from None
+
+
+def collect(results: Callable[[], Iterable[T]], length: int, label: str, show_eta: bool = False) -> tuple[list[T], bool]:
+    """Every item of ``results()`` (library errors as :func:`guarded` makes them), with a progress
+    bar on stderr; Ctrl-C stops early and keeps the items so far. Returns (items, interrupted)."""
+    done: list[T] = []
+    with click.progressbar(length=length, label=label, file=sys.stderr, show_eta=show_eta) as bar:
+
+        def take_all() -> bool:
+            try:
+                for item in results():
+                    done.append(item)
+                    bar.update(1)
+            except KeyboardInterrupt:
+                return True
+            return False
+
+        interrupted = guarded(take_all)
+    return done, interrupted

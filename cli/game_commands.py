@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 import json
-import sys
 import time
 from typing import Any
 
 import click
 
-from cli.errors import EXIT_INTERRUPTED, guarded
+from cli.errors import EXIT_INTERRUPTED, collect, guarded
 from cli.options import executor_options, explicit_rule_options, rule_options, workers_from
 from solver.rules import RuleSet
 from solver.wording import count
@@ -93,20 +92,7 @@ def selfplay(ctx: click.Context, /, **params: Any) -> None:
     guarded(lambda: settings.config(0))  # refuse impossible rule/player combinations up front
     workers = workers_from(ctx, params)
     started = time.perf_counter()
-    outcomes = []
-    interrupted = False
-    with click.progressbar(length=settings.games, label="Playing", file=sys.stderr, show_eta=True) as bar:
-
-        def play_all() -> None:
-            nonlocal interrupted
-            try:
-                for outcome in run_games(settings, workers):
-                    outcomes.append(outcome)
-                    bar.update(1)
-            except KeyboardInterrupt:
-                interrupted = True  # the games played so far still make a report
-
-        guarded(play_all)
+    outcomes, interrupted = collect(lambda: run_games(settings, workers), settings.games, "Playing", show_eta=True)
     if interrupted:
         click.echo(f"\nInterrupted after {len(outcomes)} of {settings.games} games.", err=True)
         if not outcomes:
@@ -185,20 +171,7 @@ def odds(ctx: click.Context, /, deals: int, turns: int, seed: int, as_json: bool
     settings = OddsSettings(rules=rules, deals=deals, turns=turns, seed=seed)
     guarded(lambda: odds_variants(settings))  # refuse impossible settings up front
     workers = workers_from(ctx, params)
-    done = []
-    interrupted = False
-    with click.progressbar(length=deals, label="Dealing", file=sys.stderr) as bar:
-
-        def deal_all() -> None:
-            nonlocal interrupted
-            try:
-                for one in run_deals(settings, workers):
-                    done.append(one)
-                    bar.update(1)
-            except KeyboardInterrupt:
-                interrupted = True  # the deals done so far still make a report
-
-        guarded(deal_all)
+    done, interrupted = collect(lambda: run_deals(settings, workers), deals, "Dealing")
     if interrupted:
         click.echo(f"\nInterrupted after {len(done)} of {deals} deals.", err=True)
         if not done:

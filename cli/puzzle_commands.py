@@ -3,13 +3,20 @@
 from __future__ import annotations
 
 import json
-import sys
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
-from cli.errors import EXIT_BAD_INPUT, EXIT_ILLEGAL, EXIT_INTERRUPTED, EXIT_NOT_OPTIMAL, fail, guarded
+from cli.errors import (
+    EXIT_BAD_INPUT,
+    EXIT_ILLEGAL,
+    EXIT_INTERRUPTED,
+    EXIT_NOT_OPTIMAL,
+    collect,
+    fail,
+    guarded,
+)
 from cli.options import executor_options, workers_from
 from cli.render import fit, render_check, render_puzzle
 from solver.wording import count
@@ -151,24 +158,11 @@ def puzzles_generate(
     from puzzles.generate import write_generated
 
     workers = workers_from(ctx, params)
-    written = 0
-    failed: list[tuple[int, str]] = []
-    interrupted = False
-    with click.progressbar(length=count, label="Generating", file=sys.stderr) as bar:
-
-        def generate_all() -> None:
-            nonlocal written, interrupted
-            try:
-                for made in write_generated(difficulty, range(seed, seed + count), out_dir, workers):
-                    if made.error is None:
-                        written += 1
-                    else:
-                        failed.append((made.seed, made.error))
-                    bar.update(1)
-            except KeyboardInterrupt:
-                interrupted = True
-
-        guarded(generate_all)
+    made, interrupted = collect(
+        lambda: write_generated(difficulty, range(seed, seed + count), out_dir, workers), count, "Generating"
+    )
+    written = sum(1 for m in made if m.error is None)
+    failed = [(m.seed, m.error) for m in made if m.error is not None]
     click.echo(f"{written} puzzles of difficulty {difficulty} written to {out_dir}")
     for failed_seed, why in sorted(failed):
         click.echo(f"No puzzle from seed {failed_seed}: {why}", err=True)
