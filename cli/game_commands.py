@@ -129,12 +129,12 @@ def render_selfplay(data: dict[str, Any]) -> str:
     joker = data["joker_value"]
     if "difference" in joker:
         with_j, without = joker["with_joker"], joker["without_joker"]
-        lines.append(
-            f"Holding a joker: players dealt one won {_percent(with_j['win_rate'])} "
-            f"({_interval(with_j['win_rate_95'])}), players dealt none {_percent(without['win_rate'])} "
-            f"({_interval(without['win_rate_95'])}); difference {100 * joker['difference']:+.1f} percentage points "
-            f"(95%: {100 * joker['difference_95'][0]:+.1f} to {100 * joker['difference_95'][1]:+.1f})"
-        )
+        lines += [  # three lines, to fit 80 columns
+            f"Holding a joker: players dealt one won {_percent(with_j['win_rate'])} ({_interval(with_j['win_rate_95'])}),",
+            f"  players dealt none {_percent(without['win_rate'])} ({_interval(without['win_rate_95'])});",
+            f"  difference {100 * joker['difference']:+.1f} percentage points "
+            f"(95%: {100 * joker['difference_95'][0]:+.1f} to {100 * joker['difference_95'][1]:+.1f})",
+        ]
     return "\n".join(lines)
 
 
