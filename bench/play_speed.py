@@ -26,7 +26,9 @@ import time
 from pathlib import Path
 from typing import Any
 
-CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run"]
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))  # the browser tests' Chromium settings
+from tests.browser import CHROMIUM_ARGS, MISSING, chromium_path  # noqa: E402
 
 
 def start_server(games: str) -> tuple[subprocess.Popen[str], str]:
@@ -82,7 +84,7 @@ def main() -> None:
         process, url = start_server(games)
         try:
             with sync_playwright() as playwright:
-                browser = playwright.chromium.launch(executable_path="/usr/bin/chromium", args=CHROMIUM_ARGS)
+                browser = playwright.chromium.launch(executable_path=chromium_path() or sys.exit(MISSING), args=CHROMIUM_ARGS)
                 print("| level | AI turns | games | median | p90 | max |")
                 print("|---|---|---|---|---|---|")
                 for level in args.levels.split(","):

@@ -29,19 +29,11 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))  # the browser tests' Chromium settings
+from tests.browser import CHROMIUM_ARGS, MISSING, chromium_path  # noqa: E402
+
 SELFPLAY = ROOT / "bench" / "positions" / "selfplay.jsonl"
 HARD = ROOT / "bench" / "positions" / "hard.jsonl"  # tables of 50-90 tiles
-# Debian's Chromium as the tests launch it (tests/web/conftest.py): as root, nothing reaching out.
-CHROMIUM_ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
 
 
 def quantiles(values: list[float]) -> str:
@@ -185,7 +177,7 @@ def pages(server: Running, loads: int) -> None:
     base = f"http://{server.host}:{server.port}"
     print(f"\n## First page interactive (Chromium, {loads} loads each; ms from navigation to ready)")
     with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path="/usr/bin/chromium", args=CHROMIUM_ARGS)
+        browser = playwright.chromium.launch(executable_path=chromium_path() or sys.exit(MISSING), args=CHROMIUM_ARGS)
         for path in ("/", "/puzzles", "/puzzles?id=big-2", "/?rack=R5+B7+O7&set=R4+J+R6&set=K1+K2+K3"):
             ready = []
             for _ in range(loads):

@@ -4,10 +4,8 @@
 
 from __future__ import annotations
 
-import os
 import queue
 import re
-import shutil
 import signal
 import subprocess
 import sys
@@ -19,22 +17,12 @@ from typing import Any
 import pytest
 from starlette.testclient import TestClient
 
+from tests.browser import CHROMIUM_ARGS, MISSING, chromium_path
 from tests.paths import TESTS
 from web.app import create_app
 from web.limits import Limits
 
 SCREENSHOTS = TESTS / "web" / "screenshots"
-# Chromium as root in a sandbox-less container, with nothing that reaches for the network.
-CHROMIUM_ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
 
 
 @pytest.fixture(scope="session")
@@ -100,13 +88,9 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
 
 
 def chromium() -> str:
-    path = os.environ.get("RUMMIKUB_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
-    if not Path(path).exists():
-        pytest.fail(
-            "the browser tests need Chromium: apt-get install chromium (Debian), or set RUMMIKUB_CHROMIUM "
-            "to a Chromium binary",
-            pytrace=False,
-        )
+    path = chromium_path()
+    if path is None:
+        pytest.fail(f"the browser tests: {MISSING}", pytrace=False)
     return path
 
 
