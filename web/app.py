@@ -123,7 +123,7 @@ def create_app(
         if status != 200:
             return _json((status, prepared))
         level, view, turn = prepared
-        status, chosen = await state["pool"].call(service.call, games.ai_choose, level, view)
+        status, chosen = await state["pool"].call(service.call, games.ai_choose, level, view, limits.time_limit)
         if status != 200:
             return _json((status, chosen))
         return _json(await run_in_threadpool(service.call, sessions.ai_move, key, turn, chosen["table"]))

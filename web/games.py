@@ -626,9 +626,11 @@ def _result(result: RoundResult) -> Json:
 # --------------------------------------------------------------------------- in the worker processes
 
 
-def ai_choose(level: str, view: GameView) -> Json:
-    """The AI's move for this view (run in a solver process): the table after it, or None to draw."""
-    table = make_player(level).choose(view)
+def ai_choose(level: str, view: GameView, time_limit: float) -> Json:
+    """The AI's move for this view (run in a solver process): the table after it, or None to draw.
+    Each of its searches has the server's time limit: a hard position ends in a legal move, not
+    in the request's deadline."""
+    table = make_player(level, time_limit).choose(view)
     return {"table": None if table is None else _sets(table)}
 
 

@@ -9,7 +9,9 @@ to draw``. Every answer is a table the engine checks with the validator like any
 - ``hard`` plays to win the round, using the solver to compare alternatives; see :class:`Hard`.
 
 AIs are deterministic: ``hard`` samples with its own seeded generator, so a game between AIs is
-the same every time it is played from the same seed.
+the same every time it is played from the same seed. A player may be given a time limit for each
+of its searches (the web server's, so that an AI turn always ends in a legal move); it then plays
+the best move found in time, and is deterministic no more.
 """
 
 from __future__ import annotations
@@ -50,8 +52,11 @@ class Medium:
 
     name = "medium"
 
+    def __init__(self, time_limit: float | None = None) -> None:
+        self.options = SolveOptions(time_limit=time_limit)
+
     def choose(self, view: GameView) -> Table | None:
-        return _table(solve(view.position))
+        return _table(solve(view.position, self.options))
 
 
 class Easy:
@@ -59,14 +64,19 @@ class Easy:
 
     name = "easy"
 
+    def __init__(self, time_limit: float | None = None) -> None:
+        self.options = SolveOptions(time_limit=time_limit)
+
     def choose(self, view: GameView) -> Table | None:
         position = view.position
         rules = position.rules
         if not position.opened:
             # The initial meld is new sets from the rack alone: exactly what a beginner does.
-            meld = solve(dataclasses.replace(position, rules=rules.replace(continue_after_meld=False)))
+            meld = solve(
+                dataclasses.replace(position, rules=rules.replace(continue_after_meld=False)), self.options
+            )
             return _table(meld)
-        own = solve(Position(position.rack, (), True, rules))
+        own = solve(Position(position.rack, (), True, rules), self.options)
         base = [list(s) for s in position.table] + [list(s.tiles) for s in own.table]
         extended = [list(s) for s in base]
         _extend(extended, Counter(position.rack) - Counter(own.played), rules)
@@ -127,7 +137,9 @@ class Hard:
         seed: int = 0,
         objective: Objective = Objective.POINTS,
         hold: bool | None = None,
+        time_limit: float | None = None,
     ) -> None:
+        self.options = SolveOptions(time_limit=time_limit)
         self.hold = hold
         self.objective = objective
         self.watch = watch
@@ -137,23 +149,24 @@ class Hard:
 
     def choose(self, view: GameView) -> Table | None:
         position = view.position
-        most = solve(position)
+        most = solve(position, self.options)
         if not most.tiles_played or not most.rack_left:
             return _table(most)  # nothing to play, or going out
-        shed = solve(position, SolveOptions(self.objective)) if self.objective is not Objective.TILES else most
+        shedding = self.options.replace(objective=self.objective)
+        shed = solve(position, shedding) if self.objective is not Objective.TILES else most
         danger = [seat for seat in view.opponents() if view.rack_sizes[seat] <= self.watch]
         if not danger:
             hold = self.hold if self.hold is not None else view.players > 2
             if hold and position.opened:
                 return self._holding(position, shed)
             return _table(shed)
-        memo = _GoOut(view.rules)
+        memo = _GoOut(view.rules, self.options)
         racks = {seat: self._racks(view, seat, memo) for seat in danger}
         options: list[tuple[int, Table | None]] = [(shed.tiles_played, _table(shed))]
         if most.tiles_played > shed.tiles_played:
             options.append((most.tiles_played, _table(most)))
         if position.opened:
-            own = solve(Position(position.rack, (), True, position.rules))
+            own = solve(Position(position.rack, (), True, position.rules), self.options)
             if own.tiles_played:
                 options.append(
                     (own.tiles_played, [*map(list, position.table), *(list(s.tiles) for s in own.table)])
@@ -171,12 +184,13 @@ class Hard:
     def _holding(self, position: Position, shed: Solution) -> Table | None:
         """Keep the sets the rack makes by itself (they can be laid any time); lay what needs the
         table now; lay one kept set rather than draw."""
-        own = solve(Position(position.rack, (), True, position.rules))
+        own = solve(Position(position.rack, (), True, position.rules), self.options)
         if not own.tiles_played:
             return _table(shed)
         rest = Counter(position.rack) - Counter(own.played)
         if rest:
-            play = solve(dataclasses.replace(position, rack=tuple(sorted(rest.elements()))), SolveOptions(self.objective))
+            rest_only = dataclasses.replace(position, rack=tuple(sorted(rest.elements())))
+            play = solve(rest_only, self.options.replace(objective=self.objective))
             if play.tiles_played:
                 return _table(play)
         kept = max(own.table, key=lambda s: (sum(t.number for t in s.tiles), len(s.tiles)))
@@ -213,8 +227,9 @@ class _GoOut:
     tables holding the same tiles share their answers.
     """
 
-    def __init__(self, rules: RuleSet) -> None:
+    def __init__(self, rules: RuleSet, options: SolveOptions) -> None:
         self.rules = rules
+        self.options = options
         self.free = rules.joker_rules is JokerRules.FREE
         self.cache: dict[tuple[object, ...], bool] = {}
 
@@ -231,7 +246,7 @@ class _GoOut:
     def goes_out(self, rack: Sequence[Tile], table: Sequence[Sequence[Tile]], opened: bool) -> bool:
         key = self._key("out", rack, table, opened)
         if key not in self.cache:
-            self.cache[key] = goes_out(rack, table, opened, self.rules)
+            self.cache[key] = goes_out(rack, table, opened, self.rules, self.options)
         return self.cache[key]
 
     def any_placeable(self, rack: Sequence[Tile], table: Sequence[Sequence[Tile]]) -> bool:
@@ -239,7 +254,7 @@ class _GoOut:
         if key not in self.cache:
             # A tile that fits by itself settles it; single tiles recur from sample to sample.
             alone = len(rack) > 1 and any(self.any_placeable([t], table) for t in rack)
-            self.cache[key] = alone or _any_placeable(rack, table, self.rules)
+            self.cache[key] = alone or _any_placeable(rack, table, self.rules, self.options)
         return self.cache[key]
 
     def risk(
@@ -254,7 +269,13 @@ class _GoOut:
         return worst
 
 
-def goes_out(rack: Sequence[Tile], table: Sequence[Sequence[Tile]], opened: bool, rules: RuleSet) -> bool:
+def goes_out(
+    rack: Sequence[Tile],
+    table: Sequence[Sequence[Tile]],
+    opened: bool,
+    rules: RuleSet,
+    options: SolveOptions = SolveOptions(),
+) -> bool:
     """Can a player lay every tile of this (small) rack on this table in one turn?
 
     The same answer as the solver, found quickly where it is plain: no when some tile cannot be
@@ -271,16 +292,18 @@ def goes_out(rack: Sequence[Tile], table: Sequence[Sequence[Tile]], opened: bool
         if rules.joker_rules is JokerRules.FREE and _joins_simply(rack, table, rules):
             return True
     position = Position(tuple(rack), tuple(tuple(s) for s in table), opened, rules)
-    return solve(position).tiles_played == len(rack)
+    return solve(position, options).tiles_played == len(rack)
 
 
-def _any_placeable(rack: Sequence[Tile], table: Sequence[Sequence[Tile]], rules: RuleSet) -> bool:
+def _any_placeable(
+    rack: Sequence[Tile], table: Sequence[Sequence[Tile]], rules: RuleSet, options: SolveOptions
+) -> bool:
     """Can an opened player lay at least one of these tiles on this table?"""
     counts = Counter(t for s in table for t in s) + Counter(rack)
     if all(not t.is_joker and not _could_join(t, counts, rules) for t in rack):
         return False
     position = Position(tuple(rack), tuple(tuple(s) for s in table), True, rules)
-    return solve(position).tiles_played > 0
+    return solve(position, options).tiles_played > 0
 
 
 def _could_join(t: Tile, counts: Counter[Tile], rules: RuleSet) -> bool:
@@ -318,17 +341,16 @@ def _joins_simply(rack: Sequence[Tile], table: Sequence[Sequence[Tile]], rules: 
 LEVELS: dict[str, type[Easy] | type[Medium] | type[Hard]] = {"easy": Easy, "medium": Medium, "hard": Hard}
 
 
-def make_player(name: str) -> Player:
-    """An AI player by level name: easy, medium or hard."""
+def make_player(name: str, time_limit: float | None = None) -> Player:
+    """An AI player by level name: easy, medium or hard; ``time_limit``: seconds for each of its
+    searches (None: each search proves its optimum)."""
     key = name.strip().lower()
     if key not in LEVELS:
         raise RulesError(f"unknown AI {name!r}: choose easy, medium or hard")
-    return LEVELS[key]()
+    return LEVELS[key](time_limit=time_limit)
 
 
 def ai_turn(game: Game, player: Player) -> TurnRecord:
     """The AI at ``game.seat`` moves: its table, or a draw."""
     table = player.choose(game.view())
     return game.draw() if table is None else game.play(table)
-
-

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import json
 from collections import Counter
 
 import pytest
 
+import solver.game.players as players
 from solver.errors import RulesError
+from solver.files import position_from_record
 from solver.game.engine import Game, GameConfig, GameView
 from solver.game.players import Easy, Hard, Medium, goes_out, make_player
 from solver.position import Position
@@ -14,6 +17,7 @@ from solver.rules import RuleSet
 from solver.solve import SolveOptions, solve
 from solver.tiles import Tile, parse_token
 from solver.validator import validate
+from tests.paths import ROOT
 
 SMALL = RuleSet(numbers=7)
 
@@ -200,3 +204,34 @@ def test_goes_out_agrees_with_the_solver() -> None:
             assert goes_out(rack, table, opened, SMALL) == expected, (rack, table, opened)
             outs += expected
     assert len(cases) > 80 and outs > 10
+
+
+@pytest.mark.parametrize("level", ["easy", "medium", "hard"])
+def test_a_time_limit_reaches_every_search(level: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The web server gives its AIs a time limit for each search (an AI turn must end in a legal
+    move, not in the request's deadline): every solve the player makes carries it."""
+    limits: list[float | None] = []
+
+    def solving(position: Position, options: SolveOptions = SolveOptions()) -> object:
+        limits.append(options.time_limit)
+        return solve(position, options)
+
+    monkeypatch.setattr(players, "solve", solving)
+    # The opponent holds 2 tiles: hard samples its racks and asks the solver about each.
+    watched = view("K1 K2 K3 R7 O9 B4 B5", ["R4 R5 R6", "B1 B2 B3"], rack_sizes=(0, 2))
+    for v in [watched, view("K1 K2 K3 R7", [], opened=False), *VIEWS[:20]]:
+        make_player(level, time_limit=0.5).choose(v)
+    assert len(limits) > 20 and set(limits) == {0.5}
+
+
+def test_an_ai_out_of_time_still_plays_a_legal_move() -> None:
+    """A search stopped by its time limit returns the best legal move it found: on a big table a
+    player with almost no time moves legally (or draws), it never fails."""
+
+
+    record = json.loads((ROOT / "bench" / "positions" / "hard.jsonl").read_text().splitlines()[0])
+    position = position_from_record(record, "hard", {})
+    for level in ("easy", "medium", "hard"):
+        v = GameView(0, position, (len(position.rack), 14), (True, True), 20, 5, 2)
+        table = make_player(level, time_limit=0.001).choose(v)
+        assert table is None or validate(position, table) == []
