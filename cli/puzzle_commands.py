@@ -77,9 +77,9 @@ def show_puzzle(puzzle: Puzzle, with_answer: bool, as_json: bool, svg_file: str 
 @click.option("--svg", "svg_file", metavar="FILE", help="Also draw the puzzle as SVG (with --answer: and its answer).")
 def puzzles_show(puzzle_id: str, with_answer: bool, as_json: bool, svg_file: str | None) -> None:
     """Show a puzzle: rack, table and goal; the answer only with --answer."""
-    from puzzles.library import find
+    from puzzles.generate import find_puzzle
 
-    show_puzzle(guarded(lambda: find(puzzle_id)), with_answer, as_json, svg_file)
+    show_puzzle(guarded(lambda: find_puzzle(puzzle_id)), with_answer, as_json, svg_file)
 
 
 @puzzles.command("check")
@@ -95,11 +95,11 @@ def puzzles_show(puzzle_id: str, with_answer: bool, as_json: bool, svg_file: str
 @click.pass_context
 def puzzles_check(ctx: click.Context, /, puzzle_id: str, answer_file: str, as_json: bool) -> None:
     """Check your answer to a puzzle (exit status as for `rummikub check`)."""
-    from puzzles.library import find
+    from puzzles.generate import find_puzzle
     from solver.check import check_answer
     from solver.files import load_answer
 
-    puzzle = guarded(lambda: find(puzzle_id))
+    puzzle = guarded(lambda: find_puzzle(puzzle_id))
     answer = guarded(lambda: load_answer(answer_file, puzzle.position.rules))
     report = guarded(lambda: check_answer(puzzle.position, answer))
     if as_json:

@@ -24,20 +24,22 @@ A candidate is kept only if
   the least-moves answer, and the puzzle would measure easier.
 
 ``write_generated`` makes many, one from each seed, on any executor, and writes them as puzzle
-files as they come back; a puzzle depends on nothing but its level and seed.
+files as they come back; a puzzle depends on nothing but its level and seed, so its id
+``gen-LEVEL-SEED`` names it as well as a bundled puzzle's id does (``find_puzzle``).
 """
 
 from __future__ import annotations
 
 import dataclasses
 import random
+import re
 from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from itertools import combinations
 from pathlib import Path
 
-from puzzles.library import Difficulty, Puzzle, measure, write_puzzle
+from puzzles.library import Difficulty, Puzzle, find, library, measure, write_puzzle
 from solver.arrange import arrange
 from solver.backends import get_backend
 from solver.errors import BackendError, InputError, RummikubError, ValidationFailure
@@ -306,6 +308,30 @@ def _extension(tiles: Sequence[Tile], rules: RuleSet, pool: Counter[Tile]) -> Ti
         options = [tile(c, number) for c in range(rules.colours) if c not in present]
     options = [t for t in options if pool[t] > 0]
     return options[0] if options else None
+
+
+# A generated puzzle's id: its level and seed (seeds as `puzzles generate --seed` takes them).
+GENERATED_ID = re.compile(r"gen-([1-5])-(-?[0-9]{1,18})")
+
+
+def find_puzzle(puzzle_id: str) -> Puzzle:
+    """A bundled puzzle by its id, or a generated one by ``gen-LEVEL-SEED`` (made again: the same
+    seed gives the same puzzle). InputError says why there is none."""
+    made = GENERATED_ID.fullmatch(puzzle_id)
+    if made is None or puzzle_id in {p.id for p in library()}:  # some bundled ones were generated
+        if made is None and puzzle_id.startswith("gen-"):
+            raise InputError(
+                f"no puzzle {puzzle_id!r}: a generated puzzle's id is gen-LEVEL-SEED, a level of 1-5 and"
+                " a whole-number seed (as 'rummikub puzzles generate' names them)"
+            )
+        return find(puzzle_id)
+    level, seed = int(made[1]), int(made[2])
+    try:
+        return generated_puzzle(level, seed)
+    except (BackendError, ValidationFailure):
+        raise
+    except RummikubError as err:
+        raise InputError(f"no puzzle {puzzle_id!r}: {err}") from None
 
 
 def generated_puzzle(level: int, seed: int) -> Puzzle:

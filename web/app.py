@@ -98,6 +98,8 @@ def create_app(
 
     async def puzzle(request: Request) -> Response:
         puzzle_id, answer = request.path_params["puzzle_id"], request.query_params.get("answer")
+        if service.is_generated(puzzle_id):  # made on request: solves, so in a solver process
+            return _json(await state["pool"].call(service.call, service.puzzle, puzzle_id, answer))
         return _json(await run_in_threadpool(service.answer, "puzzle", puzzle_id, answer))
 
     # ------------------------------------------------------------------ games

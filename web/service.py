@@ -12,13 +12,14 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
-from functools import cache
+from functools import cache, lru_cache
 from pathlib import PurePath
 from typing import Any
 
+from puzzles.generate import GENERATED_ID, find_puzzle
 from puzzles.library import Puzzle, library
 from solver.check import check_answer
-from solver.errors import BackendError, RummikubError, ValidationFailure
+from solver.errors import BackendError, InputError, RummikubError, ValidationFailure
 from solver.executors.local import ignore_interrupts
 from solver.files import RECORD_FIELDS, answer_from_record, decode_text, parse_tokens, position_from_record
 from solver.files import position_from_text as read_position_text
@@ -307,12 +308,30 @@ def _library() -> dict[str, Puzzle]:
     return {p.id: p for p in library()}
 
 
+def is_generated(puzzle_id: str) -> bool:
+    """Whether the id names a generated puzzle, not a bundled one (made on request: a solve)."""
+    return puzzle_id not in _library() and GENERATED_ID.fullmatch(puzzle_id) is not None
+
+
+@lru_cache(maxsize=256)
+def _generated(puzzle_id: str) -> Puzzle:
+    """A generated puzzle (gen-LEVEL-SEED), made once per solver process."""
+    return find_puzzle(puzzle_id)
+
+
 def _puzzle(puzzle_id: str, status: int) -> Puzzle:
     puzzles = _library()
-    if puzzle_id not in puzzles:
-        shown = puzzle_id if len(puzzle_id) <= 40 else puzzle_id[:40] + "…"
-        raise RequestError(status, f"no puzzle {shown!r} (puzzles: {', '.join(puzzles)})")  # as the CLI says
-    return puzzles[puzzle_id]
+    if puzzle_id in puzzles:
+        return puzzles[puzzle_id]
+    if GENERATED_ID.fullmatch(puzzle_id):
+        try:
+            return _generated(puzzle_id)
+        except InputError as err:
+            raise RequestError(status, str(err)) from None
+    shown = puzzle_id if len(puzzle_id) <= 40 else puzzle_id[:40] + "…"
+    raise RequestError(  # as the CLI says
+        status, f"no puzzle {shown!r} (puzzles: {', '.join(puzzles)}; or a generated one, gen-LEVEL-SEED)"
+    )
 
 
 def _solution(solution: Solution) -> Json:

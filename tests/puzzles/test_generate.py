@@ -4,13 +4,21 @@ from __future__ import annotations
 
 import json
 from collections import Counter
+from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
 
 from cli.main import cli
-from puzzles.generate import generated_puzzle, gives_away, needs_table, obvious_pair, unique_played
-from puzzles.library import measure
+from puzzles.generate import (
+    find_puzzle,
+    generated_puzzle,
+    gives_away,
+    needs_table,
+    obvious_pair,
+    unique_played,
+)
+from puzzles.library import library, measure
 from solver.initial_meld import best_meld_sets
 from solver.position import Position
 from solver.solve import solve
@@ -59,3 +67,24 @@ def test_same_seed_same_puzzle() -> None:
     assert other.stdout != first.stdout
     five = runner.invoke(cli, ["puzzles", "generate", "--difficulty", "5", "--seed", "3", "--json"])
     assert five.exit_code == 0 and json.loads(five.stdout)["difficulty"] == 5
+
+
+def test_a_generated_puzzle_is_found_again_by_its_id(tmp_path: Path) -> None:
+    """`gen-LEVEL-SEED` names the generated puzzle wherever a puzzle id is taken (show, check, the
+    web trainer); a bundled puzzle of that name stays the bundled one; a malformed one says why."""
+    runner = CliRunner()
+    made = runner.invoke(cli, ["puzzles", "generate", "--difficulty", "2", "--seed", "-3", "--json", "--answer"])
+    shown = runner.invoke(cli, ["puzzles", "show", "gen-2--3", "--json", "--answer"])
+    assert shown.exit_code == 0 and shown.stdout == made.stdout
+    assert find_puzzle("gen-2--3") == generated_puzzle(2, -3)
+    answer = tmp_path / "answer.txt"
+    answer.write_text("\n".join(" ".join(s) for s in json.loads(made.stdout)["answer"]["table"]) + "\n")
+    checked = runner.invoke(cli, ["puzzles", "check", "gen-2--3", "--answer", str(answer)])
+    assert checked.exit_code == 0 and "Optimal" in checked.stdout
+    bundled = next(p for p in library() if p.id.startswith("gen-"))
+    assert find_puzzle(bundled.id) == bundled
+    wrong = runner.invoke(cli, ["puzzles", "show", "gen-6-1"])
+    assert wrong.exit_code == 1 and wrong.stderr == (
+        "Error: no puzzle 'gen-6-1': a generated puzzle's id is gen-LEVEL-SEED, a level of 1-5 and a"
+        " whole-number seed (as 'rummikub puzzles generate' names them)\n"
+    )

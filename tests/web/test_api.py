@@ -140,6 +140,36 @@ def test_puzzles_list_and_show_as_the_cli(client: TestClient) -> None:
     assert client.get("/api/puzzles/rebuild?answer=no").json() == hidden
 
 
+def test_a_generated_puzzle_by_its_id_as_the_cli_makes_it(client: TestClient) -> None:
+    """gen-LEVEL-SEED names the puzzle `puzzles generate` makes from that seed: shown, checked,
+    hinted and solved by its id like a bundled one (the trainer's "Make one")."""
+    made = cli_json("puzzles", "generate", "--difficulty", "3", "--seed", "41", "--json", "--answer")
+    assert made["id"] == "gen-3-41" and made["difficulty"] == 3
+    assert client.get("/api/puzzles/gen-3-41?answer=yes").json() == made
+    assert client.get("/api/puzzles/gen-3-41").json() == without(made, "answer")
+    assert cli_json("puzzles", "show", "gen-3-41", "--json", "--answer") == made
+    answer = made["answer"]
+    report = client.post("/api/check", json={"puzzle": "gen-3-41", "answer": answer["table"]}).json()
+    assert report["optimal"] and report["tiles_played"] == answer["tiles_played"]
+    hint = client.post("/api/hint", json={"puzzle": "gen-3-41", "level": 1}).json()
+    assert hint["tiles"] == answer["tiles_played"]
+    # A bundled puzzle named like a generated one stays the bundled one.
+    assert client.get("/api/puzzles/gen-4-105").json() == cli_json("puzzles", "show", "gen-4-105", "--json")
+
+
+@pytest.mark.parametrize(
+    ("puzzle_id", "words"),
+    [
+        ("gen-7-5", "no puzzle 'gen-7-5' (puzzles: "),
+        ("gen-2-x", "no puzzle 'gen-2-x' (puzzles: "),
+        ("gen-2-1234567890123456789", "no puzzle 'gen-2-1234567890123456789' (puzzles: "),
+    ],
+)
+def test_a_generated_puzzle_id_out_of_range_is_a_404(client: TestClient, puzzle_id: str, words: str) -> None:
+    message = error_of(client.get(f"/api/puzzles/{puzzle_id}"), 404)
+    assert message.startswith(words) and message.endswith("or a generated one, gen-LEVEL-SEED)")
+
+
 def test_position_from_a_record_and_from_an_uploaded_file(client: TestClient) -> None:
     text = (PUZZLES / "american-wrap.txt").read_bytes()
     uploaded = client.post("/api/position?name=american-wrap.txt", content=text, headers={"content-type": "text/plain"})

@@ -267,6 +267,31 @@ def test_trainer_hints_then_the_answer_step_by_step(page: Page) -> None:
     page.shot("trainer-answer-steps")
 
 
+def test_a_new_puzzle_of_a_chosen_level(page: Page) -> None:
+    """"Make one" generates a puzzle of the level chosen; its address names it, so a reload (or a
+    friend) gets the same puzzle; the next link offers another of that level."""
+    import re
+
+    p = page.open("/puzzles")
+    p.select_option("#generate-level", "2")
+    p.click("#generate")
+    p.wait_for_selector("#workspace:not([hidden])")
+    made = re.search(r"id=(gen-2-[0-9]+)$", p.url)
+    assert made is not None, p.url
+    assert p.inner_text("#puzzle-title").startswith("Generated puzzle, seed ")
+    assert p.inner_text("#puzzle-info").startswith("Level 2.")
+    rack = tiles(p, "#board .rack-zone")
+    assert rack and p.inner_text("#next") == "Another level 2 puzzle"
+    assert re.fullmatch(r".*/puzzles\?id=gen-2-[0-9]+", p.get_attribute("#next", "href") or "")
+    p.click("#show")
+    p.wait_for_selector("#answer .steps")
+    page.shot("trainer-generated")
+    p.reload()
+    p.wait_for_selector("#workspace:not([hidden])")
+    assert tiles(p, "#board .rack-zone") == rack and p.input_value("#generate-level") == "2"
+    assert not page.unexpected()
+
+
 def test_on_a_phone_a_finger_drags_and_taps_tiles(browser: Any, server: Server, screenshots: Path) -> None:
     context = browser.new_context(viewport=PHONE, has_touch=True, is_mobile=True)
     p = context.new_page()

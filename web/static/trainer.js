@@ -1,6 +1,8 @@
 // The puzzle trainer: the library by level with each puzzle marked solved or not (kept in this
 // browser, exportable), a puzzle to solve by moving tiles, "Check" (the verdict of
-// `rummikub check`), hints 1-3, then the answer with its steps.
+// `rummikub check`), hints 1-3, then the answer with its steps. New puzzles of a chosen level
+// come from the generator: the address names one as `?id=gen-LEVEL-SEED` (the same seed, the
+// same puzzle, as `rummikub puzzles generate` makes it).
 
 import { get, post } from "./api.js";
 import { Board } from "./board.js";
@@ -107,15 +109,41 @@ function listPuzzles() {
     levels.push(box);
   }
   $("levels").replaceChildren(...levels);
+  if (puzzle && generated(puzzle.id)) {
+    // After a generated puzzle, another of its level.
+    $("next").textContent = `Another level ${puzzle.difficulty} puzzle`;
+    $("next").href = `/puzzles?id=${newPuzzleId(puzzle.difficulty)}`;
+    $("next").hidden = false;
+    return;
+  }
   const next = puzzles.find((p) => !done[p.id] && p.id !== puzzle?.id);
   $("next").hidden = !next;
   if (next) $("next").href = `/puzzles?id=${encodeURIComponent(next.id)}`;
 }
 
+// ---------------------------------------------------------------- generated puzzles
+
+function generated(id) {
+  return /^gen-[1-5]-/.test(id) && !puzzles.some((p) => p.id === id);
+}
+
+/** The id of a puzzle the server will generate: a level and a fresh random seed. */
+function newPuzzleId(level) {
+  const seed = crypto.getRandomValues(new Uint32Array(1))[0] % 1000000;
+  return `gen-${level}-${seed}`;
+}
+
+function generate(event) {
+  event.preventDefault();
+  location.href = `/puzzles?id=${newPuzzleId($("generate-level").value)}`;
+}
+
 // ---------------------------------------------------------------- one puzzle
 
 async function openPuzzle(id) {
+  if (generated(id)) say("Making the puzzle…", "info");
   puzzle = await get(`/api/puzzles/${encodeURIComponent(id)}`);
+  say("");
   document.title = `${puzzle.title} · Rummikub puzzle trainer`;
   $("puzzle-title").textContent = puzzle.title || puzzle.id;
   const facts = [`Level ${puzzle.difficulty}.`];
@@ -222,9 +250,11 @@ async function main() {
   $("show").addEventListener("click", showTheAnswer);
   $("export").addEventListener("click", exportProgress);
   $("import").addEventListener("change", importProgress);
+  $("generator").addEventListener("submit", generate);
   board.listenForUndoKeys();
   const id = new URLSearchParams(location.search).get("id");
   if (id) {
+    if (generated(id)) $("generate-level").value = id.split("-")[1];
     try {
       await openPuzzle(id);
     } catch (error) {
