@@ -64,7 +64,7 @@ def serve(
     keep_days: float,
 ) -> None:
     """Start the web app: an analysis board, a puzzle trainer, games against the AI players, game
-    reviews, and the JSON API behind them.
+    reviews, a score sheet, and the JSON API behind them.
 
     Everything is served from this package (no network needed); docs/web-api.md describes the API.
     Stop it with Ctrl-C.

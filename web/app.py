@@ -26,7 +26,7 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from web import games, reviews, service
+from web import games, reviews, scores, service
 from web.games import Sessions
 from web.limits import Limits
 from web.pool import SolverPool
@@ -210,11 +210,21 @@ def create_app(
         key, objective = request.path_params["review_id"], request.query_params.get("objective")
         return _json(await run_in_threadpool(service.call, kept_reviews.summary, key, objective))
 
+    # ------------------------------------------------------------------ score sheets
+
+    def score(action: Callable[[Any], Any]) -> Callable[[Request], Awaitable[Response]]:
+        async def endpoint(request: Request) -> Response:
+            body = await _json_body(request, limits)
+            return _json(await run_in_threadpool(service.call, action, body))
+
+        return endpoint
+
     routes = [
         Route("/", _page("index.html")),
         Route("/puzzles", _page("puzzles.html")),
         Route("/play", _page("play.html")),
         Route("/review", _page("review.html")),
+        Route("/score", _page("score.html")),
         Route("/api/games", new_game, methods=["POST"]),
         Route("/api/games/{game_id}", game),
         Route("/api/games/{game_id}/ai", ai_turn, methods=["POST"]),
@@ -228,6 +238,9 @@ def create_app(
         Route("/api/reviews/{review_id}/turns/{turn:int}", review_turn),
         Route("/api/reviews/{review_id}/summary", review_summary),
         Route("/api/rules", rules),
+        Route("/api/score/new", score(scores.new), methods=["POST"]),
+        Route("/api/score/round", score(scores.add_round), methods=["POST"]),
+        Route("/api/score/sheet", score(scores.show), methods=["POST"]),
         Route("/api/tiles", parse, methods=["POST"]),
         Route("/api/position", parse, methods=["POST"]),
         Route("/api/solve", solver, methods=["POST"]),

@@ -644,7 +644,7 @@ def loads(text: str, label: str = "<text>") -> Sheet:
     if not isinstance(data["rounds"], list):
         raise InputError(f"{where}: 'rounds' must be a list")
     for number, item in enumerate(data["rounds"], start=1):
-        sheet = sheet.with_round(_round_from_json(item, sheet, f"{where} round {number}"))
+        sheet = sheet.with_round(round_from_json(item, sheet, f"{where} round {number}"))
     return sheet
 
 
@@ -669,7 +669,9 @@ def _check_keys(data: Mapping[str, Any], known: Iterable[str], where: str) -> No
         raise InputError(f"{where}: unknown key {unknown[0]!r} (keys: {', '.join(known)})")
 
 
-def _round_from_json(item: Any, sheet: Sheet, where: str) -> Round:
+def round_from_json(item: Any, sheet: Sheet, where: str) -> Round:
+    """A round as the score file writes it (``{"winner": ..., "racks": {...}, ...}``), checked
+    against the sheet; InputError starts with ``where``."""
     if not isinstance(item, dict):
         raise InputError(f"{where}: a round must be an object with {', '.join(_ROUND_KEYS)}")
     _check_keys(item, _ROUND_KEYS, where)

@@ -170,6 +170,57 @@ def test_a_generated_puzzle_id_out_of_range_is_a_404(client: TestClient, puzzle_
     assert message.startswith(words) and message.endswith("or a generated one, gen-LEVEL-SEED)")
 
 
+def test_a_score_sheet_kept_by_the_page_is_the_file_rummikub_score_keeps(client: TestClient, tmp_path: Path) -> None:
+    """The docs' example (docs/commands.md) through the API: the same file, byte for byte, and
+    `score show --json` for it; the sheet travels with every request, nothing stays on the server."""
+    path = str(tmp_path / "game.json")
+    runner = CliRunner()
+    rounds = [
+        ("new", {"players": ["Ann", "Bob", "Cy"], "scoring": "club"}, ["new", path, "--players", "Ann,Bob,Cy", "--scoring", "club"]),
+        ("round", {"round": {"winner": "Ann", "racks": {"Bob": "R5 K12 J", "Cy": "23"}}},
+         ["round", path, "--winner", "Ann", "--rack", "Bob=R5 K12 J", "--rack", "Cy=23"]),
+        ("round", {"round": {"winner": None, "blocked": True, "racks": {"Ann": "R3 R4", "Bob": "R2 R3", "Cy": "O13"}, "never_opened": ["Cy"]}},
+         ["round", path, "--blocked", "--rack", "Ann=R3 R4", "--rack", "Bob=R2 R3", "--rack", "Cy=O13", "--never-opened", "Cy"]),
+        ("round", {"replace": 1, "round": {"winner": "Ann", "racks": {"Bob": "R5 K12 J", "Cy": 25}}},
+         ["fix", path, "1", "--winner", "Ann", "--rack", "Bob=R5 K12 J", "--rack", "Cy=25"]),
+    ]
+    sheet = None
+    for action, body, command in rounds:
+        answer = client.post(f"/api/score/{action}", json=body if sheet is None else {"sheet": sheet, **body}).json()
+        assert runner.invoke(cli, ["score", *command]).exit_code == 0
+        assert answer["file"] == Path(path).read_text() and answer["sheet"] == json.loads(answer["file"])
+        assert answer["results"] == cli_json("score", "show", path, "--json")
+        sheet = answer["sheet"]
+    assert client.post("/api/score/sheet", json={"sheet": sheet}).json()["results"]["totals"] == {"Ann": 140, "Bob": -15, "Cy": -125}
+
+
+@pytest.mark.parametrize(
+    ("action", "body", "message"),
+    [
+        ("new", {"players": "Ann"}, "players 'Ann': 1 player, a game has 2 to 6"),
+        ("new", {"players": 7}, 'request: \'players\' must be the names in seat order, like ["Ann", "Bob"]'),
+        ("new", {"players": "Ann,Bob", "joker_penalty": 40}, "joker penalty 40 is not one of 30, 50, 100"),
+        ("new", {"players": "Ann,Bob", "scoring": "golf"}, "unknown scoring 'golf' (standard or club)"),
+        ("new", {"players": "Ann,Bob", "colour": "red"}, "request: unknown field 'colour' (fields: joker_penalty, players, scoring)"),
+        ("round", {"round": {}}, "request: missing field 'sheet' (the score file, as an object)"),
+        ("round", {"sheet": "SHEET"}, "request: missing field 'round' (as the score file writes one)"),
+        ("round", {"sheet": "SHEET", "round": {"winner": "Ann", "racks": {"Bob": "R2 R99"}}},
+         "round 1: racks 'Bob=R2 R99': invalid tile 'R99': numbers run 1..13"),
+        ("round", {"sheet": "SHEET", "round": {"winner": "Ann", "racks": {}}},
+         "round 1: racks: missing for Bob (a round needs the rack of every player but the winner)"),
+        ("round", {"sheet": "SHEET", "replace": 2, "round": {"winner": "Ann", "racks": {"Bob": "5"}}},
+         "round 2 does not exist (the sheet has no rounds yet)"),
+        ("sheet", {"sheet": {"format": "rummikub-score-sheet", "version": 2}},
+         "score file in the request: format version 2 is not supported (this program reads 1)"),
+        ("sheet", {"sheet": [1, 2]}, 'score file in the request is not a score sheet (expected a JSON object with "format": "rummikub-score-sheet")'),
+    ],
+)
+def test_a_score_sheet_mistake_is_one_line(client: TestClient, action: str, body: dict[str, Any], message: str) -> None:
+    sheet = client.post("/api/score/new", json={"players": "Ann,Bob"}).json()["sheet"]
+    filled = {key: sheet if value == "SHEET" else value for key, value in body.items()}
+    assert error_of(client.post(f"/api/score/{action}", json=filled), 400) == message
+
+
 def test_position_from_a_record_and_from_an_uploaded_file(client: TestClient) -> None:
     text = (PUZZLES / "american-wrap.txt").read_bytes()
     uploaded = client.post("/api/position?name=american-wrap.txt", content=text, headers={"content-type": "text/plain"})

@@ -1,0 +1,107 @@
+"""The score sheet page in a real browser: the docs' three rounds entered by a person, the file
+it saves the one `rummikub score` writes for the same rounds, kept across a reload, a round
+corrected, a refused round keeping what was typed."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from click.testing import CliRunner
+
+from cli.main import cli
+from tests.web.conftest import PHONE, Page, Server
+
+
+def enter_round(p: Any, winner: str, racks: dict[str, str], never_opened: tuple[str, ...] = ()) -> None:
+    p.check(f"input[name='winner'][value='{winner}']")
+    for player, rack in racks.items():
+        p.fill(f"#racks tr[data-player='{player}'] input.rack", rack)
+    for player in never_opened:
+        p.check(f"#racks tr[data-player='{player}'] input.never_opened")
+    p.click("#enter")
+
+
+def cli_sheet(folder: Path) -> str:
+    """The docs' example at the command line (docs/commands.md), the file it leaves."""
+    path = str(folder / "game.json")
+    runner = CliRunner()
+    for args in (
+        ["new", path, "--players", "Ann,Bob,Cy", "--scoring", "club"],
+        ["round", path, "--winner", "Ann", "--rack", "Bob=R5 K12 J", "--rack", "Cy=23"],
+        ["round", path, "--blocked", "--rack", "Ann=R3 R4", "--rack", "Bob=R2 R3", "--rack", "Cy=O13", "--never-opened", "Cy"],
+        ["fix", path, "1", "--winner", "Ann", "--rack", "Bob=R5 K12 J", "--rack", "Cy=25"],
+    ):
+        assert runner.invoke(cli, ["score", *args]).exit_code == 0
+    return (folder / "game.json").read_text()
+
+
+def test_a_game_scored_as_rummikub_score_scores_it(page: Page, tmp_path: Path) -> None:
+    p = page.open("/score")
+    p.fill("#players", "Ann, Bob, Cy")
+    p.select_option("#scoring", "club")
+    p.click("#new-sheet button[type='submit']")
+    p.wait_for_selector("#round-card:not([hidden])")
+    assert p.inner_text("#sheet-settings") == "club scoring, a joker 100; 0 rounds."
+    enter_round(p, "Ann", {"Bob": "R5 K12 J", "Cy": "23"})
+    p.wait_for_selector("#sheet tr[data-round='1']")
+    assert p.is_disabled("#racks tr[data-player='Ann'] input.rack") is False  # a fresh form
+    # A mistake is one line, and what was typed stays.
+    page.expect_refusal()
+    enter_round(p, "", {"Ann": "R3 R4", "Bob": "R2 R99", "Cy": "O13"}, ("Cy",))
+    p.wait_for_selector("#message:not(:empty)")
+    assert p.inner_text("#message") == "round 2: racks 'Bob=R2 R99': invalid tile 'R99': numbers run 1..13"
+    assert p.input_value("#racks tr[data-player='Ann'] input.rack") == "R3 R4"
+    p.fill("#racks tr[data-player='Bob'] input.rack", "R2 R3")
+    p.click("#enter")
+    p.wait_for_selector("#sheet tr[data-round='2']")
+    assert p.inner_text("#sheet tr[data-round='2'] td.notes") == "blocked; Cy never opened"
+    # Round 1 corrected: Cy held 25, not 23.
+    p.click("#sheet tr[data-round='1'] button")
+    assert p.inner_text("#round-title") == "Correct round 1"
+    assert p.input_value("#racks tr[data-player='Cy'] input.rack") == "23"
+    assert p.is_disabled("#racks tr[data-player='Ann'] input.rack")  # the winner's
+    p.fill("#racks tr[data-player='Cy'] input.rack", "25")
+    p.click("#enter")
+    p.wait_for_selector("text=Round 1 corrected.")
+    cells = [c.strip() for c in p.locator("#sheet tr[data-round='1'] td.score").all_inner_texts()]
+    assert cells == ["+142 (142)", "-117 (-117)", "-25 (-25)"]
+    assert [li.strip() for li in p.locator("#standings li").all_inner_texts()] == [
+        "Ann: 1 big point, 140 small points",
+        "Bob: 1 big point, -15 small points",
+        "Cy: 0 big points, -125 small points",
+    ]
+    page.shot("score-sheet-desktop")
+    with p.expect_download() as download:
+        p.click("#download")
+    saved = Path(download.value.path()).read_text()
+    assert saved == cli_sheet(tmp_path)  # the very file the command writes
+    # Kept in this browser: a reload shows the same sheet, ready for round 3.
+    p.reload()
+    p.wait_for_selector("body[data-ready='true']")
+    assert p.inner_text("#round-title") == "Round 3"
+    assert not page.unexpected()
+
+
+def test_a_score_file_from_the_command_line_opens_on_a_phone(browser: Any, server: Server, screenshots: Path, tmp_path: Path) -> None:
+    phone = Page(browser, server, screenshots, PHONE)
+    p = phone.open("/score")
+    path = tmp_path / "game.json"
+    path.write_text(cli_sheet(tmp_path))
+    p.set_input_files("#open-first", str(path))
+    p.wait_for_selector("#sheet tr[data-round='2']")
+    assert p.inner_text("#message") == "Opened game.json."
+    phone.shot("score-sheet-phone")
+    assert p.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+    bad = tmp_path / "notes.json"
+    bad.write_text(json.dumps({"format": "rummikub-score-sheet", "version": 2}))
+    phone.expect_refusal()
+    p.set_input_files("#open", str(bad))
+    p.wait_for_selector("text=format version 2 is not supported")
+    assert p.inner_text("#message") == (
+        "notes.json: score file in the request: format version 2 is not supported (this program reads 1)"
+    )
+    assert p.locator("#sheet tr[data-round='2']").count() == 1  # the sheet shown stays
+    phone.context.close()
+    assert not phone.unexpected(), phone.errors
