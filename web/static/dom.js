@@ -25,3 +25,13 @@ export function element(tag, attrs = {}, ...children) {
 
 /** "1 tile", "2 tiles". */
 export const plural = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
+
+/** Offer `text` as a file download named `name`. */
+export function saveAs(text, name, type = "application/json") {
+  const url = URL.createObjectURL(new Blob([text], { type }));
+  const link = element("a", { href: url, download: name });
+  document.body.append(link);
+  link.click();
+  link.remove();
+  URL.revokeObjectURL(url);
+}

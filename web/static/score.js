@@ -3,7 +3,7 @@
 // every change goes through the server, which checks the round and computes the scores.
 
 import { post } from "./api.js";
-import { element, plural } from "./dom.js";
+import { element, plural, saveAs } from "./dom.js";
 
 const $ = (id) => document.getElementById(id);
 const STORE = "rummikub.score-sheet";
@@ -197,15 +197,6 @@ async function start(event) {
   }
 }
 
-function download() {
-  const url = URL.createObjectURL(new Blob([file], { type: "application/json" }));
-  const link = element("a", { href: url, download: "score.json" });
-  document.body.append(link);
-  link.click();
-  link.remove();
-  URL.revokeObjectURL(url);
-}
-
 async function open(event) {
   const chosen = event.target.files[0];
   event.target.value = "";
@@ -242,7 +233,7 @@ async function main() {
     replacing = null;
     showRoundForm();
   });
-  $("download").addEventListener("click", download);
+  $("download").addEventListener("click", () => saveAs(file, "score.json"));
   $("open").addEventListener("change", open);
   $("open-first").addEventListener("change", open);
   $("new").addEventListener("click", startAgain);

@@ -6,7 +6,7 @@
 
 import { get, post } from "./api.js";
 import { Board } from "./board.js";
-import { plural } from "./dom.js";
+import { plural, saveAs } from "./dom.js";
 import { setColours } from "./tiles.js";
 import { showAnswer, showHint } from "./views.js";
 
@@ -43,15 +43,7 @@ function markSolved(id) {
 }
 
 function exportProgress() {
-  const data = JSON.stringify({ format: FORMAT, version: 1, solved: solved() }, null, 2);
-  const url = URL.createObjectURL(new Blob([data], { type: "application/json" }));
-  const link = document.createElement("a");
-  link.href = url;
-  link.download = "rummikub-progress.json";
-  document.body.append(link);
-  link.click();
-  link.remove();
-  URL.revokeObjectURL(url);
+  saveAs(JSON.stringify({ format: FORMAT, version: 1, solved: solved() }, null, 2), "rummikub-progress.json");
 }
 
 async function importProgress(event) {
