@@ -178,7 +178,7 @@ def pages(server: Running, loads: int) -> None:
     print(f"\n## First page interactive (Chromium, {loads} loads each; ms from navigation to ready)")
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=chromium_path() or sys.exit(MISSING), args=CHROMIUM_ARGS)
-        for path in ("/", "/puzzles", "/puzzles?id=big-2", "/?rack=R5+B7+O7&set=R4+J+R6&set=K1+K2+K3"):
+        for path in ("/", "/puzzles", "/puzzles?id=big-2", "/puzzles?id=gen-3-41", "/score", "/?rack=R5+B7+O7&set=R4+J+R6&set=K1+K2+K3"):
             ready = []
             for _ in range(loads):
                 context = browser.new_context()

@@ -206,7 +206,7 @@ async function main() {
   });
   $("upload").addEventListener("change", openFile);
   board.listenForUndoKeys();
-  document.body.dataset.readyMs = String(Math.round(performance.now())); // for bench/web.py
+  document.body.dataset.readyMs = String(Math.round(performance.now())); // for bench/web_speed.py
   document.body.dataset.ready = "true";
 }
 

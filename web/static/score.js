@@ -247,6 +247,7 @@ async function main() {
       say(`The sheet kept in this browser cannot be read (${error.message}); start a new one.`);
     }
   }
+  document.body.dataset.readyMs = String(Math.round(performance.now())); // for bench/web_speed.py
   document.body.dataset.ready = "true";
 }
 

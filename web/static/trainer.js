@@ -254,7 +254,7 @@ async function main() {
     }
   }
   listPuzzles();
-  document.body.dataset.readyMs = String(Math.round(performance.now())); // for bench/web.py
+  document.body.dataset.readyMs = String(Math.round(performance.now())); // for bench/web_speed.py
   document.body.dataset.ready = "true";
 }
 
