@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 
+from puzzles.library import library
 from tests.web.conftest import DESKTOP, PHONE, Page, Server
 
 
@@ -289,6 +290,12 @@ def test_a_new_puzzle_of_a_chosen_level(page: Page) -> None:
     p.reload()
     p.wait_for_selector("#workspace:not([hidden])")
     assert tiles(p, "#board .rack-zone") == rack and p.input_value("#generate-level") == "2"
+    # Generated puzzles solved are counted apart from the library's.
+    solved = {made[1]: "2026-12-01T00:00:00Z", "split-run": "2026-12-01T00:00:00Z"}
+    p.evaluate("s => localStorage.setItem('rummikub.solved', s)", json.dumps(solved))
+    p.reload()
+    p.wait_for_selector("body[data-ready='true']")
+    assert p.inner_text("#progress") == f"1 of {len(library())} solved, and 1 generated puzzle."
     assert not page.unexpected()
 
 

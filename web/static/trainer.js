@@ -69,7 +69,9 @@ async function importProgress(event) {
 function listPuzzles() {
   const done = solved();
   const count = puzzles.filter((p) => done[p.id]).length;
-  $("progress").textContent = `${count} of ${puzzles.length} solved.`;
+  const made = Object.keys(done).filter(generated).length;
+  $("progress").textContent =
+    `${count} of ${puzzles.length} solved` + (made ? `, and ${plural(made, "generated puzzle")}.` : ".");
   const levels = [];
   for (let level = 1; level <= 5; level++) {
     const here = puzzles.filter((p) => p.difficulty === level);
