@@ -9,6 +9,8 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from starlette.testclient import TestClient
 
 from cli.main import cli
@@ -351,3 +353,32 @@ def test_pages_and_assets_are_served_from_the_package(client: TestClient) -> Non
         assert page.headers["content-security-policy"].startswith("default-src 'self'")
     for asset in ("app.css", "tiles.js", "board.js", "views.js", "rules.js", "api.js", "analysis.js", "trainer.js", "icon.svg"):
         assert client.get(f"/static/{asset}").status_code == 200, asset
+
+
+JSON = st.recursive(
+    st.none() | st.booleans() | st.integers(-10**6, 10**6) | st.text(max_size=12),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=10), inner, max_size=4),
+    max_leaves=12,
+)
+NAMES = st.sampled_from(["Ann", "Bob", "Cy", "ann", "Dee", "", "R5", 3, None])
+ROUNDS = st.fixed_dictionaries(
+    {"winner": NAMES, "racks": st.dictionaries(NAMES.filter(lambda n: isinstance(n, str)), st.text("RBKOJ0123456789 ,", max_size=12) | st.integers(-5, 500), max_size=4)},
+    optional={"blocked": st.booleans() | JSON, "never_opened": st.lists(NAMES, max_size=3), "could_have_opened": st.lists(NAMES, max_size=3)},
+)
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(body=JSON, round_=ROUNDS | JSON, replace=st.none() | st.integers(-1, 3) | JSON)
+def test_a_score_request_is_answered_or_refused_in_one_line(client: TestClient, body: Any, round_: Any, replace: Any) -> None:
+    """Whatever a client sends to the score sheet's endpoints: a sheet, or a one-line 400."""
+    sheet = client.post("/api/score/new", json={"players": "Ann,Bob,Cy", "scoring": "club"}).json()["sheet"]
+    requests = [("new", body), ("sheet", {"sheet": body}), ("round", {"sheet": sheet, "round": round_})]
+    if replace is not None:
+        requests.append(("round", {"sheet": sheet, "round": round_, "replace": replace}))
+    for action, sent in requests:
+        response = client.post(f"/api/score/{action}", json=sent)
+        if response.status_code == 200:
+            answer = response.json()
+            assert set(answer) == {"sheet", "file", "results"} and json.loads(answer["file"]) == answer["sheet"]
+        else:
+            error_of(response, 400)
