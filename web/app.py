@@ -110,39 +110,41 @@ def create_app(
         return _json((201 if status == 200 else status, data))
 
     async def game(request: Request) -> Response:
-        key = request.path_params["game_id"]
-        return _json(await run_in_threadpool(service.call, sessions.act, key, "view"))
+        key, seat = request.path_params["game_id"], request.query_params.get("seat")
+        return _json(await run_in_threadpool(service.call, sessions.act, key, "view", None, seat))
 
     async def game_action(request: Request) -> Response:
         key, action = request.path_params["game_id"], request.path_params["action"]
+        seat = request.query_params.get("seat")
         body = await _json_body(request, limits) if action == "edit" else None
-        return _json(await run_in_threadpool(service.call, sessions.act, key, action, body))
+        return _json(await run_in_threadpool(service.call, sessions.act, key, action, body, seat))
 
     async def ai_turn(request: Request) -> Response:
         """One AI turn: what it may see is taken here, its choice made in a solver process."""
-        key = request.path_params["game_id"]
-        status, prepared = await run_in_threadpool(service.call, sessions.ai_view, key)
+        key, seat = request.path_params["game_id"], request.query_params.get("seat")
+        status, prepared = await run_in_threadpool(service.call, sessions.ai_view, key, seat)
         if status != 200:
             return _json((status, prepared))
         level, view, turn = prepared
         status, chosen = await state["pool"].call(service.call, games.ai_choose, level, view, limits.time_limit)
         if status != 200:
             return _json((status, chosen))
-        return _json(await run_in_threadpool(service.call, sessions.ai_move, key, turn, chosen["table"]))
+        return _json(await run_in_threadpool(service.call, sessions.ai_move, key, turn, chosen["table"], seat))
 
     async def game_hint(request: Request) -> Response:
-        key = request.path_params["game_id"]
+        key, seat = request.path_params["game_id"], request.query_params.get("seat")
         body = await _json_body(request, limits)
         if not isinstance(body, dict) or set(body) - {"level"}:
             raise BadRequest(400, 'request: expected {"level": 1, 2 or 3}')
-        status, position = await run_in_threadpool(service.call, sessions.hint_position, key)
+        status, position = await run_in_threadpool(service.call, sessions.hint_position, key, seat)
         if status != 200:
             return _json((status, position))
         return _json(await state["pool"].run("hint", {**position, "level": body.get("level", 1)}, limits))
 
     async def turn_steps(request: Request) -> Response:
         key, number = request.path_params["game_id"], request.path_params["turn"]
-        status, found = await run_in_threadpool(service.call, sessions.turn, key, number)
+        seat = request.query_params.get("seat")
+        status, found = await run_in_threadpool(service.call, sessions.turn, key, number, seat)
         if status != 200:
             return _json((status, found))
         turn, rules = found
@@ -153,7 +155,8 @@ def create_app(
 
     async def round_record(request: Request) -> Response:
         key, number = request.path_params["game_id"], request.path_params["round"]
-        status, text = await run_in_threadpool(service.call, sessions.record, key, number)
+        seat = request.query_params.get("seat")
+        status, text = await run_in_threadpool(service.call, sessions.record, key, number, seat)
         if status != 200:
             return _json((status, text))
         return Response(
@@ -168,7 +171,8 @@ def create_app(
         if not isinstance(body, dict) or set(body) - {"round"} or type(body.get("round", 1)) is not int:
             raise BadRequest(400, 'request: expected {"round": N} (a finished round of this game, from 1)')
         number = body.get("round", 1)
-        status, text = await run_in_threadpool(service.call, sessions.record, key, number)
+        seat = request.query_params.get("seat")
+        status, text = await run_in_threadpool(service.call, sessions.record, key, number, seat)
         if status != 200:
             return _json((status, text))
         status, made = await run_in_threadpool(service.call, kept_reviews.create, text, f"round-{number}.jsonl")

@@ -11,6 +11,11 @@ the game, so a page reload or a server restart continues it.
 What a page is told (:meth:`Session.view`) holds the rack of the person at the screen, the table,
 and counts: every other rack is a number, the pool is a number, another player's drawn tile is
 ``true``. The racks are shown at the end of a round, as at a real table.
+
+The persons share one screen, or (``devices``) each plays on their own: then every person's seat
+has a secret *seat key* (given once, to whoever starts the game, as links to pass on), every
+request names its seat (``?seat=KEY``), a page sees that seat's rack only, and only the seat to
+move may act.
 """
 
 from __future__ import annotations
@@ -18,6 +23,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import random
+import secrets
 import threading
 import time
 from collections import Counter, OrderedDict
@@ -53,8 +59,10 @@ SETTINGS_FIELDS = {
     "turn_time",
     "seed",
     "rounds",
+    "devices",
 }
 MANIPULATIONS = ("lay", "add", "move", "take", "split", "back")
+MAX_NAME = 20  # a seat's name, as a person types it
 MAX_SEED = 2**53 - 1  # the largest whole number a page's JavaScript holds exactly
 
 
@@ -79,6 +87,7 @@ class Settings:
     config: GameConfig  # the match's config: its rounds are dealt as Match deals them
     turn_time: int | None
     rounds: int
+    devices: bool = False  # each person plays on their own device, by a seat key
 
     @property
     def timer(self) -> TimerRule | None:
@@ -99,6 +108,7 @@ class Settings:
             "turn_time": self.turn_time,
             "seed": config.seed,
             "rounds": self.rounds,
+            "devices": self.devices,
         }
 
 
@@ -126,7 +136,8 @@ def settings_from(body: Any, limits: Limits) -> Settings:
         scoring=_choice(body.get("scoring", "standard"), "scoring", ("standard", "club")),
         rack_size=_whole(body.get("rack_size", 14), "rack_size", 1, 40),
     )
-    return Settings(seats, config, turn_time, _whole(body.get("rounds", 1), "rounds", 1, 100))
+    rounds = _whole(body.get("rounds", 1), "rounds", 1, 100)
+    return Settings(seats, config, turn_time, rounds, _bool(body.get("devices", False), "devices"))
 
 
 def _seats(raw: Any) -> tuple[Seat, ...]:
@@ -146,11 +157,19 @@ def _seats(raw: Any) -> tuple[Seat, ...]:
         raise RequestError(400, "request: a game needs a person in one seat (AIs alone: rummikub selfplay)")
     persons = kinds.count("person")
     names = []
-    for i, (kind, level) in enumerate(zip(kinds, levels), 1):
-        if kind == "person":
+    for i, (kind, level, seat) in enumerate(zip(kinds, levels, raw), 1):
+        given = seat.get("name")
+        if given is not None:
+            if not isinstance(given, str) or not 1 <= len(given.strip()) <= MAX_NAME:
+                raise RequestError(400, f"request: seat {i} name must be 1 to {MAX_NAME} characters, got {_shown(given)}")
+            names.append(given.strip())
+        elif kind == "person":
             names.append("you" if persons == 1 else f"player {i}")
         else:
             names.append(str(level) if levels.count(level) == 1 else f"{level} {i}")  # as play names them
+    twice = next((n for n in names if names.count(n) > 1), None)
+    if twice is not None:
+        raise RequestError(400, f"request: two seats are both called {twice!r}")
     return tuple(Seat(k, lv, n) for k, lv, n in zip(kinds, levels, names))
 
 
@@ -234,6 +253,9 @@ class Session:
         self.editor: TurnEditor | None = None
         self.started = 0.0  # when the person's turn began (seconds since the epoch)
         self.notice = ""  # what happened that the next answer should say (a time-out)
+        self.notice_seat = 0  # whose move it tells of (with ``devices``, only that seat is told)
+        # With ``devices``: each person seat's secret key (seat index -> key).
+        self.seat_keys: dict[int, str] = {}
 
     # ------------------------------------------------------------------ files
 
@@ -241,6 +263,10 @@ class Session:
     def create(cls, store: Store, settings: Settings) -> Session:
         match = Match(settings.config)
         session = cls(store, store.create("games"), settings, time.time(), match, 1, match.new_round())
+        if settings.devices:
+            session.seat_keys = {
+                seat: secrets.token_urlsafe(12) for seat in range(len(settings.seats)) if settings.person(seat)
+            }
         session._begin_turn()
         session.save()
         return session
@@ -273,6 +299,7 @@ class Session:
                 raise RummikubError(f"{name} is not over, yet a later round exists")
         assert game is not None
         session = cls(store, key, settings, float(data["created"]), match, len(numbers), game)
+        session.seat_keys = {int(seat): str(given) for seat, given in data.get("seat_keys", {}).items()}
         session._begin_turn()
         kept = data.get("turn")
         if (
@@ -309,6 +336,7 @@ class Session:
             "version": 1,
             "created": self.created,
             "settings": self.settings.to_dict(),
+            "seat_keys": self.seat_keys,
             "turn": turn,
         }
         self.store.write("games", self.key, "game.json", json.dumps(data))
@@ -373,6 +401,7 @@ class Session:
         drawn = format_tiles(record.penalty) or "nothing (the pool is empty)"
         kept = "broken sets taken back" if rule.take_back else "the table restored"
         self.notice = f"Time is up: {kept}; penalty: {drawn}."  # as play says it
+        self.notice_seat = record.seat
         self._ended(record)
 
     def edit(self, commands: list[Command]) -> None:
@@ -394,6 +423,7 @@ class Session:
             return [{"message": m, "sets": list(sets)} for m, sets in marked]
         record = self.game.play([list(s) for s in editor.finish()])
         self.notice = f"You played {format_tiles(record.played)}."
+        self.notice_seat = record.seat
         self._ended(record)
         return []
 
@@ -404,6 +434,7 @@ class Session:
         drawn = f"you drew {record.drew}" if record.drew is not None else "the pool is empty: you passed"
         said = restored + drawn + "."
         self.notice = said[0].upper() + said[1:]
+        self.notice_seat = record.seat
         self._ended(record)
 
     def time_up(self) -> None:
@@ -445,6 +476,30 @@ class Session:
 
     # ------------------------------------------------------------------ what a page sees
 
+    def seat_of(self, given: str | None) -> int | None:
+        """The seat a request speaks for: with ``devices`` the one whose key it gives (refused
+        without a key of this game), else None (one screen: see :meth:`viewer`)."""
+        if not self.settings.devices:
+            return None
+        if not given:
+            raise RequestError(403, "this game is played on several devices: open it with your own seat's link")
+        for seat, key in self.seat_keys.items():
+            if secrets.compare_digest(key.encode(), given.encode()):
+                return seat
+        raise RequestError(403, "this seat link is not one of this game's: ask for your own seat's link")
+
+    def check_to_move(self, seat: int | None) -> None:
+        """With ``devices`` only the seat to move acts."""
+        if seat is not None and not self.game.over and seat != self.game.seat:
+            raise RequestError(409, f"it is {self.settings.seats[self.game.seat].name}'s turn, not yours")
+
+    def seat_links(self) -> list[Json]:
+        """Each person's seat key, for whoever starts the game to pass on (never in a view)."""
+        return [
+            {"player": seat + 1, "name": self.settings.seats[seat].name, "seat": key}
+            for seat, key in sorted(self.seat_keys.items())
+        ]
+
     def viewer(self) -> int:
         """The person at the screen: the person to move, else the last person who moved (the
         first person in turn order before anyone has)."""
@@ -456,9 +511,11 @@ class Session:
                 return record.seat
         return next(s for k in range(game.players) if person(s := (game.seat + k) % game.players))
 
-    def view(self) -> Json:
+    def view(self, me: int | None = None) -> Json:
+        """What seat ``me`` may see (default: the person at the one screen, :meth:`viewer`)."""
         game, settings = self.game, self.settings
-        me = self.viewer()
+        me = self.viewer() if me is None else me
+        told = not settings.devices or me == self.notice_seat
         players = [
             {
                 "player": seat + 1,
@@ -487,16 +544,18 @@ class Session:
             "log": [self._logged(r, me) for r in game.history],
             "since": self._since(me),
             "changed": self._changed_since(me),
-            "notice": self.notice,
+            "notice": self.notice if told else "",
             "editing": None,
             "timer": None,
             "over": game.over,
             "result": None,
             "match": self._match(),
         }
-        self.notice = ""
+        if told:
+            self.notice = ""
         if self.editor is not None:
-            data["editing"] = _editing(self.editor)
+            if me == game.seat:  # the turn in progress shows the rack of the one to move
+                data["editing"] = _editing(self.editor)
             timer = self.timer()
             if timer is not None:
                 data["timer"] = {
@@ -688,15 +747,26 @@ class Sessions:
         return session
 
     def create(self, body: Any) -> Json:
+        """A new game's view; with ``devices``, as its first person sees it, and every person's
+        seat key (``seat_links``) for whoever starts it to pass on."""
         session = Session.create(self.store, settings_from(body, self.limits))
         with self.guard:
             self.live[session.key] = session
-        return session.view()
+        if not session.seat_keys:
+            return session.view()
+        first = min(session.seat_keys)
+        return {**session.view(first), "seat": session.seat_keys[first], "seat_links": session.seat_links()}
 
-    def act(self, key: str, action: str, body: Any = None) -> Json:
-        """A request about game ``key``: its view after ``action`` (``view`` only looks)."""
+    def act(self, key: str, action: str, body: Any = None, seat_key: str | None = None) -> Json:
+        """A request about game ``key``: its view after ``action`` (``view`` only looks), for the
+        seat ``seat_key`` names (with ``devices``; only the seat to move acts)."""
         with self.lock(key):
             session = self.get(key)
+            seat = session.seat_of(seat_key)
+            if session.settings.devices and session.editor is not None:
+                session.time_up()  # any seat's page ends a turn whose time is up (its mover may be gone)
+            if action not in ("view", "next-round"):
+                session.check_to_move(seat)
             refused: list[Json] = []
             try:
                 if action == "edit":
@@ -717,38 +787,44 @@ class Sessions:
                 pass  # the penalty was taken instead; the view says so
             except EditError as err:
                 raise RequestError(409, str(err)) from None
-            data = session.view()
+            data = session.view(seat)
             if refused:
                 data["refused"] = refused
             return data
 
-    def ai_view(self, key: str) -> tuple[str, GameView, int]:
+    def ai_view(self, key: str, seat_key: str | None = None) -> tuple[str, GameView, int]:
         with self.lock(key):
             session = self.get(key)
+            session.seat_of(seat_key)  # any seat of the game may ask for the AI's turn
             level, view = session.ai_view()
             return level, view, session.game.turn
 
-    def ai_move(self, key: str, turn: int, table: list[list[str]] | None) -> Json:
+    def ai_move(self, key: str, turn: int, table: list[list[str]] | None, seat_key: str | None = None) -> Json:
         with self.lock(key):
             session = self.get(key)
+            seat = session.seat_of(seat_key)
             session.ai_move(turn, table)
-            return session.view()
+            return session.view(seat)
 
-    def hint_position(self, key: str) -> Json:
+    def hint_position(self, key: str, seat_key: str | None = None) -> Json:
         """The position of the person's turn, as it started (as ``play``'s hint asks)."""
         with self.lock(key):
             session = self.get(key)
+            session.check_to_move(session.seat_of(seat_key))
             try:
                 editor = session.person_turn()
             except TimedOut:
                 raise RequestError(409, "your time ran out: the turn is over") from None
             return editor.position.to_dict()
 
-    def turn(self, key: str, number: int) -> tuple[TurnRecord, Json]:
+    def turn(self, key: str, number: int, seat_key: str | None = None) -> tuple[TurnRecord, Json]:
         with self.lock(key):
             session = self.get(key)
+            session.seat_of(seat_key)
             return session.turn_of(number), session.game.rules.to_dict()
 
-    def record(self, key: str, number: int) -> str:
+    def record(self, key: str, number: int, seat_key: str | None = None) -> str:
         with self.lock(key):
-            return self.get(key).record_text(number)
+            session = self.get(key)
+            session.seat_of(seat_key)
+            return session.record_text(number)

@@ -210,6 +210,82 @@ def test_persons_sharing_a_screen_each_see_their_own_rack_only(client: TestClien
     assert seen == {1, 2}
 
 
+def test_persons_on_their_own_devices_each_see_and_move_their_own_seat(client: TestClient) -> None:
+    """With "devices", each person's seat has a secret key (handed once, to whoever starts the
+    game): a request names its seat, sees that rack only, and only the seat to move acts."""
+    seats = [{"kind": "person", "name": "Ann"}, {"kind": "ai", "level": "easy"}, {"kind": "person", "name": "Bob"}]
+    game = new_game(client, seats=seats, rules={}, rack_size=14, devices=True)
+    links = game["seat_links"]
+    assert [(x["player"], x["name"]) for x in links] == [(1, "Ann"), (3, "Bob")]
+    keys = {x["player"]: x["seat"] for x in links}
+    assert game["you"] == 1 and game["seat"] == keys[1] and keys[1] != keys[3] and len(keys[1]) >= 16
+    session = client.app.state.sessions.live[game["id"]]  # type: ignore[attr-defined]
+    url = f"/api/games/{game['id']}"
+
+    def as_seat(player: int, action: str = "", body: Any = None) -> Any:
+        path = f"{url}/{action}?seat={keys[player]}" if action else f"{url}?seat={keys[player]}"
+        return client.post(path, json=body or {}) if action else client.get(path)
+
+    for player in (1, 3):
+        view = as_seat(player).json()
+        assert view["you"] == player and view["rack"] == [str(t) for t in session.game.racks[player - 1]]
+        assert "seat_links" not in view and keys[3] not in json.dumps(view)  # a view never tells keys
+    names = {1: "Ann", 3: "Bob"}
+    while as_seat(1).json()["to_move"] == 2:
+        assert as_seat(3, "ai").status_code == 200  # any seat may ask for the AI's turn
+    mover = as_seat(1).json()["to_move"]
+    other = 4 - mover  # the other person: 1 or 3
+    assert as_seat(other).json()["editing"] is None  # the turn in progress is the mover's alone
+    assert as_seat(mover).json()["editing"]["rack"] == as_seat(mover).json()["rack"]
+    refusal = f"it is {names[mover]}'s turn, not yours"
+    assert error_of(as_seat(other, "draw"), 409) == refusal
+    assert error_of(as_seat(other, "hint", {"level": 1}), 409) == refusal
+    assert error_of(as_seat(other, "edit", {"commands": []}), 409) == refusal
+    drawn = as_seat(mover, "draw").json()
+    assert drawn["notice"].startswith("You drew ") and drawn["to_move"] == mover % 3 + 1
+    assert as_seat(other).json()["notice"] == ""  # told to the one who drew only
+    while as_seat(1).json()["to_move"] == 2:
+        as_seat(mover, "ai")
+    assert as_seat(other).json()["editing"] is not None and as_seat(mover).json()["editing"] is None
+    # Without a key, or with another game's, nothing is shown or done.
+    for response in (client.get(url), client.post(f"{url}/draw", json={}), client.post(f"{url}/ai", json={})):
+        assert error_of(response, 403) == "this game is played on several devices: open it with your own seat's link"
+    other = new_game(client, seats=seats, devices=True)["seat_links"][0]["seat"]
+    assert error_of(client.get(f"{url}?seat={other}"), 403) == (
+        "this seat link is not one of this game's: ask for your own seat's link"
+    )
+    assert error_of(client.get(f"{url}/rounds/1/record"), 403).startswith("this game is played on several devices")
+    # One screen, as before: no keys at all.
+    shared = new_game(client, seats=seats, rules={})
+    assert "seat_links" not in shared and client.get(f"/api/games/{shared['id']}").status_code == 200
+
+
+def test_on_several_devices_a_turn_out_of_time_ends_when_any_seat_looks(client: TestClient) -> None:
+    """The mover's page may be closed: the next request from any seat takes the penalty."""
+    game = new_game(client, seats=[{"kind": "person"}, {"kind": "person"}], turn_time=40, devices=True)
+    keys = {x["player"]: x["seat"] for x in game["seat_links"]}
+    mover = game["to_move"]
+    session = client.app.state.sessions.live[game["id"]]  # type: ignore[attr-defined]
+    session.started -= 41
+    seen = client.get(f"/api/games/{game['id']}?seat={keys[3 - mover]}").json()
+    assert seen["to_move"] == 3 - mover and seen["log"][-1]["penalty"] == 1 and seen["notice"] == ""
+    told = client.get(f"/api/games/{game['id']}?seat={keys[mover]}").json()
+    assert told["notice"].startswith("Time is up: the table restored; penalty: ")
+
+
+def test_seat_keys_outlive_the_server(tmp_path: Path) -> None:
+    folder = tmp_path / "games"
+    seats = [{"kind": "person"}, {"kind": "person"}]
+    with TestClient(create_app(Limits(workers=1), pool_kind="thread", games_dir=folder)) as first:
+        game = new_game(first, seats=seats, devices=True)
+        second_key = game["seat_links"][1]["seat"]
+        first.post(f"/api/games/{game['id']}/draw?seat={game['seat']}", json={})
+    with TestClient(create_app(Limits(workers=1), pool_kind="thread", games_dir=folder)) as second:
+        view = second.get(f"/api/games/{game['id']}?seat={second_key}").json()
+        assert view["you"] == 2 and view["to_move"] == 2 and view["editing"] is not None
+        assert error_of(second.get(f"/api/games/{game['id']}"), 403).startswith("this game is played on several")
+
+
 def test_hints_for_the_turn_as_it_started(client: TestClient) -> None:
     game = ais_move(client, new_game(client))
     one = act(client, game, "hint", {"level": 1})
@@ -312,6 +388,10 @@ def test_games_expire(tmp_path: Path) -> None:
         ({"scoring": "golf"}, "request: 'scoring' must be one of standard, club, got 'golf'"),
         ({"joker_each": "yes"}, "request: 'joker_each' must be true or false, got 'yes'"),
         ({"joker_each": True, "seats": [{"kind": "person"}] * 3}, "joker-each needs a joker per player"),
+        ({"devices": "yes"}, "request: 'devices' must be true or false, got 'yes'"),
+        ({"seats": [{"kind": "person", "name": " "}, {"kind": "person"}]}, "request: seat 1 name must be 1 to 20 characters, got ' '"),
+        ({"seats": [{"kind": "person", "name": "Ann"}, {"kind": "person", "name": "Ann "}]}, "request: two seats are both called 'Ann'"),
+        ({"seats": [{"kind": "person", "name": "Ann"}, {"kind": "ai", "level": "easy", "name": 7}]}, "request: seat 2 name must be 1 to 20 characters, got 7"),
     ],
 )
 def test_a_bad_new_game_is_400_with_one_line(client: TestClient, body: Any, message: str) -> None:

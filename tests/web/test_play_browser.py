@@ -329,3 +329,43 @@ def test_the_play_pages_at_phone_size(browser: Any, server: Server, screenshots:
     assert p.evaluate("document.documentElement.scrollWidth <= window.innerWidth"), wide
     page.context.close()
     assert not page.unexpected(), page.unexpected()
+
+
+def test_two_persons_each_on_their_own_device(browser: Any, server: Server, screenshots: Path) -> None:
+    """Ann starts a game for Ann, Bob and the easy AI, each person on their own device: Bob opens
+    the link Ann sends, each page shows its own seat, and a move on one shows on the other."""
+    ann = Page(browser, server, screenshots, DESKTOP)
+    a = ann.open("/play")
+    a.select_option("#seat-2", "person")
+    a.select_option("#seat-3", "easy")
+    a.fill("#seat-1-name", "Ann")
+    a.fill("#seat-2-name", "Bob")
+    a.fill("#seed", "7")
+    a.check("#devices")
+    a.click("#start")
+    a.wait_for_selector("#invite:not([hidden])")
+    link = a.input_value("#invite-links li[data-player='2'] input")
+    assert "&seat=" in link and "&seat=" in a.url and link.split("&seat=")[1] not in a.url
+    ann.shot("play-devices-invite")
+    bob = Page(browser, server, screenshots, PHONE)
+    b = bob.page
+    b.goto(link)
+    b.wait_for_selector("body[data-ready='true']")
+    assert b.locator("#players li.you").get_attribute("data-player") == "2"
+    assert a.locator("#players li.you").get_attribute("data-player") == "1"
+    assert b.is_hidden("#invite") and b.is_hidden("#handover")
+    for moves in range(4):  # whoever is to move draws; the other page sees it without a reload
+        until(a, "() => ['1', '2'].includes(document.body.dataset.toMove)")  # past the AI's turn
+        mover, watcher = (a, b) if a.evaluate("document.body.dataset.toMove") == "1" else (b, a)
+        turn = mover.evaluate("document.body.dataset.turn")
+        assert mover.is_visible("#turn") and watcher.is_hidden("#turn") and watcher.is_visible("#watch")
+        mover.click("#draw")
+        until(watcher, "t => Number(document.body.dataset.turn) > Number(t)", turn, seconds=10)
+        if moves == 1:
+            bob.shot("play-devices-phone")
+    b.reload()
+    b.wait_for_selector("body[data-ready='true']")
+    assert b.locator("#players li.you").get_attribute("data-player") == "2"
+    for opened in (ann, bob):
+        opened.context.close()
+        assert not opened.unexpected(), opened.errors

@@ -2,7 +2,9 @@
 // timer, seed, rounds), then the game as the server keeps it (/api/games/ID): the person's turn
 // on a board of their own, the AI turns shown as they come (tiles played, sets changed, steps),
 // rack sizes and the pool, the timer, and the end of each round. The game's address is its id,
-// so a reload (or a server restart) continues it.
+// so a reload (or a server restart) continues it. Persons share the screen, or each plays on their
+// own device: then the address also holds the seat's key (`&seat=`), the page shows that seat,
+// and it asks the server every few seconds whether the game has moved on.
 
 import { ApiError, get, post } from "./api.js";
 import { el, plural } from "./dom.js";
@@ -30,6 +32,9 @@ let hintTurn = 0;
 let timerId = null;
 let aiBusy = false;
 let shownViewer = null;
+let seatKey = null; // with devices: this page's seat
+let pollId = null;
+const POLL_MS = 1500;
 const aiTimes = []; // milliseconds from asking the server for an AI turn to that turn on screen
 
 function say(text, kind = "error") {
@@ -61,6 +66,7 @@ function seatRows() {
   const defaults = ["person", "medium", "", ""];
   $("seats").replaceChildren(
     ...defaults.map((chosen, i) => {
+      const row = el("div", "seat-row");
       const label = el("label", "field seat");
       label.append(el("span", null, `Seat ${i + 1}`));
       const select = document.createElement("select");
@@ -74,7 +80,15 @@ function seatRows() {
       }
       select.value = chosen;
       label.append(select);
-      return label;
+      const name = el("label", "field seat-name");
+      name.append(el("span", null, "Name (optional)"));
+      const input = document.createElement("input");
+      input.id = `seat-${i + 1}-name`;
+      input.maxLength = 20;
+      input.autocomplete = "off";
+      name.append(input);
+      row.append(label, name);
+      return row;
     }),
   );
 }
@@ -83,8 +97,10 @@ function settings() {
   const seats = [];
   for (let i = 1; i <= 4; i++) {
     const value = $(`seat-${i}`).value;
-    if (value === "person") seats.push({ kind: "person" });
-    else if (value) seats.push({ kind: "ai", level: value });
+    const name = $(`seat-${i}-name`).value.trim();
+    const seat = value === "person" ? { kind: "person" } : { kind: "ai", level: value };
+    if (name) seat.name = name;
+    if (value) seats.push(seat);
   }
   const rules = rulesControls.read();
   const changed = Object.fromEntries(Object.entries(rules).filter(([key, value]) => info.defaults[key] !== value));
@@ -95,6 +111,7 @@ function settings() {
     rack_size: Number($("rack-size").value),
     redeal_three_pairs: $("redeal-three-pairs").checked,
     joker_each: $("joker-each").checked,
+    devices: $("devices").checked,
     turn_time: $("turn-time").value ? Number($("turn-time").value) : null,
     rounds: Number($("rounds").value),
   };
@@ -107,8 +124,15 @@ async function start(event) {
   say("");
   try {
     const created = await post("/api/games", settings());
-    history.pushState(null, "", `/play?id=${encodeURIComponent(created.id)}`);
+    seatKey = created.seat ?? null;
+    const address = `/play?id=${encodeURIComponent(created.id)}`;
+    history.pushState(null, "", seatKey ? `${address}&seat=${encodeURIComponent(seatKey)}` : address);
     $("setup").hidden = true;
+    if (created.seat_links) {
+      const others = created.seat_links.filter((link) => link.seat !== seatKey);
+      localStorage.setItem(`rummikub.invite.${created.id}`, JSON.stringify(others));
+      showInvite(created.id, others);
+    }
     show(created);
   } catch (error) {
     say(error.message);
@@ -134,7 +158,67 @@ function showSetup() {
 // ---------------------------------------------------------------- talking to the game
 
 function path(action = "") {
-  return `/api/games/${encodeURIComponent(view.id)}${action ? `/${action}` : ""}`;
+  const seat = seatKey ? `?seat=${encodeURIComponent(seatKey)}` : "";
+  return `/api/games/${encodeURIComponent(view.id)}${action ? `/${action}` : ""}${seat}`;
+}
+
+/** The links for the other persons' seats (shown to whoever started the game, until closed). */
+function showInvite(id, links) {
+  $("invite").hidden = !links.length;
+  $("invite-links").replaceChildren(
+    ...links.map((link) => {
+      const url = `${location.origin}/play?id=${encodeURIComponent(id)}&seat=${encodeURIComponent(link.seat)}`;
+      const item = el("li", "invite-link");
+      item.dataset.player = String(link.player);
+      const field = document.createElement("input");
+      field.readOnly = true;
+      field.value = url;
+      field.setAttribute("aria-label", `${link.name}'s link`);
+      field.addEventListener("focus", () => field.select());
+      const copy = el("button", null, "Copy");
+      copy.type = "button";
+      copy.addEventListener("click", async () => {
+        field.select();
+        try {
+          await navigator.clipboard.writeText(url);
+          copy.textContent = "Copied";
+        } catch {
+          copy.textContent = "Selected: copy it";
+        }
+      });
+      item.append(el("span", "name", link.name), field, copy);
+      return item;
+    }),
+  );
+  $("invite-close").onclick = () => {
+    localStorage.removeItem(`rummikub.invite.${id}`);
+    $("invite").hidden = true;
+  };
+}
+
+/** With devices: while another seat moves, ask the server again in a moment. */
+function poll() {
+  clearTimeout(pollId);
+  if (!seatKey || !view || (view.over && view.match.over)) return;
+  if (!view.over && view.to_move === view.you) return;
+  pollId = setTimeout(async () => {
+    try {
+      const next = await get(path());
+      const moved = ["round", "turn", "over", "to_move"].some((key) => next[key] !== view[key]);
+      if (moved) show(next);
+      else poll();
+    } catch {
+      poll(); // the server is busy or restarting: try again
+    }
+  }, POLL_MS);
+}
+
+/** Who asks for an AI's turn: on one screen the page; with devices the seat of the last person to move. */
+function asksForAi() {
+  if (!seatKey) return true;
+  const persons = view.players.filter((p) => p.kind === "person").map((p) => p.player);
+  const last = [...view.log].reverse().find((turn) => persons.includes(turn.player));
+  return (last ? last.player : Math.min(...persons)) === view.you;
 }
 
 async function act(action, body) {
@@ -162,6 +246,7 @@ async function aiTurns() {
   try {
     while (view && !view.over && view.players[view.to_move - 1].kind === "ai") {
       const asked = performance.now();
+      if (!asksForAi()) break;
       const next = await post(path("ai"), {});
       show(next);
       await new Promise((done) => requestAnimationFrame(() => done()));
@@ -188,7 +273,7 @@ function show(next) {
   const persons = view.players.filter((p) => p.kind === "person").length;
   const mine = !view.over && view.to_move === view.you;
   // Hot seat: a new person at the screen first says they are there (the others look away).
-  const handover = persons > 1 && shownViewer !== null && shownViewer !== view.you && !view.over;
+  const handover = !seatKey && persons > 1 && shownViewer !== null && shownViewer !== view.you && !view.over;
   $("handover").hidden = !handover;
   if (handover) {
     $("handover-text").textContent = `${view.players[view.you - 1].name}'s turn: pass the screen to them.`;
@@ -206,7 +291,8 @@ function show(next) {
   if (!handover) shownViewer = view.you;
   document.body.dataset.turn = String(view.turn);
   document.body.dataset.toMove = view.over ? "" : String(view.to_move);
-  if (!view.over && !person(view.to_move)) setTimeout(aiTurns, 0);
+  if (!view.over && !person(view.to_move) && asksForAi()) setTimeout(aiTurns, 0);
+  poll();
 }
 
 function showStatus(mine) {
@@ -406,7 +492,7 @@ function showTimer() {
     $("timer").classList.toggle("low", left <= 10);
     if (left <= 0) {
       clearInterval(timerId);
-      act("timeout");
+      if (view.to_move === view.you) act("timeout"); // the others see it when they ask next
     }
   };
   tick();
@@ -470,10 +556,14 @@ async function main() {
     else return;
     event.preventDefault();
   });
-  const id = new URLSearchParams(location.search).get("id");
+  const params = new URLSearchParams(location.search);
+  const id = params.get("id");
+  seatKey = params.get("seat");
   if (id) {
     try {
       view = { id };
+      const invite = JSON.parse(localStorage.getItem(`rummikub.invite.${id}`) ?? "[]");
+      if (seatKey && invite.length) showInvite(id, invite);
       show(await get(path()));
     } catch (error) {
       view = null;
