@@ -346,6 +346,7 @@ def test_two_persons_each_on_their_own_device(browser: Any, server: Server, scre
     a.wait_for_selector("#invite:not([hidden])")
     link = a.input_value("#invite-links li[data-player='2'] input")
     assert "&seat=" in link and "&seat=" in a.url and link.split("&seat=")[1] not in a.url
+    assert a.is_visible("#invite-local")  # the test server listens on 127.0.0.1: say so
     ann.shot("play-devices-invite")
     bob = Page(browser, server, screenshots, PHONE)
     b = bob.page

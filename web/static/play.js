@@ -165,6 +165,7 @@ function path(action = "") {
 /** The links for the other persons' seats (shown to whoever started the game, until closed). */
 function showInvite(id, links) {
   $("invite").hidden = !links.length;
+  $("invite-local").hidden = !["127.0.0.1", "localhost", "[::1]"].includes(location.hostname);
   $("invite-links").replaceChildren(
     ...links.map((link) => {
       const url = `${location.origin}/play?id=${encodeURIComponent(id)}&seat=${encodeURIComponent(link.seat)}`;
