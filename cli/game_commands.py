@@ -45,6 +45,12 @@ def _interval(pair: list[float]) -> str:
 @executor_options
 @click.option("--record", "record_dir", metavar="DIR", help="Write one game record per game into DIR.")
 @click.option(
+    "--resume",
+    is_flag=True,
+    help="With --record DIR: read back the games whose records DIR already holds (an interrupted "
+    "series, the same options) and play only the others; the report covers them all.",
+)
+@click.option(
     "--scoring",
     type=click.Choice(["standard", "club"]),
     default="standard",
@@ -73,7 +79,8 @@ def selfplay(ctx: click.Context, /, **params: Any) -> None:
     opened by its k-th turn, and the value of holding a joker. Games come in groups sharing one
     deal, each AI taking every seat, so no AI always starts first.
 
-    Ctrl-C stops the series: the report then covers the games finished so far (exit status 130).
+    Ctrl-C stops the series: the report then covers the games finished so far (exit status 130);
+    with --record, --resume later goes on from there.
     """
     from solver.game.selfplay import Settings, parse_ais, run_games, summarize
 
@@ -91,8 +98,16 @@ def selfplay(ctx: click.Context, /, **params: Any) -> None:
     )
     guarded(lambda: settings.config(0))  # refuse impossible rule/player combinations up front
     workers = workers_from(ctx, params)
+    resume = params["resume"]
+    if resume and settings.record_dir is None:
+        raise click.UsageError("--resume needs --record DIR (the records of the games already played)")
     started = time.perf_counter()
-    outcomes, interrupted = collect(lambda: run_games(settings, workers), settings.games, "Playing", show_eta=True)
+    outcomes, interrupted = collect(
+        lambda: run_games(settings, workers, resume), settings.games, "Playing", show_eta=True
+    )
+    if resume:
+        read = sum(1 for o in outcomes if o.resumed)
+        click.echo(f"Resumed: {read} of {count(settings.games, 'game')} read back from {settings.record_dir}.", err=True)
     if interrupted:
         click.echo(f"\nInterrupted after {len(outcomes)} of {settings.games} games.", err=True)
         if not outcomes:

@@ -19,6 +19,7 @@ from cli.errors import (
 )
 from cli.options import executor_options, workers_from
 from cli.render import fit, render_check, render_puzzle
+from solver import wording
 from solver.wording import count
 
 if TYPE_CHECKING:  # annotations only: the library loads when a command runs
@@ -123,6 +124,9 @@ def puzzles_check(ctx: click.Context, /, puzzle_id: str, answer_file: str, as_js
     help="Puzzles to make, from seeds SEED, SEED+1, ... (more than one needs --out).",
 )
 @click.option("--out", "out_dir", metavar="DIR", help="Write each puzzle into DIR as a puzzle file, gen-D-SEED.txt.")
+@click.option(
+    "--resume", is_flag=True, help="With --out DIR: leave the puzzles DIR already holds and make only the others."
+)
 @executor_options
 @answer_option
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object (as `puzzles show --json`).")
@@ -135,6 +139,7 @@ def puzzles_generate(
     seed: int,
     count: int,
     out_dir: str | None,
+    resume: bool,
     with_answer: bool,
     as_json: bool,
     svg_file: str | None,
@@ -144,11 +149,11 @@ def puzzles_generate(
 
     One puzzle is shown; with --out DIR, --count puzzles are written into DIR as puzzle files
     (whole, as each is made, answer included), each recording the seed it came from. Ctrl-C
-    stops the run: the files written so far are complete (exit status 130).
+    stops the run: the files written so far are complete (exit status 130), and --resume goes on.
     """
     if out_dir is None:
-        if count > 1 or params["executor"] != "local":
-            raise click.UsageError("--count and --executor need --out DIR: the puzzles are written as files")
+        if count > 1 or params["executor"] != "local" or resume:
+            raise click.UsageError("--count, --executor and --resume need --out DIR: the puzzles are written as files")
         from puzzles.generate import generated_puzzle
 
         show_puzzle(guarded(lambda: generated_puzzle(difficulty, seed)), with_answer, as_json, svg_file)
@@ -159,15 +164,17 @@ def puzzles_generate(
 
     workers = workers_from(ctx, params)
     made, interrupted = collect(
-        lambda: write_generated(difficulty, range(seed, seed + count), out_dir, workers), count, "Generating"
+        lambda: write_generated(difficulty, range(seed, seed + count), out_dir, workers, resume), count, "Generating"
     )
-    written = sum(1 for m in made if m.error is None)
+    written = sum(1 for m in made if m.error is None and not m.kept)
+    kept = sum(1 for m in made if m.kept)
     failed = [(m.seed, m.error) for m in made if m.error is not None]
-    click.echo(f"{written} puzzles of difficulty {difficulty} written to {out_dir}")
+    there = f" ({kept} already there)" if resume else ""
+    click.echo(f"{wording.count(written, 'puzzle')} of difficulty {difficulty} written to {out_dir}{there}")
     for failed_seed, why in sorted(failed):
         click.echo(f"No puzzle from seed {failed_seed}: {why}", err=True)
     if interrupted:
-        click.echo(f"Interrupted after {written + len(failed)} of {count} seeds.", err=True)
+        click.echo(f"Interrupted after {written + kept + len(failed)} of {count} seeds.", err=True)
         ctx.exit(EXIT_INTERRUPTED)
     if failed:
         ctx.exit(EXIT_BAD_INPUT)

@@ -39,7 +39,7 @@ from dataclasses import dataclass
 from itertools import combinations
 from pathlib import Path
 
-from puzzles.library import Difficulty, Puzzle, find, library, measure, write_puzzle
+from puzzles.library import Difficulty, Puzzle, find, library, load_puzzle, measure, write_puzzle
 from solver.arrange import arrange
 from solver.backends import get_backend
 from solver.errors import BackendError, InputError, RummikubError, ValidationFailure
@@ -354,18 +354,31 @@ class Generated:
     seed: int
     path: str | None
     error: str | None = None
+    kept: bool = False  # already in the folder (a resumed run): not made again
 
 
 def write_generated(
-    level: int, seeds: Iterable[int], out_dir: str, workers: Workers = Workers()
+    level: int, seeds: Iterable[int], out_dir: str, workers: Workers = Workers(), resume: bool = False
 ) -> Iterator[Generated]:
     """A puzzle of ``level`` from each seed, generated where ``workers`` says, each written into
-    ``out_dir`` as ``gen-LEVEL-SEED.txt`` (whole) as soon as it comes back, in no fixed order."""
+    ``out_dir`` as ``gen-LEVEL-SEED.txt`` (whole) as soon as it comes back, in no fixed order.
+    ``resume``: the seeds whose files are already there (read, and checked to be those puzzles)
+    are not made again."""
     seeds = list(seeds)
     try:
         Path(out_dir).mkdir(parents=True, exist_ok=True)
     except OSError as err:
         raise InputError(f"cannot create puzzle directory {out_dir}: {err.strerror or err}") from None
+    if resume:
+        there = [seed for seed in seeds if (Path(out_dir) / f"gen-{level}-{seed}.txt").exists()]
+        for seed in there:
+            path = Path(out_dir) / f"gen-{level}-{seed}.txt"
+            if load_puzzle(str(path)).id != f"gen-{level}-{seed}":
+                raise InputError(f"puzzle file {path} is not the puzzle of seed {seed}: give --out another folder")
+            yield Generated(seed, str(path), kept=True)
+        seeds = [seed for seed in seeds if seed not in set(there)]
+        if not seeds:
+            return
     with open_executor(workers.at_most(len(seeds))) as executor:
         for seed, made in run_tasks(executor, _puzzle_or_why, seeds, level, ordered=False, total=len(seeds)):
             if isinstance(made, str):

@@ -32,7 +32,8 @@ from solver.errors import InputError, RulesError, ValidationFailure
 from solver.executors import Workers, open_executor, run_tasks
 from solver.game.engine import Game, GameConfig, IllegalMove, can_open, derived_seed
 from solver.game.players import LEVELS, make_player
-from solver.game.records import GameHeader, record_lines, write_record_lines
+from solver.game.records import GameHeader, parse_record, record_lines, write_record_lines
+from solver.game.replay import config_of, replay
 from solver.rules import RuleSet
 from solver.tiles import full_pool
 from solver.wording import count
@@ -189,6 +190,7 @@ class Outcome:
     dealt_jokers: dict[str, int]
     seconds: float
     record: tuple[str, ...] = ()  # the game record's lines, when the series keeps records
+    resumed: bool = False  # read back from its record (a resumed series), not played now
 
 
 def play_game(index: int, settings: Settings) -> Outcome:
@@ -197,17 +199,11 @@ def play_game(index: int, settings: Settings) -> Outcome:
     config = settings.config(index)
     game = Game.new(config)
     names = labels(settings.ais)
-    players = settings.players
-    # AI number (index mod P) moves first; the others follow in this game's order of the group.
-    order = seat_orders(settings.ais)[index % players]
-    seating = [names[order[(seat - game.first_player) % players]] for seat in range(players)]
+    seating = _seating(index, settings, game.first_player)
     ais = [make_player(settings.ais[names.index(label)]) for label in seating]
     dealt = {label: sum(t.is_joker for t in game.racks[seat]) for seat, label in enumerate(seating)}
-    own_turns = [0] * players
-    opened_turn: dict[str, int | None] = dict.fromkeys(seating)
     while not game.over:
         seat = game.seat
-        own_turns[seat] += 1
         table = ais[seat].choose(game.view())
         if table is None:
             game.draw()
@@ -218,12 +214,31 @@ def play_game(index: int, settings: Settings) -> Outcome:
             raise ValidationFailure(
                 f"AI {seating[seat]} proposed an illegal move in game {index + 1}: {err}"
             ) from None
-        if opened_turn[seating[seat]] is None:
-            opened_turn[seating[seat]] = own_turns[seat]
-    result = game.result()
     record: tuple[str, ...] = ()
     if settings.record_dir is not None:
-        record = tuple(record_lines(GameHeader.for_game(game, seating), game.history, result))
+        record = tuple(record_lines(GameHeader.for_game(game, seating), game.history, game.result()))
+    return _outcome(index, game, seating, dealt, time.perf_counter() - started, record)
+
+
+def _seating(index: int, settings: Settings, first_player: int) -> list[str]:
+    """Game ``index``'s AI labels by seat: AI number (index mod P) moves first, the others follow
+    in this game's order of the group."""
+    names, players = labels(settings.ais), settings.players
+    order = seat_orders(settings.ais)[index % players]
+    return [names[order[(seat - first_player) % players]] for seat in range(players)]
+
+
+def _outcome(
+    index: int, game: Game, seating: Sequence[str], dealt: dict[str, int], seconds: float, record: tuple[str, ...] = ()
+) -> Outcome:
+    """A finished game's outcome by AI label; each player's opening turn counted in its own turns."""
+    result = game.result()
+    own_turns = [0] * game.players
+    opened_turn: dict[str, int | None] = dict.fromkeys(seating)
+    for turn in game.history:
+        own_turns[turn.seat] += 1
+        if turn.played and opened_turn[seating[turn.seat]] is None:
+            opened_turn[seating[turn.seat]] = own_turns[turn.seat]
     return Outcome(
         index=index,
         seating=tuple(seating),
@@ -234,16 +249,46 @@ def play_game(index: int, settings: Settings) -> Outcome:
         turns=len(game.history),
         opened_turn=opened_turn,
         dealt_jokers=dealt,
-        seconds=time.perf_counter() - started,
+        seconds=seconds,
         record=record,
     )
 
 
-def run_games(settings: Settings, workers: Workers = Workers()) -> Iterator[Outcome]:
+def record_path(index: int, settings: Settings) -> Path:
+    """Where game ``index``'s record goes (with ``record_dir``)."""
+    assert settings.record_dir is not None
+    return Path(settings.record_dir) / f"game-{index + 1:05d}.jsonl"
+
+
+def outcome_from_record(index: int, settings: Settings) -> Outcome:
+    """Game ``index`` read back from its record (a resumed series), checked to be that game of
+    this series: the same deal and seating, every turn replayed, a result. InputError if not."""
+    path = record_path(index, settings)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as err:
+        raise InputError(f"cannot read record {path}: {getattr(err, 'strerror', None) or err}") from None
+    record = parse_record(text, str(path))
+    other = f"record {path} is not game {index + 1} of this series"
+    if config_of(record.header) != settings.config(index):
+        raise InputError(f"{other} (another seed, rules or deal): give --record another folder")
+    game = replay(record, str(path))
+    if not game.over or record.result is None:
+        raise InputError(f"record {path}: game {index + 1} is not over (a record is written when its game ends)")
+    seating = _seating(index, settings, game.first_player)
+    if [p.name for p in record.header.players] != seating:
+        raise InputError(f"{other} (other AIs or seats): give --record another folder")
+    start = Game.new(settings.config(index))
+    dealt = {label: sum(t.is_joker for t in start.racks[seat]) for seat, label in enumerate(seating)}
+    return replace(_outcome(index, game, seating, dealt, 0.0), resumed=True)
+
+
+def run_games(settings: Settings, workers: Workers = Workers(), resume: bool = False) -> Iterator[Outcome]:
     """Every game of the series as it ends (in index order only in one process), played where
     ``workers`` says. A game's record, if kept, is written here, just before its outcome is
     handed on: whatever stops the series, the records on disk are whole and are those of the
-    games reported, give or take the one in hand."""
+    games reported, give or take the one in hand. ``resume``: the games whose records are
+    already in ``record_dir`` are read back (first), not played again."""
     if settings.record_dir is not None:
         try:
             Path(settings.record_dir).mkdir(parents=True, exist_ok=True)
@@ -251,14 +296,21 @@ def run_games(settings: Settings, workers: Workers = Workers()) -> Iterator[Outc
             raise InputError(
                 f"cannot create record directory {settings.record_dir}: {err.strerror or err}"
             ) from None
-    with open_executor(workers.at_most(settings.games), _load_solver) as executor:
+    left = list(range(settings.games))
+    if resume:
+        if settings.record_dir is None:
+            raise InputError("resuming needs the records of the games already played (--record DIR)")
+        kept = [i for i in left if record_path(i, settings).exists()]
+        for index in kept:
+            yield outcome_from_record(index, settings)
+        left = [i for i in left if i not in set(kept)]
+    if not left:
+        return
+    with open_executor(workers.at_most(len(left)), _load_solver) as executor:
         # Unordered: a game that ends is reported at once, not held back behind a longer one.
-        for outcome in run_tasks(
-            executor, play_game, range(settings.games), settings, ordered=False, total=settings.games
-        ):
+        for outcome in run_tasks(executor, play_game, left, settings, ordered=False, total=len(left)):
             if settings.record_dir is not None:
-                path = Path(settings.record_dir) / f"game-{outcome.index + 1:05d}.jsonl"
-                write_record_lines(path, outcome.record)
+                write_record_lines(record_path(outcome.index, settings), outcome.record)
                 outcome = replace(outcome, record=())  # a long series need not keep every record in memory
             yield outcome
 
@@ -338,9 +390,12 @@ class Summary:
             "turns_per_game_95": [_r(t_low), _r(t_high)],
             "joker_value": self.joker_value(),
         }
+        resumed = sum(1 for o in self.outcomes if o.resumed)
+        if resumed:
+            data["resumed"] = resumed
         if self.seconds > 0:
             data["seconds"] = round(self.seconds, 3)
-            data["games_per_second"] = _r(games / self.seconds)
+            data["games_per_second"] = _r((games - resumed) / self.seconds)  # the games played now
         return data
 
     def joker_value(self) -> dict[str, Any]:

@@ -11,7 +11,7 @@ import pytest
 from click.testing import CliRunner, Result
 
 from cli.main import cli
-from solver.errors import RulesError
+from solver.errors import InputError, RulesError
 from solver.executors import Workers
 from solver.game.records import read_record
 from solver.game.selfplay import (
@@ -29,6 +29,7 @@ from solver.game.selfplay import (
     wilson,
 )
 from solver.rules import RuleSet
+from tests.interrupt import ctrl_c
 
 SMALL = RuleSet(numbers=7)
 FAST = ["--numbers", "7"]  # 58 tiles: games of a dozen turns
@@ -269,3 +270,65 @@ def test_report_counts_agree_and_the_joker_difference_is_in_percentage_points() 
     line = many.stdout[many.stdout.index("Holding a joker:") :]  # its three lines
     assert " percentage points (95%: " in line and "points (95%" not in line.replace("percentage points", "")
     assert max(len(x) for x in many.stdout.splitlines()) <= 80
+
+
+# --------------------------------------------------------------------------- resuming a series
+
+
+def test_a_resumed_series_reads_back_the_games_recorded_and_plays_the_rest(tmp_path: Path) -> None:
+    """An interrupted series with records goes on where it stopped: the games recorded are read
+    back (replayed, checked to be those games), the others played, and the outcomes are the
+    uninterrupted series' own; so are the records written."""
+    folder = tmp_path / "records"
+    settings = Settings(("easy", "medium"), 8, seed=4, rules=SMALL, record_dir=str(folder))
+    whole = list(run_games(settings))
+    written = {p.name: p.read_bytes() for p in folder.iterdir()}
+    for name in ("game-00002.jsonl", "game-00005.jsonl", "game-00006.jsonl"):
+        (folder / name).unlink()
+    resumed = list(run_games(settings, resume=True))
+    assert sum(o.resumed for o in resumed) == 5
+    assert [{k: v for k, v in o.items() if k != "resumed"} for o in without_time(resumed)] == [
+        {k: v for k, v in o.items() if k != "resumed"} for o in without_time(whole)
+    ]
+    assert {p.name: p.read_bytes() for p in folder.iterdir()} == written
+    assert summarize(resumed, settings).to_dict() | {"resumed": 0} == summarize(whole, settings).to_dict() | {"resumed": 0}
+
+
+def test_records_of_another_series_are_not_resumed(tmp_path: Path) -> None:
+    folder = tmp_path / "records"
+    settings = Settings(("easy", "medium"), 2, seed=4, rules=SMALL, record_dir=str(folder))
+    list(run_games(settings))
+    for other, words in (
+        (dataclasses.replace(settings, seed=5), "(another seed, rules or deal)"),
+        (dataclasses.replace(settings, ais=("medium", "easy")), "(other AIs or seats)"),
+    ):
+        with pytest.raises(InputError) as refused:
+            list(run_games(other, resume=True))
+        assert str(refused.value) == (
+            f"record {folder / 'game-00001.jsonl'} is not game 1 of this series {words}: give --record another folder"
+        )
+    unfinished = folder / "game-00002.jsonl"
+    unfinished.write_text("\n".join(unfinished.read_text().splitlines()[:-1]) + "\n")  # its result line gone
+    with pytest.raises(InputError, match="game 2 is not over"):
+        list(run_games(settings, resume=True))
+
+
+def test_selfplay_stopped_by_ctrl_c_then_resumed_reports_the_whole_series(tmp_path: Path) -> None:
+    """The person's way: Ctrl-C in the terminal, then the same command with --resume."""
+    folder = tmp_path / "records"
+    args = ["selfplay", "--games", "24", "--ai", "easy,medium", "--seed", "9", *FAST, "--record", str(folder), "--json"]
+    stopped = ctrl_c(args, lambda: folder.exists() and len(list(folder.iterdir())) >= 3)
+    assert stopped.returncode == 130
+    kept = len(list(folder.iterdir()))
+    assert 3 <= kept < 24
+    finished = run([*args, "--resume"])
+    assert finished.exit_code == 0 and f"Resumed: {kept} of 24 games read back from {folder}." in finished.stderr
+    whole = run([*args[:-3], "--record", str(tmp_path / "again"), "--json"])
+    report, expected = json.loads(finished.stdout), json.loads(whole.stdout)
+    assert report.pop("resumed") == kept
+    for data in (report, expected):
+        data.pop("seconds"), data.pop("games_per_second")
+    assert report == expected
+    assert run(["selfplay", "--games", "2", "--resume"]).stderr.endswith(
+        "Error: --resume needs --record DIR (the records of the games already played)\n"
+    )

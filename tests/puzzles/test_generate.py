@@ -88,3 +88,21 @@ def test_a_generated_puzzle_is_found_again_by_its_id(tmp_path: Path) -> None:
         "Error: no puzzle 'gen-6-1': a generated puzzle's id is gen-LEVEL-SEED, a level of 1-5 and a"
         " whole-number seed (as 'rummikub puzzles generate' names them)\n"
     )
+
+
+def test_a_resumed_run_makes_only_the_puzzles_missing(tmp_path: Path) -> None:
+    out = tmp_path / "made"
+    runner = CliRunner()
+    args = ["puzzles", "generate", "--difficulty", "1", "--seed", "20", "--count", "4", "--out", str(out)]
+    assert runner.invoke(cli, args).exit_code == 0
+    written = {p.name: p.read_bytes() for p in out.iterdir()}
+    (out / "gen-1-21.txt").unlink()
+    (out / "gen-1-23.txt").unlink()
+    resumed = runner.invoke(cli, [*args, "--resume"])
+    assert resumed.exit_code == 0 and resumed.stdout == f"2 puzzles of difficulty 1 written to {out} (2 already there)\n"
+    assert {p.name: p.read_bytes() for p in out.iterdir()} == written
+    (out / "gen-1-20.txt").write_text((out / "gen-1-22.txt").read_text())  # not the puzzle of seed 20
+    wrong = runner.invoke(cli, [*args, "--resume"])
+    assert wrong.exit_code == 1 and wrong.stderr.endswith(  # after the progress bar's label
+        f"\nError: puzzle file {out / 'gen-1-20.txt'} is not the puzzle of seed 20: give --out another folder\n"
+    )
