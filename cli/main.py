@@ -299,14 +299,25 @@ def _no_such_position_file(name: str) -> None:
 @turn_options
 @solver_options
 @executor_options
+@click.option(
+    "--skip",
+    type=click.IntRange(min=0),
+    default=0,
+    show_default=True,
+    metavar="N",
+    help="Leave out the first N positions (blank lines not counted): to go on after an interrupted "
+    "run, N is the answers it wrote (--skip $(wc -l < out.jsonl) >> out.jsonl).",
+)
 @click.pass_context
-def batch(ctx: click.Context, /, file: str, **params: Any) -> None:
+def batch(ctx: click.Context, /, file: str, skip: int, **params: Any) -> None:
     """Solve many positions: JSON lines in (FILE, or '-' for standard input), one JSON line out each.
 
     Input line: {"rack": ["R1", ...], "table": [["R4", "R5", "R6"], ...], "initial_meld": false}.
     Output: the same object as `solve --json`, in input order (whatever the executor); a bad line
     gives {"line": N, "error": "..."} and the others are still answered.
     """
+    import itertools
+
     from solver.batch import BatchSettings, Outcome, answer_lines, read_lines
     from solver.files import open_input
 
@@ -323,7 +334,7 @@ def batch(ctx: click.Context, /, file: str, **params: Any) -> None:
 
     def answer_all() -> None:
         nonlocal worst
-        lines = read_lines(stream, where=f"batch file {label}")
+        lines = itertools.islice(read_lines(stream, where=f"batch file {label}"), skip, None)
         for text, outcome in answer_lines(lines, settings, workers):
             sys.stdout.write(text + "\n")
             sys.stdout.flush()  # every finished answer is written, even if the run is interrupted

@@ -428,6 +428,22 @@ def test_batch_binary_or_not_utf8_file_is_one_error(tmp_path: Path, content: byt
     assert piped.stdout == "" and piped.stderr.startswith(f"Error: batch file <stdin> {problem}")
 
 
+def test_batch_skip_goes_on_after_an_interrupted_run(tmp_path: Path) -> None:
+    """--skip N leaves out the first N positions (blank lines not counted), so the answers of a
+    run stopped after N lines and of the run that goes on make the whole run's answers."""
+    batch = tmp_path / "in.jsonl"
+    batch.write_text(
+        '{"rack":"R5 B7 O7","table":["R4 J R6"]}\n\n{"rack":"R1","table":[]}\nnot json\n{"rack":"K1 K2 K3","table":[]}\n'
+    )
+    whole = run(["batch", batch, "--no-timing"]).stdout.splitlines()
+    assert len(whole) == 4
+    for skip in range(5):
+        rest = run(["batch", batch, "--no-timing", "--skip", skip])
+        assert rest.stdout.splitlines() == whole[skip:]
+        assert rest.exit_code == (1 if skip <= 2 else 0)  # the bad line keeps its number, line 4
+    assert '"line": 4' in whole[2]
+
+
 def test_batch_skips_blank_lines_and_shapes_every_error(tmp_path: Path) -> None:
     lines = [
         "",
