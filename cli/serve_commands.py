@@ -86,6 +86,9 @@ def serve(
         click.echo(
             f"Note: listening on {host}: anyone who can reach this computer can use the app.", err=True
         )
+        address = _network_address() if host in ("0.0.0.0", "::") else None
+        if address is not None:  # what a game's links for other devices should name
+            click.echo(f"Other devices on your network: http://{address}:{bound}/", err=True)
     try:
         app = create_app(limits, games_dir=Path(games_dir) if games_dir else None, keep_days=keep_days)
     except OSError as err:  # a games directory that cannot be made or written
@@ -112,6 +115,20 @@ def _listen(host: str, port: int) -> socket.socket:
         listener.close()
         raise
     return listener
+
+
+def _network_address() -> str | None:
+    """This computer's address on its network (the one its outgoing traffic would leave from),
+    or None if it has none."""
+    probe = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    try:
+        probe.connect(("192.0.2.1", 9))  # a documentation address: a UDP connect sends nothing
+        address = str(probe.getsockname()[0])
+    except OSError:
+        return None
+    finally:
+        probe.close()
+    return None if address == "0.0.0.0" or ipaddress.ip_address(address).is_loopback else address
 
 
 def _loopback(host: str) -> bool:

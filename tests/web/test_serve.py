@@ -59,3 +59,32 @@ def test_a_games_folder_that_cannot_be_made_is_one_line(tmp_path: Path) -> None:
     result = CliRunner().invoke(cli, ["serve", "--port", "0", "--games-dir", str(blocker / "games")])
     assert result.exit_code == 1
     assert result.stderr == f"Error: cannot keep games in {blocker / 'games'}: Not a directory\n"
+
+
+class FakeProbe:
+    """A UDP socket whose connect finds this address, or fails (no network)."""
+
+    address: str | None = None
+
+    def __init__(self, *args: object) -> None:
+        pass
+
+    def connect(self, target: tuple[str, int]) -> None:
+        if self.address is None:
+            raise OSError("Network is unreachable")
+
+    def getsockname(self) -> tuple[str, int]:
+        assert self.address is not None
+        return (self.address, 40000)
+
+    def close(self) -> None:
+        pass
+
+
+@pytest.mark.parametrize(("address", "found"), [("192.168.1.20", "192.168.1.20"), (None, None), ("127.0.0.1", None)])
+def test_the_network_address_for_other_devices(monkeypatch: pytest.MonkeyPatch, address: str | None, found: str | None) -> None:
+    """With --host 0.0.0.0, serve names the address other devices reach (a game's seat links need
+    it); none when this computer has no network."""
+    monkeypatch.setattr(FakeProbe, "address", address)
+    monkeypatch.setattr(serve_commands.socket, "socket", FakeProbe)
+    assert serve_commands._network_address() == found
