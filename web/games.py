@@ -765,7 +765,7 @@ class Sessions:
             seat = session.seat_of(seat_key)
             if session.settings.devices and session.editor is not None:
                 session.time_up()  # any seat's page ends a turn whose time is up (its mover may be gone)
-            if action not in ("view", "next-round"):
+            if action not in ("view", "next-round", "timeout"):  # a time-out only ends a turn that is due
                 session.check_to_move(seat)
             refused: list[Json] = []
             try:

@@ -271,6 +271,11 @@ def test_on_several_devices_a_turn_out_of_time_ends_when_any_seat_looks(client: 
     assert seen["to_move"] == 3 - mover and seen["log"][-1]["penalty"] == 1 and seen["notice"] == ""
     told = client.get(f"/api/games/{game['id']}?seat={keys[mover]}").json()
     assert told["notice"].startswith("Time is up: the table restored; penalty: ")
+    # The mover's own page, its clock run out: the usual answer, even if another seat looked first.
+    session.started -= 41
+    late = client.post(f"/api/games/{game['id']}/timeout?seat={keys[3 - mover]}", json={})
+    assert late.status_code == 200 and late.json()["notice"].startswith("Time is up: ")
+    assert late.json()["to_move"] == mover
 
 
 def test_seat_keys_outlive_the_server(tmp_path: Path) -> None:
