@@ -370,3 +370,28 @@ def test_two_persons_each_on_their_own_device(browser: Any, server: Server, scre
     for opened in (ann, bob):
         opened.context.close()
         assert not opened.unexpected(), opened.errors
+
+
+def test_when_the_page_that_asks_for_the_ai_is_gone_another_takes_over(browser: Any, server: Server, screenshots: Path) -> None:
+    """Ann starts a game on several devices (with seed 2 the AI moves first) and closes her page
+    at once: Bob's page, seeing nothing happen, asks for the AI's turn itself."""
+    ann = Page(browser, server, screenshots, DESKTOP)
+    a = ann.open("/play")
+    a.select_option("#seat-2", "person")
+    a.select_option("#seat-3", "easy")
+    a.fill("#seed", "2")
+    a.check("#devices")
+    a.route("**/ai?*", lambda route: route.abort())  # Ann's page never gets to ask
+    a.click("#start")
+    a.wait_for_selector("#invite:not([hidden])")
+    link = a.input_value("#invite-links li[data-player='2'] input")
+    assert a.evaluate("document.body.dataset.toMove") == "3"
+    ann.context.close()
+    bob = Page(browser, server, screenshots, DESKTOP)
+    b = bob.page
+    b.goto(link)
+    b.wait_for_selector("body[data-ready='true']")
+    until(b, "() => document.body.dataset.turn === '2'", seconds=20)  # the AI moved: turn 2
+    assert b.evaluate("document.body.dataset.toMove") == "1"
+    bob.context.close()
+    assert not bob.unexpected(), bob.errors

@@ -34,7 +34,10 @@ let aiBusy = false;
 let shownViewer = null;
 let seatKey = null; // with devices: this page's seat
 let pollId = null;
+let lastChange = 0; // when a poll last saw the game move on
+let aiDuty = false; // this page asks for the AI's turns (it took over from a page gone quiet)
 const POLL_MS = 1500;
+const AI_WAIT_MS = 6000; // an AI to move and nothing happening this long: this page asks for it
 const aiTimes = []; // milliseconds from asking the server for an AI turn to that turn on screen
 
 function say(text, kind = "error") {
@@ -206,8 +209,16 @@ function poll() {
     try {
       const next = await get(path());
       const moved = ["round", "turn", "over", "to_move"].some((key) => next[key] !== view[key]);
-      if (moved) show(next);
-      else poll();
+      if (moved) {
+        lastChange = performance.now();
+        show(next);
+        return;
+      }
+      if (!view.over && !person(view.to_move) && performance.now() - lastChange > AI_WAIT_MS) {
+        aiDuty = true; // the page that should ask has gone quiet (closed, asleep): this one asks
+        setTimeout(aiTurns, 0);
+      }
+      poll();
     } catch {
       poll(); // the server is busy or restarting: try again
     }
@@ -216,7 +227,7 @@ function poll() {
 
 /** Who asks for an AI's turn: on one screen the page; with devices the seat of the last person to move. */
 function asksForAi() {
-  if (!seatKey) return true;
+  if (!seatKey || aiDuty) return true;
   const persons = view.players.filter((p) => p.kind === "person").map((p) => p.player);
   const last = [...view.log].reverse().find((turn) => persons.includes(turn.player));
   return (last ? last.player : Math.min(...persons)) === view.you;
@@ -255,7 +266,9 @@ async function aiTurns() {
       document.body.dataset.aiTurns = JSON.stringify(aiTimes.map((ms) => Math.round(ms * 10) / 10));
     }
   } catch (error) {
-    say(error.message);
+    // On several devices another page may have asked for the same turn: look again, quietly.
+    if (seatKey) await refresh();
+    else say(error.message);
   } finally {
     aiBusy = false;
   }
@@ -269,6 +282,7 @@ function person(seat) {
 
 function show(next) {
   view = next;
+  lastChange = performance.now();
   document.title = `Round ${view.round}, turn ${view.turn} · Play Rummikub`;
   $("game").hidden = false;
   const persons = view.players.filter((p) => p.kind === "person").length;
