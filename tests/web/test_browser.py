@@ -160,6 +160,16 @@ def drag(p: Any, source: str, target: str) -> None:
     p.locator(source).drag_to(p.locator(target))
 
 
+def test_a_run_keeps_its_joker_in_its_gap_when_tiles_join_it(page: Page) -> None:
+    p = page.open("/?rack=R7+O9+B9&set=R4+J+R6")
+    drag(p, "#board .rack-zone [data-tile='R7']", "#board [data-set='0']")
+    assert tiles(p, "#board [data-set='0']") == ["R4", "J", "R6", "R7"]  # not R4 R6 R7 J
+    drag(p, "#board [data-set='0'] [data-tile='J']", "#board .new-set")
+    drag(p, "#board .rack-zone [data-tile='O9']", "#board [data-set='1']")
+    drag(p, "#board .rack-zone [data-tile='B9']", "#board [data-set='1']")
+    assert tiles(p, "#board [data-set='1']") == ["B9", "O9", "J"]  # a group: the joker last
+
+
 def test_a_level_2_puzzle_solved_by_dragging_tiles(page: Page) -> None:
     p = page.open("/puzzles?id=shift-run")  # rack B4 K8 R8, table B5 B6 B7 B8
     drag(p, "#board .rack-zone [data-tile='B4']", "#board [data-set='0']")

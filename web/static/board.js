@@ -9,7 +9,7 @@
 
 import { element as el } from "./dom.js";
 import { Dragging } from "./drag.js";
-import { compareTiles, tileElement } from "./tiles.js";
+import { compareTiles, parts, tileElement } from "./tiles.js";
 
 let nextId = 1;
 
@@ -19,6 +19,24 @@ function entry(tile, fromRack = false) {
 
 function sortEntries(list) {
   return list.sort((a, b) => compareTiles(a.tile, b.tile));
+}
+
+/** A set in the order a person reads it: a run with its jokers in its gaps (any left over after
+ * its top), anything else by colour then number, jokers last. Only the picture: the server reads
+ * a set whatever its order. */
+function arranged(list) {
+  const sorted = sortEntries([...list]);
+  const numbered = sorted.filter((e) => parts(e.tile).letter !== "J");
+  const spare = sorted.filter((e) => parts(e.tile).letter === "J");
+  const numbers = numbered.map((e) => parts(e.tile).number);
+  const oneColour = new Set(numbered.map((e) => parts(e.tile).letter)).size === 1;
+  if (!spare.length || numbered.length < 2 || !oneColour || new Set(numbers).size < numbers.length) return sorted;
+  const out = [];
+  numbered.forEach((e, i) => {
+    for (let n = i ? numbers[i - 1] + 1 : numbers[0]; n < numbers[i] && spare.length; n++) out.push(spare.shift());
+    out.push(e);
+  });
+  return [...out, ...spare];
 }
 
 export class Board {
@@ -148,11 +166,10 @@ export class Board {
       if (target === "rack") {
         state.rack = sortEntries([...state.rack, ...taken]);
       } else if (target === "new") {
-        state.sets.push(sortEntries(taken));
+        state.sets.push(arranged(taken));
       } else if (target.startsWith("set:")) {
-        const set = state.sets[Number(target.slice(4))];
-        set.push(...taken);
-        sortEntries(set);
+        const index = Number(target.slice(4));
+        state.sets[index] = arranged([...state.sets[index], ...taken]);
       } // "palette": dropped back on the palette, the tiles are gone
     });
   }
