@@ -348,6 +348,13 @@ def test_two_persons_each_on_their_own_device(browser: Any, server: Server, scre
     assert "&seat=" in link and "&seat=" in a.url and link.split("&seat=")[1] not in a.url
     assert a.is_visible("#invite-local")  # the test server listens on 127.0.0.1: say so
     ann.shot("play-devices-invite")
+    a.click("#invite-close")
+    assert a.is_hidden("#invite")
+    a.click("#invite-again")  # the links are there again when Ann needs them
+    assert a.input_value("#invite-links li[data-player='2'] input") == link
+    a.reload()
+    a.wait_for_selector("body[data-ready='true']")
+    assert a.is_hidden("#invite") and a.is_visible("#invite-again")
     bob = Page(browser, server, screenshots, PHONE)
     b = bob.page
     b.goto(link)

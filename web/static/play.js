@@ -194,9 +194,14 @@ function showInvite(id, links) {
       return item;
     }),
   );
+  // Closed, the links stay in this browser, a button away (this page started the game).
   $("invite-close").onclick = () => {
-    localStorage.removeItem(`rummikub.invite.${id}`);
     $("invite").hidden = true;
+    $("invite-again").hidden = false;
+  };
+  $("invite-again").onclick = () => {
+    $("invite").hidden = false;
+    $("invite-again").hidden = true;
   };
 }
 
@@ -578,7 +583,11 @@ async function main() {
     try {
       view = { id };
       const invite = JSON.parse(localStorage.getItem(`rummikub.invite.${id}`) ?? "[]");
-      if (seatKey && invite.length) showInvite(id, invite);
+      if (seatKey && invite.length) {
+        showInvite(id, invite);
+        $("invite").hidden = true; // a reload: the links a button away
+        $("invite-again").hidden = false;
+      }
       show(await get(path()));
     } catch (error) {
       view = null;
