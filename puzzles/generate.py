@@ -318,13 +318,16 @@ def find_puzzle(puzzle_id: str) -> Puzzle:
     """A bundled puzzle by its id, or a generated one by ``gen-LEVEL-SEED`` (made again: the same
     seed gives the same puzzle). InputError says why there is none."""
     made = GENERATED_ID.fullmatch(puzzle_id)
-    if made is None or puzzle_id in {p.id for p in library()}:  # some bundled ones were generated
-        if made is None and puzzle_id.startswith("gen-"):
+    if made is None:
+        if puzzle_id.startswith("gen-"):
             raise InputError(
                 f"no puzzle {puzzle_id!r}: a generated puzzle's id is gen-LEVEL-SEED, a level of 1-5 and"
                 " a whole-number seed (as 'rummikub puzzles generate' names them)"
             )
         return find(puzzle_id)
+    bundled = next((p for p in library() if p.id == puzzle_id), None)  # some bundled ones were generated
+    if bundled is not None:
+        return bundled
     level, seed = int(made[1]), int(made[2])
     try:
         return generated_puzzle(level, seed)
@@ -370,13 +373,14 @@ def write_generated(
     except OSError as err:
         raise InputError(f"cannot create puzzle directory {out_dir}: {err.strerror or err}") from None
     if resume:
-        there = [seed for seed in seeds if (Path(out_dir) / f"gen-{level}-{seed}.txt").exists()]
+        paths = {seed: Path(out_dir) / f"gen-{level}-{seed}.txt" for seed in seeds}
+        there = [seed for seed in seeds if paths[seed].exists()]
         for seed in there:
-            path = Path(out_dir) / f"gen-{level}-{seed}.txt"
-            if load_puzzle(str(path)).id != f"gen-{level}-{seed}":
-                raise InputError(f"puzzle file {path} is not the puzzle of seed {seed}: give --out another folder")
-            yield Generated(seed, str(path), kept=True)
-        seeds = [seed for seed in seeds if seed not in set(there)]
+            if load_puzzle(str(paths[seed])).id != f"gen-{level}-{seed}":
+                raise InputError(f"puzzle file {paths[seed]} is not the puzzle of seed {seed}: give --out another folder")
+            yield Generated(seed, str(paths[seed]), kept=True)
+        done = set(there)
+        seeds = [seed for seed in seeds if seed not in done]
         if not seeds:
             return
     with open_executor(workers.at_most(len(seeds))) as executor:

@@ -323,7 +323,7 @@ def _puzzle(puzzle_id: str, status: int) -> Puzzle:
     puzzles = _library()
     if puzzle_id in puzzles:
         return puzzles[puzzle_id]
-    if GENERATED_ID.fullmatch(puzzle_id):
+    if is_generated(puzzle_id):
         try:
             return _generated(puzzle_id)
         except InputError as err:

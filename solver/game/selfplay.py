@@ -32,7 +32,7 @@ from solver.errors import InputError, RulesError, ValidationFailure
 from solver.executors import Workers, open_executor, run_tasks
 from solver.game.engine import Game, GameConfig, IllegalMove, can_open, derived_seed
 from solver.game.players import LEVELS, make_player
-from solver.game.records import GameHeader, parse_record, record_lines, write_record_lines
+from solver.game.records import GameHeader, read_record, record_lines, write_record_lines
 from solver.game.replay import config_of, replay
 from solver.rules import RuleSet
 from solver.tiles import full_pool
@@ -264,13 +264,10 @@ def outcome_from_record(index: int, settings: Settings) -> Outcome:
     """Game ``index`` read back from its record (a resumed series), checked to be that game of
     this series: the same deal and seating, every turn replayed, a result. InputError if not."""
     path = record_path(index, settings)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as err:
-        raise InputError(f"cannot read record {path}: {getattr(err, 'strerror', None) or err}") from None
-    record = parse_record(text, str(path))
+    record = read_record(path)
+    config = settings.config(index)
     other = f"record {path} is not game {index + 1} of this series"
-    if config_of(record.header) != settings.config(index):
+    if config_of(record.header) != config:
         raise InputError(f"{other} (another seed, rules or deal): give --record another folder")
     game = replay(record, str(path))
     if not game.over or record.result is None:
@@ -278,7 +275,7 @@ def outcome_from_record(index: int, settings: Settings) -> Outcome:
     seating = _seating(index, settings, game.first_player)
     if [p.name for p in record.header.players] != seating:
         raise InputError(f"{other} (other AIs or seats): give --record another folder")
-    start = Game.new(settings.config(index))
+    start = Game.new(config)
     dealt = {label: sum(t.is_joker for t in start.racks[seat]) for seat, label in enumerate(seating)}
     return replace(_outcome(index, game, seating, dealt, 0.0), resumed=True)
 
@@ -300,10 +297,10 @@ def run_games(settings: Settings, workers: Workers = Workers(), resume: bool = F
     if resume:
         if settings.record_dir is None:
             raise InputError("resuming needs the records of the games already played (--record DIR)")
-        kept = [i for i in left if record_path(i, settings).exists()]
-        for index in kept:
+        kept = {i for i in left if record_path(i, settings).exists()}
+        for index in sorted(kept):
             yield outcome_from_record(index, settings)
-        left = [i for i in left if i not in set(kept)]
+        left = [i for i in left if i not in kept]
     if not left:
         return
     with open_executor(workers.at_most(len(left)), _load_solver) as executor:
