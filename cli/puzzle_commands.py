@@ -19,7 +19,6 @@ from cli.errors import (
 )
 from cli.options import executor_options, workers_from
 from cli.render import fit, render_check, render_puzzle
-from solver import wording
 from solver.wording import count
 
 if TYPE_CHECKING:  # annotations only: the library loads when a command runs
@@ -118,6 +117,7 @@ def puzzles_check(ctx: click.Context, /, puzzle_id: str, answer_file: str, as_js
 @click.option("--seed", type=int, default=0, show_default=True, help="Same seed, same puzzle.")
 @click.option(
     "--count",
+    "how_many",
     type=click.IntRange(1, 10_000_000),
     default=1,
     show_default=True,
@@ -137,7 +137,7 @@ def puzzles_generate(
     /,
     difficulty: int,
     seed: int,
-    count: int,
+    how_many: int,
     out_dir: str | None,
     resume: bool,
     with_answer: bool,
@@ -152,7 +152,7 @@ def puzzles_generate(
     stops the run: the files written so far are complete (exit status 130), and --resume goes on.
     """
     if out_dir is None:
-        if count > 1 or params["executor"] != "local" or resume:
+        if how_many > 1 or params["executor"] != "local" or resume:
             raise click.UsageError("--count, --executor and --resume need --out DIR: the puzzles are written as files")
         from puzzles.generate import generated_puzzle
 
@@ -164,17 +164,19 @@ def puzzles_generate(
 
     workers = workers_from(ctx, params)
     made, interrupted = collect(
-        lambda: write_generated(difficulty, range(seed, seed + count), out_dir, workers, resume), count, "Generating"
+        lambda: write_generated(difficulty, range(seed, seed + how_many), out_dir, workers, resume),
+        how_many,
+        "Generating",
     )
     written = sum(1 for m in made if m.error is None and not m.kept)
     kept = sum(1 for m in made if m.kept)
     failed = [(m.seed, m.error) for m in made if m.error is not None]
     there = f" ({kept} already there)" if resume else ""
-    click.echo(f"{wording.count(written, 'puzzle')} of difficulty {difficulty} written to {out_dir}{there}")
+    click.echo(f"{count(written, 'puzzle')} of difficulty {difficulty} written to {out_dir}{there}")
     for failed_seed, why in sorted(failed):
         click.echo(f"No puzzle from seed {failed_seed}: {why}", err=True)
     if interrupted:
-        click.echo(f"Interrupted after {written + kept + len(failed)} of {count} seeds.", err=True)
+        click.echo(f"Interrupted after {written + kept + len(failed)} of {how_many} seeds.", err=True)
         ctx.exit(EXIT_INTERRUPTED)
     if failed:
         ctx.exit(EXIT_BAD_INPUT)
