@@ -4,23 +4,17 @@
 
 import { get, post, upload } from "./api.js";
 import { Board } from "./board.js";
+import { $, say } from "./dom.js";
 import { rulesForm } from "./rules.js";
 import { colourList, setColours } from "./tiles.js";
 import { showAnswer, showHint } from "./views.js";
 
-const $ = (id) => document.getElementById(id);
 let info; // GET /api/rules
 let rules; // every rule option's value
 let form; // the rules form
 let objective = "tiles";
 let hintLevel = 0;
 let board;
-
-function say(text, kind = "error") {
-  const message = $("message");
-  message.textContent = text;
-  message.dataset.kind = kind;
-}
 
 /** Rule options that differ from the standard game (what a request or a link needs to say). */
 function ruleChanges() {

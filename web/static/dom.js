@@ -1,5 +1,15 @@
 // The small DOM helpers every page uses.
 
+/** The element with this id. */
+export const $ = (id) => document.getElementById(id);
+
+/** A one-line message in the page's #message box (an error unless `kind` says otherwise; "" clears it). */
+export function say(text, kind = "error") {
+  const message = $("message");
+  message.textContent = text;
+  message.dataset.kind = kind;
+}
+
 /** An element with a class and a text, either optional. */
 export function el(tag, className, text) {
   const node = document.createElement(tag);

@@ -7,13 +7,12 @@
 // and it asks the server every few seconds whether the game has moved on.
 
 import { ApiError, get, post } from "./api.js";
-import { el, plural } from "./dom.js";
+import { $, el, plural, say } from "./dom.js";
 import { GameBoard, sortRack } from "./game-board.js";
 import { rulesForm } from "./rules.js";
 import { setColours, tileElement } from "./tiles.js";
 import { setsView, showHint, stepsView } from "./views.js";
 
-const $ = (id) => document.getElementById(id);
 const SEAT_CHOICES = [
   ["", "nobody"],
   ["person", "a person"],
@@ -39,11 +38,6 @@ let aiDuty = false; // this page asks for the AI's turns (it took over from a pa
 const POLL_MS = 1500;
 const AI_WAIT_MS = 6000; // an AI to move and nothing happening this long: this page asks for it
 const aiTimes = []; // milliseconds from asking the server for an AI turn to that turn on screen
-
-function say(text, kind = "error") {
-  $("message").textContent = text;
-  $("message").dataset.kind = kind;
-}
 
 function prefs() {
   try {

@@ -4,21 +4,15 @@
 // one request at a time (the server solves each in its worker processes), shown as they come.
 
 import { get, upload } from "./api.js";
-import { el, plural } from "./dom.js";
+import { $, el, plural, say } from "./dom.js";
 import { setColours, tileElement } from "./tiles.js";
 import { setsView } from "./views.js";
 
-const $ = (id) => document.getElementById(id);
 let review = null; // GET /api/reviews/{id}
 const judged = new Map(); // turn number -> GET /api/reviews/{id}/turns/{n}?objective=...
 let at = 1;
 let objective = "tiles"; // what the verdicts count, as `analyze --objective`
 let judging = 0; // bumped when the objective changes: a judging loop of the old one stops
-
-function say(text, kind = "error") {
-  $("message").textContent = text;
-  $("message").dataset.kind = kind;
-}
 
 function tiles(list, played = []) {
   const row = el("span", "tiles");

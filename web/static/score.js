@@ -3,19 +3,13 @@
 // every change goes through the server, which checks the round and computes the scores.
 
 import { post } from "./api.js";
-import { element, plural, saveAs } from "./dom.js";
+import { $, element, plural, saveAs, say } from "./dom.js";
 
-const $ = (id) => document.getElementById(id);
 const STORE = "rummikub.score-sheet";
 let sheet = null; // the score file, as an object
 let file = ""; // its text, as `rummikub score` writes it
 let results = null; // `score show --json`
 let replacing = null; // the round being corrected (from 1), or null: the next round
-
-function say(text, kind = "error") {
-  $("message").textContent = text;
-  $("message").dataset.kind = kind;
-}
 
 function signed(n) {
   return n > 0 ? `+${n}` : String(n);

@@ -6,22 +6,16 @@
 
 import { get, post } from "./api.js";
 import { Board } from "./board.js";
-import { plural, saveAs } from "./dom.js";
+import { $, plural, saveAs, say } from "./dom.js";
 import { setColours } from "./tiles.js";
 import { showAnswer, showHint } from "./views.js";
 
-const $ = (id) => document.getElementById(id);
 const STORE = "rummikub.solved"; // puzzle id -> when it was first solved (ISO date)
 const FORMAT = "rummikub-puzzle-progress";
 let puzzles = []; // GET /api/puzzles
 let puzzle = null; // GET /api/puzzles/{id}
 let board;
 let hintLevel = 0;
-
-function say(text, kind = "error") {
-  $("message").textContent = text;
-  $("message").dataset.kind = kind;
-}
 
 // ---------------------------------------------------------------- progress, kept in the browser
 
