@@ -148,6 +148,8 @@ def create_app(
         if status != 200:
             return _json((status, found))
         turn, rules = found
+        if turn.timed_out:  # its table was restored or taken back by the timer's rule: no steps
+            return _json((200, {"steps": [], "tiles_moved": 0, "timed_out": True}))
         before = [[str(t) for t in s] for s in turn.table]
         after = [[str(t) for t in s] for s in turn.table_after]
         played = [str(t) for t in turn.played]

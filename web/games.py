@@ -578,6 +578,7 @@ class Session:
             "played": [str(t) for t in record.played],
             "drew": drew,
             "penalty": len(record.penalty),
+            "timed_out": record.timed_out,
             "pool": record.pool,
         }
 

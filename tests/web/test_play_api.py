@@ -322,6 +322,31 @@ def test_the_turn_timer_takes_the_penalty_as_play_does(client: TestClient, secon
     assert after["players"][0]["rack"] == len(rack) + tiles  # the lone tile back on the rack
 
 
+def test_a_turn_the_60_second_rule_ended_has_no_steps_and_says_so(client: TestClient) -> None:
+    # The broken sets go back onto the rack, table tiles among them: the table after the turn no
+    # longer holds the table before, so there are no steps to plan (that request was a 500).
+    game = ais_move(client, new_game(client, turn_time=60))
+    rules = RuleSet.from_options(game["settings"]["rules"])
+    while not game["editing"]["table"] or not game["players"][game["you"] - 1]["opened"]:
+        commands = easy_commands(game, rules)
+        game = act(client, game, "edit", {"commands": commands}) if commands else act(client, game, "draw")
+        if commands:
+            game = act(client, game, "done")
+        game = ais_move(client, game)
+    first = game["editing"]["table"][0]
+    game = act(client, game, "edit", {"commands": [{"do": "take", "set": 0, "tiles": first[:1]}]})
+    client.app.state.sessions.live[game["id"]].started -= 61  # type: ignore[attr-defined]
+    game = act(client, game, "timeout")
+    turn = game["log"][-1] if game["log"][-1]["player"] == game["you"] else game["log"][-2]
+    assert turn["timed_out"] and turn["penalty"] == 3
+    response = client.get(f"/api/games/{game['id']}/turns/{turn['turn']}/steps")
+    assert response.status_code == 200, response.text
+    assert response.json() == {"steps": [], "tiles_moved": 0, "timed_out": True}
+    played = next(t for t in game["log"] if t["played"] and not t["timed_out"])
+    steps = client.get(f"/api/games/{game['id']}/turns/{played['turn']}/steps").json()
+    assert steps["steps"] and "timed_out" not in steps
+
+
 def test_a_match_goes_on_round_after_round(client: TestClient) -> None:
     game = new_game(client, rounds=2, scoring="club")
     assert error_of(client.post(f"/api/games/{game['id']}/next-round"), 409) == "the round is not over yet"

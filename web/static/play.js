@@ -385,8 +385,12 @@ function showWatch() {
 
 function describe(turn) {
   const who = view.players[turn.player - 1].name;
+  if (turn.timed_out) {
+    const kept = turn.played.length ? `, left ${plural(turn.played.length, "tile")} on the table` : "";
+    const drew = turn.penalty ? `drew ${plural(turn.penalty, "penalty tile")}` : "drew no penalty tile (the pool is empty)";
+    return `${who} ran out of time${kept} and ${drew}`;
+  }
   if (turn.played.length) return `${who} played ${plural(turn.played.length, "tile")}`;
-  if (turn.penalty) return `${who} ran out of time and drew ${plural(turn.penalty, "penalty tile")}`;
   if (turn.drew) return typeof turn.drew === "string" ? `${who} drew ${turn.drew}` : `${who} drew a tile`;
   return `${who} passed (the pool is empty)`;
 }
@@ -403,7 +407,7 @@ function showSince() {
       head.append(el("strong", null, `Turn ${turn.turn}: `), describe(turn));
       if (turn.played.length) head.append(": ", tilesOf(turn.played, turn.played.map(() => true)));
       item.append(head);
-      if (turn.played.length) {
+      if (turn.played.length && !turn.timed_out) {
         const after = el("div", "since-table");
         after.append(setsView(turn.table_after, { played: turn.from_rack, changed: turn.changed, changedLabel: "changed" }));
         item.append(after);
