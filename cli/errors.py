@@ -22,6 +22,7 @@ EXIT_BACKEND = 3
 EXIT_INTERNAL = 4
 EXIT_NOT_OPTIMAL = 5  # check: the answer is legal but plays less than the optimum
 EXIT_ILLEGAL = 6  # check: the answer breaks a rule
+EXIT_UNPROVEN = 7  # check: legal, as good as the best move found, the time limit stopped the proof
 EXIT_INTERRUPTED = 130
 
 T = TypeVar("T")

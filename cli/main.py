@@ -18,6 +18,7 @@ from cli.errors import (
     EXIT_INTERRUPTED,
     EXIT_NOT_OPTIMAL,
     EXIT_OK,
+    EXIT_UNPROVEN,
     fail,
     guarded,
 )
@@ -145,7 +146,8 @@ def check(
 ) -> None:
     """Judge a proposed answer: legal or not (every violation), and how far from the optimum.
 
-    Exit status: 0 optimal, 5 legal but not optimal, 6 illegal (1 bad input, as everywhere).
+    Exit status: 0 optimal, 5 legal but not optimal, 6 illegal, 7 legal and as good as the best
+    move found but not proven optimal (--time-limit stopped the search; 1 bad input, as everywhere).
     """
     from solver.check import check_answer
     from solver.files import STDIN, load_answer
@@ -166,6 +168,8 @@ def check(
         click.echo(render_check(report, params["show"], color), color=color)
     if not report.legal:
         ctx.exit(EXIT_ILLEGAL)
+    if report.optimal is None:
+        ctx.exit(EXIT_UNPROVEN)
     if not report.optimal:
         ctx.exit(EXIT_NOT_OPTIMAL)
 

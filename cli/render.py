@@ -139,23 +139,30 @@ def render_check(report: CheckReport, show: bool, color: bool) -> str:
     lines: list[str] = []
     best = report.best
     optimum = f"{count(best.tiles_played, 'tile')} ({count(best.points_played, 'point')})"
+    # Unproven: the time limit stopped the search for the optimum; only the best move found is known.
+    the_best = "the best move" if report.proven else "the best move found within the time limit"
     if report.legal:
         n, pts = report.tiles_played, report.points_played
         lines.append(f"Legal move: {count(n, 'tile')} ({count(pts, 'point')}) played.")
         if report.optimal:
             lines.append(f"Optimal: the best move also plays {optimum}.")
+        elif report.optimal is None:
+            lines.append(f"As good as {the_best} ({optimum}), or better; not proven optimal.")
         else:
             unit = "tile" if report.objective.value == "tiles" else "point"
-            lines.append(f"Not optimal: the best move plays {optimum}, {count(report.missed, unit)} more.")
+            lines.append(f"Not optimal: {the_best} plays {optimum}, {count(report.missed, unit)} more.")
     else:
         lines.append(f"Illegal move ({count(len(report.violations), 'problem')}): it plays nothing.")
         for v in report.violations:
             tiles = f" [{tiles_text(v.tiles, color)}]" if v.tiles else ""
             lines.append(f"  - {v.message}{tiles}")
         if best.tiles_played:
-            lines.append(f"The best legal move plays {optimum}.")
+            lines.append(f"The best legal move{'' if report.proven else ' found within the time limit'} plays {optimum}.")
         else:
-            lines.append(f"No legal move plays a tile: draw one{_meld_note(report.position)}.")
+            if report.proven:
+                lines.append(f"No legal move plays a tile: draw one{_meld_note(report.position)}.")
+            else:
+                lines.append("No legal move playing a tile was found within the time limit.")
     if show:
         lines.append("")
         lines.append(render_solution(best, color))

@@ -13,7 +13,7 @@ from typing import Any
 
 from solver.melds import why_invalid
 from solver.position import Position
-from solver.solution import Objective, Solution
+from solver.solution import Objective, Solution, Status
 from solver.solve import SolveOptions, solve
 from solver.tiles import Tile, points
 from solver.validator import Violation, played_tiles, validate
@@ -43,20 +43,27 @@ class CheckReport:
         return points(self.played, self.position.rules) if self.legal else 0
 
     @property
-    def optimal(self) -> bool:
-        """Legal and as good as the optimum by the chosen objective."""
+    def proven(self) -> bool:
+        """Whether ``best`` is proven optimal (a time limit may stop the search before)."""
+        return self.best.status is not Status.TIME_LIMIT
+
+    @property
+    def optimal(self) -> bool | None:
+        """Legal and as good as the optimum by the chosen objective; None when that is not known:
+        legal and as good as the best move found, the search stopped by its time limit."""
         if not self.legal:
             return False
-        if self.objective is Objective.TILES:
-            return self.tiles_played == self.best.tiles_played
-        return self.points_played == self.best.points_played
+        if self.missed > 0:
+            return False  # a legal move that plays more is known
+        return True if self.proven else None
 
     @property
     def missed(self) -> int:
-        """How far short of the optimum, in the chosen objective's unit (0 when optimal)."""
+        """How far short of the optimum (of the best move found, if unproven), in the chosen
+        objective's unit; 0 when as good (an unproven search may have found less than the answer)."""
         if self.objective is Objective.TILES:
-            return self.best.tiles_played - self.tiles_played
-        return self.best.points_played - self.points_played
+            return max(self.best.tiles_played - self.tiles_played, 0)
+        return max(self.best.points_played - self.points_played, 0)
 
     def violation_sets(self) -> tuple[tuple[int, ...], ...]:
         """For each violation, the sets of the answer it is about (indices from 0), so that a
@@ -86,6 +93,7 @@ class CheckReport:
             "optimal_tiles": self.best.tiles_played,
             "optimal_points": self.best.points_played,
             "optimal": self.optimal,
+            "proven": self.proven,
             "objective": self.objective.value,
         }
         if show:

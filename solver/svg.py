@@ -168,7 +168,7 @@ def answer_svg(report: CheckReport) -> str:
         canvas.text(MARGIN, canvas.y + 12, "✗ " + v.message, 13, "#b00000")
         canvas.y += 18
     if report.legal:
-        verdict = "optimal" if report.optimal else "legal, not optimal"
+        verdict = {True: "optimal", False: "legal, not optimal", None: "legal, not proven optimal"}[report.optimal]
         said = f"{verdict}: {count(report.tiles_played, 'tile')}, {count(report.points_played, 'point')}"
     else:
         said = f"illegal: it plays nothing; the best legal move plays {count(report.best.tiles_played, 'tile')}"

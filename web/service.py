@@ -142,7 +142,12 @@ def check(body: Any, limits: Limits) -> Json:
     data = report.to_dict(show)
     for shown, sets in zip(data["violations"], report.violation_sets()):
         shown["sets"] = list(sets)
-    return _noted(data, report.best, time_limit)
+    if not report.proven:
+        data["note"] = (
+            f"the server's time limit ({time_limit:g} s) stopped the search for the optimum:"
+            " optimal_tiles and optimal_points are the best move found, not proven optimal"
+        )
+    return data
 
 
 def hint(body: Any, limits: Limits) -> Json:

@@ -2,17 +2,19 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 from click.testing import CliRunner
 
-from cli.errors import EXIT_ILLEGAL, EXIT_NOT_OPTIMAL
+from cli.errors import EXIT_ILLEGAL, EXIT_NOT_OPTIMAL, EXIT_UNPROVEN
 from cli.main import cli
 from solver.check import check_answer
 from solver.position import Position
-from solver.solution import Objective
+from solver.solution import Objective, Solution, Status
 from solver.solve import SolveOptions
 from solver.tiles import Tile, parse_token
 
@@ -113,10 +115,59 @@ def test_cli_json_and_show(tmp_path: Path) -> None:
         "optimal_tiles": 3,
         "optimal_points": 19,
         "optimal": False,
+        "proven": True,
         "objective": "tiles",
     }
     shown = CliRunner().invoke(cli, [*args, "--show"])
     assert shown.exit_code == EXIT_NOT_OPTIMAL and "Best move: play 3 tiles" in shown.stdout
+
+
+def stopped_early(found_nothing: bool) -> Any:
+    """A solve the time limit stopped: the real optimum unproven, or only the move "play nothing"."""
+    import solver.check
+
+    real = solver.check.solve
+
+    def solve(position: Position, options: SolveOptions = SolveOptions()) -> Solution:
+        best = real(dataclasses.replace(position, rack=()) if found_nothing else position, options)
+        return dataclasses.replace(best, position=position, status=Status.TIME_LIMIT)
+
+    return solve
+
+
+@pytest.mark.parametrize(
+    ("found_nothing", "answer", "status", "optimal", "lines"),
+    [
+        # As good as the best found, which is the optimum here, but nobody proved it: unknown.
+        (False, "R4 R5 R6\nB7 O7 J\nK1 K2 K3\n", EXIT_UNPROVEN, None,
+         ["Legal move: 3 tiles (19 points) played.",
+          "As good as the best move found within the time limit (3 tiles (19 points)), or better; not proven optimal."]),
+        # Better than what the search found in time: still only "not proven".
+        (True, "R4 J R6 R5\nK1 K2 K3\n", EXIT_UNPROVEN, None,
+         ["Legal move: 1 tile (5 points) played.",
+          "As good as the best move found within the time limit (0 tiles (0 points)), or better; not proven optimal."]),
+        # Below a legal move found: not optimal, whatever the proof.
+        (False, "R4 J R6 R5\nK1 K2 K3\n", EXIT_NOT_OPTIMAL, False,
+         ["Legal move: 1 tile (5 points) played.",
+          "Not optimal: the best move found within the time limit plays 3 tiles (19 points), 2 tiles more."]),
+        (True, "R4 J R6 B7\nK1 K2 K3 O7\n", EXIT_ILLEGAL, False,
+         ["Illegal move (2 problems): it plays nothing."]),
+    ],
+)
+def test_a_search_stopped_by_the_time_limit_proves_no_verdict_it_cannot(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, found_nothing: bool, answer: str, status: int,
+    optimal: bool | None, lines: list[str],
+) -> None:
+    import solver.check
+
+    monkeypatch.setattr(solver.check, "solve", stopped_early(found_nothing))
+    args = ["check", "puzzles/joker-retrieval.txt", "--answer", write(tmp_path, "answer.txt", answer)]
+    result = CliRunner().invoke(cli, args)
+    assert result.exit_code == status and result.stdout.splitlines()[: len(lines)] == lines
+    data = json.loads(CliRunner().invoke(cli, [*args, "--json"]).stdout)
+    assert data["optimal"] is optimal and data["proven"] is False
+    if found_nothing and status == EXIT_ILLEGAL:
+        assert "No legal move playing a tile was found within the time limit." in result.stdout
 
 
 def test_cli_bad_answer_token_is_bad_input(tmp_path: Path) -> None:

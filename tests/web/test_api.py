@@ -101,6 +101,21 @@ def test_a_time_limited_answer_is_a_legal_move_and_says_so(client: TestClient) -
     assert noted, "no hard position hit a 1 ms limit: pick harder ones"
 
 
+def test_a_time_limited_check_claims_no_optimum_it_did_not_prove(client: TestClient) -> None:
+    """Hard positions, the answer "play nothing", a millisecond to search: where the search was
+    stopped, the optimum is the best found (not proven), and the answer is not known optimal."""
+    stopped = 0
+    for line in (BENCH / "hard.jsonl").read_text().splitlines()[:12]:
+        record = json.loads(line)
+        data = client.post("/api/check", json={**record, "answer": record["table"], "time_limit": 0.001}).json()
+        assert data["legal"] and data["proven"] is ("note" not in data)
+        if not data["proven"]:
+            stopped += 1
+            assert "not proven optimal" in data["note"] and "0.001 s" in data["note"]
+            assert data["optimal"] is (None if data["optimal_tiles"] == 0 else False)
+    assert stopped, "no hard position hit a 1 ms limit: pick harder ones"
+
+
 def test_check_answers_as_check_json_and_names_the_sets(client: TestClient, tmp_path: Path) -> None:
     for answer in (["R4 R5 R6", "B7 O7 J", "K1 K2 K3"], ["R4 J R6 R5", "K1 K2 K3"], ["R4 R5", "K1 K2 K3 O7", "B7 J R6"]):
         data = client.post("/api/check", json={**JOKER_RETRIEVAL, "answer": tiles(*answer)}).json()

@@ -161,6 +161,10 @@ function verdictView(report) {
       report.tiles_played === 0
         ? "Optimal: nothing can be played here, so drawing a tile is right."
         : `Optimal! You play ${plural(report.tiles_played, "tile")} (${report.points_played} points), the most there is.`;
+  } else if (report.legal && report.optimal === null) {
+    // The server's time limit stopped the search: the best move found is all that is known.
+    box.classList.add("short");
+    words.textContent = `Legal, and as good as the best move found in the server's time limit (${plural(report.optimal_tiles, "tile")}), but not proven optimal.`;
   } else if (report.legal) {
     box.classList.add("short");
     const short = report.optimal_tiles - report.tiles_played;
@@ -169,7 +173,7 @@ function verdictView(report) {
     box.classList.add("illegal");
     words.textContent = `Not legal (${plural(report.violations.length, "problem")}):`;
   }
-  box.dataset.verdict = report.optimal ? "optimal" : report.legal ? "short" : "illegal";
+  box.dataset.verdict = report.optimal ? "optimal" : report.optimal === null ? "unproven" : report.legal ? "short" : "illegal";
   box.append(words);
   if (!report.legal) {
     const list = document.createElement("ul");
