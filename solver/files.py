@@ -28,6 +28,32 @@ from solver.position import Located, Position, check_table_set, check_tile_count
 from solver.rules import RuleSet
 from solver.tiles import Tile, TileSyntaxError, parse_token
 
+
+class RepeatedKey(Exception):
+    """A JSON object holding one key twice (plain ``json`` keeps the last one silently)."""
+
+    def __init__(self, key: str) -> None:
+        super().__init__(key)
+        self.key = key
+
+    def __str__(self) -> str:
+        return f"key {self.key!r} appears twice in one object"
+
+
+def json_loads(text: str) -> Any:
+    """``json.loads``, refusing a repeated key (RepeatedKey): every reader of our JSON formats
+    treats a repeated key as the error it is, never as the last one winning."""
+    return json.loads(text, object_pairs_hook=_no_repeated_keys)
+
+
+def _no_repeated_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    data: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in data:
+            raise RepeatedKey(key)
+        data[key] = value
+    return data
+
 MAX_INPUT_BYTES = 1_000_000  # no real position is near this; refuse absurd input early
 STDIN = "-"
 _SPLIT = re.compile(r"[\s,;]+")
@@ -244,7 +270,9 @@ def position_from_text(
     from: a file on disk, or one uploaded to the web app. ``label`` names it in messages."""
     if text.lstrip().startswith("{"):
         try:
-            record = json.loads(text)
+            record = json_loads(text)
+        except RepeatedKey as err:
+            raise InputError(f"position file {label}: {err}") from None
         except json.JSONDecodeError as err:
             raise InputError(f"position file {label} line {err.lineno}: not valid JSON ({err.msg})") from None
         except (ValueError, RecursionError):  # an integer of thousands of digits, deep nesting
@@ -360,6 +388,8 @@ def _rules_from_text(
                 raise InputError(
                     f"{where} line {rules_field.line}: rule {word!r} is not key=value (such as wrap=american)"
                 )
+            if key in options:
+                raise InputError(f"{where} line {rules_field.line}: rule {key!r} given twice")
             options[key] = value
     try:
         base = RuleSet.from_options(options)

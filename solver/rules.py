@@ -82,8 +82,8 @@ class RuleSet:
         return tuple(getattr(self, f.name) for f in dataclasses.fields(self) if f.init)
 
     def __post_init__(self) -> None:
-        def bad(field: str, value: object, why: str) -> RulesError:
-            return RulesError(f"invalid rule {field}={value!r}: {why}")
+        def bad(field: str, value: object, why: str) -> RulesError:  # named as the options spell it
+            return RulesError(f"invalid rule {field.replace('_', '-')}={value!r}: {why}")
 
         for field, low, high in (
             ("numbers", 2, MAX_NUMBERS),
@@ -207,6 +207,8 @@ class RuleSet:
             if key not in fields:
                 known = ", ".join(k.replace("_", "-") for k in fields)
                 raise RulesError(f"unknown rule {raw_key!r}: known rules are {known}")
+            if key in changes:  # wrap and WRAP, min-set-size and min_set_size, colours and colors
+                raise RulesError(f"rule {raw_key!r} given twice (as {key.replace('_', '-')!r})")
             kind = fields[key].type
             changes[key] = _coerce(key.replace("_", "-"), raw_value, str(kind))
         return dataclasses.replace(base or cls(), **changes)

@@ -31,7 +31,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from solver.errors import InputError, RulesError
-from solver.files import read_input, write_whole
+from solver.files import RepeatedKey, json_loads, read_input, write_whole
 from solver.game.engine import RACK_SIZE, Game, RoundResult, TurnRecord
 from solver.game.scoring import CLUB_JOKER_VALUE, blocked_winners, rack_value, standard_scores
 from solver.melds import why_invalid
@@ -278,7 +278,9 @@ def parse_record(text: str, label: str = "<record>") -> GameRecord:
     for number, line in numbered:
         where = f"record {label} line {number}"
         try:
-            data = json.loads(line)
+            data = json_loads(line)
+        except RepeatedKey as err:
+            raise InputError(f"{where}: {err}") from None
         except json.JSONDecodeError as err:
             raise InputError(f"{where}: not valid JSON: {err.msg} at column {err.colno}") from None
         except (ValueError, RecursionError):

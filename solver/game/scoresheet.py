@@ -31,7 +31,7 @@ from enum import StrEnum
 from typing import Any
 
 from solver.errors import InputError
-from solver.files import read_text
+from solver.files import RepeatedKey, json_loads, read_text
 from solver.tiles import Tile, TileSyntaxError, format_tiles, parse_token
 from solver.wording import count
 
@@ -610,9 +610,9 @@ def loads(text: str, label: str = "<text>") -> Sheet:
     """A sheet from the score file's text; ``label`` names the file in messages."""
     where = f"score file {label}"
     try:
-        data = json.loads(text, object_pairs_hook=_no_repeated_keys)
-    except _RepeatedKey as err:
-        raise InputError(f"{where}: key {err.key!r} appears twice in one object") from None
+        data = json_loads(text)
+    except RepeatedKey as err:
+        raise InputError(f"{where}: {err}") from None
     except json.JSONDecodeError as err:
         raise InputError(
             f"{where} is not valid JSON (line {err.lineno} column {err.colno}: {err.msg})"
@@ -648,19 +648,6 @@ def loads(text: str, label: str = "<text>") -> Sheet:
     return sheet
 
 
-class _RepeatedKey(Exception):
-    def __init__(self, key: str) -> None:
-        self.key = key
-
-
-def _no_repeated_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    """JSON objects as dicts, refusing a repeated key (plain json keeps the last one silently)."""
-    data: dict[str, Any] = {}
-    for key, value in pairs:
-        if key in data:
-            raise _RepeatedKey(key)
-        data[key] = value
-    return data
 
 
 def _check_keys(data: Mapping[str, Any], known: Iterable[str], where: str) -> None:

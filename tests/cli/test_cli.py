@@ -397,6 +397,7 @@ def test_batch_from_stdin_all_good_exits_0() -> None:
     pytest.param('{"rack": ["R1"], "table": [["R1", "R2", "R4"]]}', ["R1 R2 R4", "gap"], id="bad-set"),
     pytest.param('{"rack": ["R1"], "rules": {"wrap": "sideways"}}', ["sideways"], id="bad-rule"),
     pytest.param('{"rack": ["J", "J", "J"]}', ["too many jokers"], id="three-jokers"),
+    pytest.param('{"rack": "R1", "rules": {"wrap": "full", "wrap": "none"}}', ["key 'wrap' appears twice"], id="key-twice"),
 ])
 def test_batch_bad_line_is_reported_and_others_answered(line: str, words: list[str]) -> None:
     good = '{"rack": ["R5", "B7", "O7"], "table": [["R4", "J", "R6"]]}'
@@ -564,10 +565,16 @@ BAD_INPUT = [
                  ["position file pos.txt line 1", "key: value"], id="position-no-key"),
     pytest.param({"pos.json": '{"rack": ["R5"], bad}'}, ["pos.json"],
                  ["position file pos.json line 1", "not valid JSON"], id="position-bad-json"),
+    pytest.param({"pos.json": '{"rack": "R1 R2 R3 R10", "rack": "K1"}'}, ["pos.json"],
+                 ["position file pos.json", "key 'rack' appears twice in one object"], id="position-json-key-twice"),
+    pytest.param({"pos.txt": "opened: yes\nrules: wrap=full wrap=none\nrack: R12 R13 R1\n"}, ["pos.txt"],
+                 ["position file pos.txt line 2", "rule 'wrap' given twice"], id="rule-twice"),
+    pytest.param({"pos.json": '{"rack": "R1", "rules": {"min-set-size": 3, "min_set_size": 4}}'}, ["pos.json"],
+                 ["position file pos.json", "rule 'min_set_size' given twice (as 'min-set-size')"], id="rule-twice-spelt-two-ways"),
     pytest.param({"pos.json": '{"rack": ["R5"], "speed": 1}'}, ["pos.json"],
                  ["position file pos.json", "'speed'", "unknown field"], id="position-json-unknown-field"),
     pytest.param({"rack.txt": "R1"}, ["--rack", "rack.txt", "--min-set-size", "20"],
-                 ["min_set_size"], id="impossible-rules"),
+                 ["min-set-size"], id="impossible-rules"),
 ]
 
 

@@ -108,6 +108,7 @@ def _broken(line_index: int, change: dict[str, object] | None = None, drop: str 
     [
         ("", "is empty"),
         ("{not json\n", "line 1: not valid JSON"),
+        ('{"type": "game", "type": "turn"}\n', "line 1: key 'type' appears twice in one object"),
         ('{"type": "turn"}\n', "line 1: the first line must be the game line"),
         (_broken(0, {"version": 2}), "line 1: record version 2 is not supported"),
         (_broken(0, {"rules": {"numbers": 99}}), "line 1: invalid rule numbers=99"),

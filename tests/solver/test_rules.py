@@ -84,7 +84,7 @@ def test_rules_are_immutable_hashable_values() -> None:
 def test_impossible_value_is_rejected(field: str, value: object) -> None:
     with pytest.raises(RulesError) as err:
         RuleSet(**{field: value})  # type: ignore[arg-type]
-    assert f"invalid rule {field}={value!r}:" in str(err.value)
+    assert f"invalid rule {field.replace('_', '-')}={value!r}:" in str(err.value)  # as the options spell it
 
 
 @pytest.mark.parametrize(
@@ -106,7 +106,7 @@ def test_rejection_says_why(changes: dict[str, object], why: str) -> None:
 def test_set_longer_than_any_run_or_group_is_impossible() -> None:
     with pytest.raises(RulesError) as err:
         RuleSet(numbers=4, colours=4, min_set_size=5)
-    assert "invalid rule min_set_size=5:" in str(err.value)
+    assert "invalid rule min-set-size=5:" in str(err.value)
     assert "no run (4 numbers) or group (4 colours) can be that long" in str(err.value)
 
 
