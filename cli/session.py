@@ -115,7 +115,7 @@ def parse_command(text: str, rules: RuleSet) -> Command:
 
 
 def _set_number(word: str) -> int:
-    if not word.isdigit() or int(word) < 1:
+    if not (word.isascii() and word.isdigit()) or int(word) < 1:
         raise EditError(f"{word!r} is not a set number (sets are numbered from 1)")
     return int(word) - 1
 

@@ -160,7 +160,7 @@ def load_puzzle(path: str) -> Puzzle:
     numbers = {}
     for key in ("difficulty", "answer-played"):
         value = extras[key].value.strip()
-        if not value.isdigit():
+        if not (value.isascii() and value.isdigit()):
             raise InputError(
                 f"{where} line {extras[key].line}: {key} must be a whole number, got {value[:20]!r}"
             )

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import StrEnum
@@ -244,10 +245,10 @@ def _coerce(key: str, value: object, kind: str) -> object:
             raise RulesError(f"invalid rule {key}={value!r}: must be a whole number")
         if isinstance(value, int):
             return value
-        try:
-            return int(str(value).strip())
-        except ValueError:
-            raise RulesError(f"invalid rule {key}={value!r}: must be a whole number") from None
+        text = str(value).strip()
+        if not re.fullmatch(r"[+-]?[0-9]+", text):  # int() would take '1_3' and other scripts' digits
+            raise RulesError(f"invalid rule {key}={value!r}: must be a whole number")
+        return int(text)
     if kind == "Wrap":
         try:
             return Wrap(str(value).strip().lower())

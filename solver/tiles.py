@@ -108,7 +108,7 @@ def tile(colour: int, number: int) -> Tile:
 JOKER = Tile(JOKER_COLOUR, 0)
 STANDARD = RuleSet()
 
-_TOKEN = re.compile(r"^([A-Z]+)(\d+)(?:-([A-Z]?)(\d+))?$")
+_TOKEN = re.compile(r"^([A-Z]+)([0-9]+)(?:-([A-Z]?)([0-9]+))?$")  # ASCII digits only
 _MAX_TOKEN = 40
 
 
@@ -135,9 +135,9 @@ def _parse_token(token: str, rules: RuleSet) -> tuple[Tile, ...]:
             and all(c in rules.colour_letters for c in text)
         ):
             raise TileSyntaxError(shown, f"missing number after colour {text}")
-        if text.isdigit():
+        if text.isascii() and text.isdigit():
             raise TileSyntaxError(shown, f"missing colour before {text} (colours are {letters_ok})")
-        if text.startswith("J") and text[1:].isdigit():
+        if text.startswith("J") and text[1:].isascii() and text[1:].isdigit():
             raise TileSyntaxError(shown, "a joker is written J, without a number")
         return _raise_not_a_tile(shown, letters_ok)
     letters, first, end_letter, last = match.groups()

@@ -129,14 +129,14 @@ def parse_rack(text: str | int) -> Rack:
     tokens = [t for t in _RACK_SPLIT.split(text.strip()) if t]
     if not tokens:
         raise ValueError("empty rack: give the tiles left (like R5 K12 J) or their sum (like 23)")
-    if len(tokens) == 1 and re.fullmatch(r"[+-]?\d+", tokens[0]):
+    if len(tokens) == 1 and re.fullmatch(r"[+-]?[0-9]+", tokens[0]):
         return _rack_sum(int(tokens[0]))
     tiles: list[Tile] = []
     for token in tokens:
         try:
             tiles.extend(parse_token(token))
         except TileSyntaxError as err:
-            hint = " (a sum is written alone, without tiles)" if token.isdigit() else ""
+            hint = " (a sum is written alone, without tiles)" if token.isascii() and token.isdigit() else ""
             raise ValueError(f"invalid tile {err.token!r}: {err.reason}{hint}") from None
     return Rack(tiles=tuple(tiles))
 

@@ -188,6 +188,8 @@ def test_from_options_unknown_key_names_it_and_lists_the_known_ones() -> None:
         ({"joker-in-meld": "maybe"}, "invalid rule joker-in-meld='maybe': must be yes or no"),
         ({"jokers": "two"}, "invalid rule jokers='two': must be a whole number"),
         ({"jokers": "1.5"}, "invalid rule jokers='1.5': must be a whole number"),
+        ({"jokers": "1_0"}, "invalid rule jokers='1_0': must be a whole number"),
+        ({"numbers": "\u0661\u0663"}, "invalid rule numbers='\u0661\u0663': must be a whole number"),
         ({"jokers": True}, "invalid rule jokers=True: must be a whole number"),
         ({"wrap": "sometimes"}, "invalid rule wrap='sometimes': must be none, american or full"),
         ({"jokers": "9"}, "invalid rule jokers=9: must be between 0 and 8"),

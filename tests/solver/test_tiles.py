@@ -182,6 +182,11 @@ def test_american_shorthand_refuses_runs_past_the_1(token: str) -> None:
         ("R4-B7", "a run shorthand has one colour at both ends (write R4-R7)"),
         ("R4-14", "numbers run 1..13"),
         ("R0-3", "numbers run 1..13"),
+        # Only ASCII digits are numbers: Python's int() reads other scripts' digits too (R1٣ as R13).
+        ("R\u0663", "not a tile (write a colour K B R O and a number, like R7, or J)"),
+        ("R1\u0663", "not a tile (write a colour K B R O and a number, like R7, or J)"),
+        ("R\uff15", "not a tile (write a colour K B R O and a number, like R7, or J)"),
+        ("\u0663", "not a tile (write a colour K B R O and a number, like R7, or J)"),
     ],
 )
 def test_bad_tokens(token: str, reason: str) -> None:
