@@ -23,6 +23,7 @@ from cli.errors import (
     guarded,
 )
 from cli.options import (
+    FiniteRange,
     executor_options,
     explicit_rule_options,
     opened_override,
@@ -185,7 +186,7 @@ def check(
     show_default=True,
     help="Exact solver on the flow model: bnb (fastest) or HiGHS's MIP solver.",
 )
-@click.option("--time-limit", type=click.FloatRange(min=0.001), default=None, help="Seconds for the search.")
+@click.option("--time-limit", type=FiniteRange(min=0.001), default=None, help="Seconds for the search.")
 @click.option(
     "--timing/--no-timing", default=True, show_default=True, help="Include 'seconds' in JSON output."
 )

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import os
 import sys
 from collections.abc import Callable
@@ -16,6 +17,19 @@ from solver.solution import Objective
 from solver.solve import SolveOptions
 
 F = TypeVar("F", bound=Callable[..., Any])
+
+
+class FiniteRange(click.FloatRange):
+    """A FloatRange that refuses nan and infinity: nan passes every comparison of a range, and
+    would reach the solver or the server as a time limit (or days to keep) that means nothing."""
+
+    name = "float range"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        number = super().convert(value, param, ctx)
+        if not math.isfinite(number):
+            self.fail(f"{value!r} is not a finite number.", param, ctx)
+        return number
 
 # CLI parameter name -> rule option name (RuleSet.from_options spelling).
 RULE_PARAMS = {
@@ -190,7 +204,7 @@ def solver_options(func: F) -> F:
         ),
         click.option(
             "--time-limit",
-            type=click.FloatRange(min=0.001),
+            type=FiniteRange(min=0.001),
             default=None,
             help="Seconds for the search; stopped early, the best move found is shown "
             "with status time_limit.",

@@ -13,6 +13,7 @@ from pathlib import Path
 import click
 
 from cli.errors import EXIT_BAD_INPUT, fail
+from cli.options import FiniteRange
 
 
 @click.command("serve")
@@ -28,7 +29,7 @@ from cli.errors import EXIT_BAD_INPUT, fail
 @click.option("--open", "open_browser", is_flag=True, help="Open the analysis board in a web browser.")
 @click.option(
     "--time-limit",
-    type=click.FloatRange(min=0.1, max=600),
+    type=FiniteRange(min=0.1, max=600),
     default=10.0,
     show_default=True,
     help="Seconds for each search of a request (a request may ask for less, never more).",
@@ -49,7 +50,7 @@ from cli.errors import EXIT_BAD_INPUT, fail
 )
 @click.option(
     "--keep-days",
-    type=click.FloatRange(min=0.01, max=3650),
+    type=FiniteRange(min=0.01, max=3650),
     default=30.0,
     show_default=True,
     help="Days a game or review is kept after it was last used.",

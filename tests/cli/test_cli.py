@@ -648,6 +648,11 @@ def test_wrap_full_allows_13_1_2(tmp_path: Path) -> None:
     pytest.param(["solve", "--rack", "rack.txt", "--backend", "gurobi"], id="backend-unknown"),
     pytest.param(["solve", "--rack", "rack.txt", "--time-limit", "0"], id="time-limit-0"),
     pytest.param(["solve", "--rack", "rack.txt", "--time-limit", "soon"], id="time-limit-text"),
+    # nan passes every comparison of a range: refused by name, as infinity is.
+    pytest.param(["solve", "--rack", "rack.txt", "--time-limit", "nan"], id="time-limit-nan"),
+    pytest.param(["batch", "pos.txt", "--time-limit", "inf"], id="time-limit-inf"),
+    pytest.param(["serve", "--keep-days", "nan"], id="keep-days-nan"),
+    pytest.param(["serve", "--time-limit", "NaN"], id="serve-time-limit-nan"),
     pytest.param(["solve", "--rack", "rack.txt", "--numbers", "99"], id="numbers-out-of-range"),
     pytest.param(["solve", "--rack", "rack.txt", "--wrap", "sideways"], id="wrap-sideways"),
     pytest.param(["solve", "--rack", "rack.txt", "--bogus"], id="unknown-option"),
