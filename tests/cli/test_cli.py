@@ -416,7 +416,7 @@ def test_batch_bad_line_is_reported_and_others_answered(line: str, words: list[s
     [
         (b'{"rack": ["R1"]}\n\x00\x01\n', "is not a text file (binary data at byte 17)"),
         (b"\x89PNG\r\n\x1a\n" + bytes(range(256)) * 40, "is not a text file (binary data at byte 8)"),
-        ('{"rack": "R1"}\n{"title": "café", "rack": "R1"}\n'.encode("latin-1") * 50, "is not UTF-8 text"),
+        ('{"title": "café", "rack": "R1"}\n{"rack": "R1"}\n'.encode("latin-1") * 50, "is not UTF-8 text"),
     ],
 )
 def test_batch_binary_or_not_utf8_file_is_one_error(tmp_path: Path, content: bytes, problem: str) -> None:
@@ -427,6 +427,17 @@ def test_batch_binary_or_not_utf8_file_is_one_error(tmp_path: Path, content: byt
     assert result.stderr.startswith(f"Error: batch file {path} {problem}") and result.stderr.count("\n") == 1
     piped = run(["batch", "-"], input=content)
     assert piped.stdout == "" and piped.stderr.startswith(f"Error: batch file <stdin> {problem}")
+
+
+@pytest.mark.parametrize("good_lines", [1, 100, 1000])
+def test_batch_a_later_line_not_utf8_is_that_lines_error_wherever_it_falls(tmp_path: Path, good_lines: int) -> None:
+    good = b'{"rack": "R1 R2 R3", "table": ["K1 K2 K3"]}\n'
+    path = write(tmp_path, "lines.jsonl", good * good_lines + '{"title": "café", "rack": "R1"}\n'.encode("latin-1") + good)
+    result = run(["batch", path])
+    out = [json.loads(line) for line in result.stdout.splitlines()]
+    assert result.exit_code == 1 and len(out) == good_lines + 2
+    assert out[good_lines] == {"line": good_lines + 1, "error": f"line {good_lines + 1}: not UTF-8 text (bad byte at 14)"}
+    assert all(o["tiles_played"] == 3 for i, o in enumerate(out) if i != good_lines)
 
 
 def test_batch_skip_goes_on_after_an_interrupted_run(tmp_path: Path) -> None:
