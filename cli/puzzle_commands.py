@@ -24,6 +24,10 @@ from solver.wording import count
 if TYPE_CHECKING:  # annotations only: the library loads when a command runs
     from puzzles.library import Puzzle
 
+# Seeds of up to 18 digits: a generated puzzle's id, gen-LEVEL-SEED, names its seed that way
+# (puzzles.generate.GENERATED_ID), so that every puzzle made can be shown and checked again.
+LARGEST_SEED = 10**18 - 1
+
 F = TypeVar("F", bound=Callable[..., Any])
 
 
@@ -114,7 +118,13 @@ def puzzles_check(ctx: click.Context, /, puzzle_id: str, answer_file: str, as_js
 
 @puzzles.command("generate")
 @click.option("--difficulty", type=click.IntRange(1, 5), required=True, help="Measured difficulty, 1-5.")
-@click.option("--seed", type=int, default=0, show_default=True, help="Same seed, same puzzle.")
+@click.option(
+    "--seed",
+    type=click.IntRange(-LARGEST_SEED, LARGEST_SEED),
+    default=0,
+    show_default=True,
+    help="Same seed, same puzzle (up to 18 digits: the puzzle's id gen-LEVEL-SEED names it).",
+)
 @click.option(
     "--count",
     "how_many",
@@ -160,6 +170,8 @@ def puzzles_generate(
         return
     if as_json or svg_file or with_answer:
         raise click.UsageError("--json, --svg and --answer show one puzzle: leave out --out, or read the files written")
+    if seed + how_many - 1 > LARGEST_SEED:
+        raise click.UsageError(f"--seed {seed} --count {how_many} goes past the largest seed, {LARGEST_SEED}")
     from puzzles.generate import write_generated
 
     workers = workers_from(ctx, params)

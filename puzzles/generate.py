@@ -310,8 +310,9 @@ def _extension(tiles: Sequence[Tile], rules: RuleSet, pool: Counter[Tile]) -> Ti
     return options[0] if options else None
 
 
-# A generated puzzle's id: its level and seed (seeds as `puzzles generate --seed` takes them).
-GENERATED_ID = re.compile(r"gen-([1-5])-(-?[0-9]{1,18})")
+# A generated puzzle's id: its level and seed, written as `puzzles generate` names it (no leading
+# zero: one seed, one id; up to 18 digits, as `puzzles generate --seed` takes them).
+GENERATED_ID = re.compile(r"gen-([1-5])-(0|-?[1-9][0-9]{0,17})")
 
 
 def find_puzzle(puzzle_id: str) -> Puzzle:
@@ -321,8 +322,9 @@ def find_puzzle(puzzle_id: str) -> Puzzle:
     if made is None:
         if puzzle_id.startswith("gen-"):
             raise InputError(
-                f"no puzzle {puzzle_id!r}: a generated puzzle's id is gen-LEVEL-SEED, a level of 1-5 and"
-                " a whole-number seed (as 'rummikub puzzles generate' names them)"
+                f"no puzzle {puzzle_id[:40]!r}: a generated puzzle's id is gen-LEVEL-SEED, a level of 1-5"
+                " and a whole-number seed of up to 18 digits, no leading zero (as 'rummikub puzzles"
+                " generate' names them)"
             )
         return find(puzzle_id)
     bundled = next((p for p in library() if p.id == puzzle_id), None)  # some bundled ones were generated

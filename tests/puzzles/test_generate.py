@@ -83,11 +83,24 @@ def test_a_generated_puzzle_is_found_again_by_its_id(tmp_path: Path) -> None:
     assert checked.exit_code == 0 and "Optimal" in checked.stdout
     bundled = next(p for p in library() if p.id.startswith("gen-"))
     assert find_puzzle(bundled.id) == bundled
-    wrong = runner.invoke(cli, ["puzzles", "show", "gen-6-1"])
-    assert wrong.exit_code == 1 and wrong.stderr == (
-        "Error: no puzzle 'gen-6-1': a generated puzzle's id is gen-LEVEL-SEED, a level of 1-5 and a"
-        " whole-number seed (as 'rummikub puzzles generate' names them)\n"
-    )
+    for bad in ("gen-6-1", "gen-2-007", "gen-2-1234567890123456789"):  # one seed, one id: as generate names it
+        wrong = runner.invoke(cli, ["puzzles", "show", bad])
+        assert wrong.exit_code == 1 and wrong.stderr == (
+            f"Error: no puzzle {bad!r}: a generated puzzle's id is gen-LEVEL-SEED, a level of 1-5 and a"
+            " whole-number seed of up to 18 digits, no leading zero (as 'rummikub puzzles generate' names them)\n"
+        )
+
+
+def test_every_seed_generate_takes_makes_an_id_show_finds() -> None:
+    runner = CliRunner()
+    largest = "9" * 18
+    made = runner.invoke(cli, ["puzzles", "generate", "--difficulty", "1", "--seed", largest, "--json"])
+    assert made.exit_code == 0 and json.loads(made.stdout)["id"] == f"gen-1-{largest}"
+    assert runner.invoke(cli, ["puzzles", "show", f"gen-1-{largest}", "--json"]).stdout == made.stdout
+    for seeds in (["--seed", "1" + largest], ["--seed", f"-1{largest}"]):
+        assert runner.invoke(cli, ["puzzles", "generate", "--difficulty", "1", *seeds]).exit_code == 2
+    past = runner.invoke(cli, ["puzzles", "generate", "--difficulty", "1", "--seed", largest, "--count", "2", "--out", "x"])
+    assert past.exit_code == 2 and "goes past the largest seed" in past.stderr
 
 
 def test_a_resumed_run_makes_only_the_puzzles_missing(tmp_path: Path) -> None:
