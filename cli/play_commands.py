@@ -3,6 +3,7 @@ turn logic is cli.session's and solver.game.editor's)."""
 
 from __future__ import annotations
 
+import os
 import random
 import sys
 from collections import Counter
@@ -11,7 +12,7 @@ from typing import IO, Any
 
 import click
 
-from cli.errors import guarded
+from cli.errors import EXIT_BAD_INPUT, fail, guarded
 from cli.options import color_wanted, explicit_rule_options, rule_options
 from cli.render import fit, render_hint, tile_text, tiles_text
 from cli.session import HumanTurn, Reply, seat_names
@@ -79,6 +80,7 @@ WIDTH = 80  # every line play prints fits a terminal this wide
 )
 @click.option("--joker-each", is_flag=True, help="Each player starts with one joker (a tournament variant).")
 @click.option("--record", "record_file", metavar="FILE", help="Write the game record (JSON lines) here.")
+@click.option("--force", is_flag=True, help="With --record: overwrite FILE if it exists.")
 @rule_options
 @click.option(
     "--color/--no-color",
@@ -98,6 +100,13 @@ def play(ctx: click.Context, /, **params: Any) -> None:
     from solver.game.players import make_player
     from solver.rules import RuleSet
 
+    if params["record_file"] and not params["force"]:
+        from cli.session import record_path
+
+        for round_number in range(1, params["rounds"] + 1):
+            path = record_path(params["record_file"], round_number, params["rounds"])
+            if os.path.lexists(path):  # refused before the game, not after it
+                raise fail(f"record file {path} already exists (use --force to overwrite it)", EXIT_BAD_INPUT)
     levels = _levels(params["opponents"], params["players"], params["ai"])
     rules = guarded(lambda: RuleSet.from_options(explicit_rule_options(ctx, params)))
     seed = params["seed"] if params["seed"] is not None else random.SystemRandom().randrange(1_000_000)

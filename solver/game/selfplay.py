@@ -293,6 +293,12 @@ def run_games(settings: Settings, workers: Workers = Workers(), resume: bool = F
             raise InputError(
                 f"cannot create record directory {settings.record_dir}: {err.strerror or err}"
             ) from None
+        there = sorted(Path(settings.record_dir).glob("game-*.jsonl"))
+        if there and not resume:  # another series' records, or this one's: never mixed, never lost
+            raise InputError(
+                f"record directory {settings.record_dir} already holds game records ({there[0].name} …):"
+                " --resume goes on with the series they are of, or give another folder"
+            )
     left = list(range(settings.games))
     if resume:
         if settings.record_dir is None:

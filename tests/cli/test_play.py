@@ -245,6 +245,19 @@ def test_impossible_deal_is_bad_input() -> None:
     assert result.stderr.startswith("Error: ") and "tiles" in result.stderr
 
 
+def test_a_record_file_there_is_refused_before_the_game_unless_forced(tmp_path: Path) -> None:
+    record = tmp_path / "game.jsonl"
+    record.write_text("a record of another evening\n")
+    refused = run([*SMALL, "--seed", "1", "--record", str(record)], ["quit"])
+    assert refused.exit_code == 1 and refused.stdout == ""
+    assert refused.stderr == f"Error: record file {record} already exists (use --force to overwrite it)\n"
+    assert record.read_text() == "a record of another evening\n"
+    (tmp_path / "game-2.jsonl").write_text("")  # one round's file of two is enough to refuse
+    assert run([*SMALL, "--rounds", "2", "--record", str(tmp_path / "game.jsonl")], ["quit"]).exit_code == 1
+    forced = run([*SMALL, "--seed", "1", "--record", str(record), "--force"], ["quit"])
+    assert forced.exit_code == 0 and record.read_text().startswith('{"type": "game"')
+
+
 def test_record_paths() -> None:
     assert record_path("g.jsonl", 1, 1) == "g.jsonl"
     assert record_path("dir/g.jsonl", 2, 3) == str(Path("dir/g-2.jsonl"))

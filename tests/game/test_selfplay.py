@@ -313,6 +313,21 @@ def test_records_of_another_series_are_not_resumed(tmp_path: Path) -> None:
         list(run_games(settings, resume=True))
 
 
+def test_records_already_there_are_never_overwritten_without_resume(tmp_path: Path) -> None:
+    folder = tmp_path / "records"
+    settings = Settings(("easy", "medium"), 2, seed=4, rules=SMALL, record_dir=str(folder))
+    list(run_games(settings))
+    written = {p.name: p.read_bytes() for p in folder.iterdir()}
+    for again in (settings, dataclasses.replace(settings, seed=5, games=3)):  # this series or another
+        with pytest.raises(InputError) as refused:
+            list(run_games(again))
+        assert str(refused.value) == (
+            f"record directory {folder} already holds game records (game-00001.jsonl …): --resume goes on"
+            " with the series they are of, or give another folder"
+        )
+    assert {p.name: p.read_bytes() for p in folder.iterdir()} == written
+
+
 def test_selfplay_stopped_by_ctrl_c_then_resumed_reports_the_whole_series(tmp_path: Path) -> None:
     """The person's way: Ctrl-C in the terminal, then the same command with --resume."""
     folder = tmp_path / "records"
