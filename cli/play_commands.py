@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from typing import IO, Any
 
 import click
+from click.core import ParameterSource
 
 from cli.errors import EXIT_BAD_INPUT, fail, guarded
 from cli.options import color_wanted, explicit_rule_options, rule_options
@@ -107,6 +108,8 @@ def play(ctx: click.Context, /, **params: Any) -> None:
             path = record_path(params["record_file"], round_number, params["rounds"])
             if os.path.lexists(path):  # refused before the game, not after it
                 raise fail(f"record file {path} already exists (use --force to overwrite it)", EXIT_BAD_INPUT)
+    if params["opponents"] is not None and ctx.get_parameter_source("ai") is not ParameterSource.DEFAULT:
+        raise click.UsageError("--ai sets every AI's level when --opponents is not given: give one or the other")
     levels = _levels(params["opponents"], params["players"], params["ai"])
     rules = guarded(lambda: RuleSet.from_options(explicit_rule_options(ctx, params)))
     seed = params["seed"] if params["seed"] is not None else random.SystemRandom().randrange(1_000_000)

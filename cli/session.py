@@ -185,9 +185,9 @@ class HumanTurn:
         reply = Reply()
         for n, line in enumerate(lines):
             reply = self._one(line)
-            if reply.error and n == 0:
-                return reply
             rest = lines[n + 1 :]
+            if reply.error and n == 0:  # nothing done: the refusal, and what was left undone
+                return replace(reply, message="\n".join([reply.message, f"not carried out: {'; '.join(rest)}"]))
             if reply.error:
                 said.append(f"'{line}' refused: {reply.message}")
             elif reply.message:

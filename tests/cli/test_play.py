@@ -258,6 +258,11 @@ def test_a_record_file_there_is_refused_before_the_game_unless_forced(tmp_path: 
     assert forced.exit_code == 0 and record.read_text().startswith('{"type": "game"')
 
 
+def test_ai_beside_opponents_is_refused_not_ignored() -> None:
+    result = run(["--opponents", "hard", "--ai", "easy"], ["quit"])
+    assert result.exit_code == 2 and "--ai sets every AI's level when --opponents is not given" in result.stderr
+
+
 def test_record_paths() -> None:
     assert record_path("g.jsonl", 1, 1) == "g.jsonl"
     assert record_path("dir/g.jsonl", 2, 3) == str(Path("dir/g-2.jsonl"))
@@ -693,5 +698,10 @@ def test_commands_on_one_line_stop_at_the_first_refused_and_name_the_rest() -> N
     assert "'add 9 R6' refused:" in answer.message
     assert answer.message.endswith("not carried out: done")
     assert turn.editor.changed  # the first command stays done (undo takes it back)
-    refused = _group_swap_turn().handle("add 9 R6; done")
+    refused = _group_swap_turn().handle("add 9 R6; done; draw")
     assert refused.error and not refused.message.startswith("'")
+    assert refused.message.endswith("\nnot carried out: done; draw")  # nothing done, nothing hidden
+    bad_tile = _group_swap_turn().handle("lay X9; done")
+    assert bad_tile.error and bad_tile.message.splitlines() == [
+        "invalid tile 'X9': unknown colour 'X' (colours are K B R O)", "not carried out: done"
+    ]
