@@ -207,14 +207,13 @@ def render_odds(data: dict[str, Any]) -> str:
         lines += ["", f"{label}:"]
         columns = [key for key in ("all", "with_joker", "without_joker") if entry[key]["deals"]]
         titles = {"all": "every deal", "with_joker": "joker dealt", "without_joker": "no joker dealt"}
-        header = "  turn  " + "  ".join(
-            f"{titles[c] + ' (' + str(entry[c]['deals']) + ')':>26}" for c in columns
-        )
-        lines.append(header)
+        # Three columns of 22 fit 80 columns: "100.0% (100.0–100.0%)" is 21 wide.
+        lines.append("  turn  " + "  ".join(f"{titles[c]:>22}" for c in columns))
+        lines.append("        " + "  ".join(f"{'(' + count(entry[c]['deals'], 'deal') + ')':>22}" for c in columns))
         for k in range(data["turns"]):
             cells = []
             for c in columns:
                 row = entry[c]["by_turn"][k]
-                cells.append(f"{_percent(row['odds']):>7} ({_interval(row['odds_95'])})".rjust(26))
+                cells.append(f"{_percent(row['odds']):>6} ({_interval(row['odds_95'])})".rjust(22))
             lines.append(f"  {k + 1:>4}  " + "  ".join(cells))
     return "\n".join(lines)
