@@ -335,10 +335,11 @@ async def _bad_request(_: Request, exc: Exception) -> Response:
 
 async def _http_error(request: Request, exc: Exception) -> Response:
     assert isinstance(exc, HTTPException)
+    path = service.printable(request.url.path[:80])  # a decoded %01 stays on the line
     if exc.status_code == 404:
-        message = f"no such page or endpoint: {request.url.path[:80]}"
+        message = f"no such page or endpoint: {path}"
     elif exc.status_code == 405:
-        message = f"{request.method} is not allowed on {request.url.path[:80]}"
+        message = f"{request.method} is not allowed on {path}"
     else:
         message = str(exc.detail)
     return JSONResponse({"error": message}, exc.status_code, headers=exc.headers)

@@ -23,12 +23,14 @@ from __future__ import annotations
 import dataclasses
 import json
 import random
+import re
 import secrets
 import threading
 import time
 from collections import Counter, OrderedDict
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from itertools import count
 from typing import Any
 
 from solver.errors import RummikubError
@@ -42,7 +44,7 @@ from solver.solution import unchanged
 from solver.steps import plan_steps, tables_after_steps
 from solver.tiles import Tile, TileSyntaxError, format_tiles
 from web.limits import Limits
-from web.service import RequestError, check_rules, request_object
+from web.service import RequestError, check_rules, request_object, shown
 from web.store import NotFound, Store
 
 Json = dict[str, Any]
@@ -126,7 +128,7 @@ def settings_from(body: Any, limits: Limits) -> Settings:
         seed = random.SystemRandom().randrange(1_000_000)  # as play: a random seed, shown
     turn_time = body.get("turn_time")
     if turn_time is not None and (type(turn_time) is not int or turn_time not in TIMER_RULES):
-        raise RequestError(400, f"request: 'turn_time' must be 40, 60 or null, got {_shown(turn_time)}")
+        raise RequestError(400, f"request: 'turn_time' must be 40, 60 or null, got {shown(turn_time)}")
     config = GameConfig(
         rules=rules,
         players=len(seats),
@@ -155,45 +157,56 @@ def _seats(raw: Any) -> tuple[Seat, ...]:
         levels.append(level)
     if "person" not in kinds:
         raise RequestError(400, "request: a game needs a person in one seat (AIs alone: rummikub selfplay)")
-    persons = kinds.count("person")
-    names = []
-    for i, (kind, level, seat) in enumerate(zip(kinds, levels, raw), 1):
-        given = seat.get("name")
-        if given is not None:
-            if not isinstance(given, str) or not 1 <= len(given.strip()) <= MAX_NAME:
-                raise RequestError(400, f"request: seat {i} name must be 1 to {MAX_NAME} characters, got {_shown(given)}")
-            names.append(given.strip())
-        elif kind == "person":
-            names.append("you" if persons == 1 else f"player {i}")
-        else:
-            names.append(str(level) if levels.count(level) == 1 else f"{level} {i}")  # as play names them
-    twice = next((n for n in names if names.count(n) > 1), None)
+    given: list[str | None] = []
+    for i, seat in enumerate(raw, 1):
+        name = seat.get("name")
+        if name is not None:
+            if not isinstance(name, str) or not 1 <= len(name.strip()) <= MAX_NAME:
+                raise RequestError(400, f"request: seat {i} name must be 1 to {MAX_NAME} characters, got {shown(name)}")
+            name = name.strip()
+            if not name.isprintable():
+                raise RequestError(400, f"request: seat {i} name must be printable (no line break), got {shown(name)}")
+        given.append(name)
+    named = [n for n in given if n is not None]
+    twice = next((n for n in named if named.count(n) > 1), None)
     if twice is not None:
-        raise RequestError(400, f"request: two seats are both called {twice!r}")
+        raise RequestError(400, f"request: two seats are both called {shown(twice)}")
+    # A seat left unnamed gets the first of its defaults that no other seat has: the person who
+    # named only one seat "player 2" did not make the clash.
+    names: list[str] = []
+    for i, (kind, level, name) in enumerate(zip(kinds, levels, given), 1):
+        taken = {*named, *names}
+        names.append(name or next(n for n in _default_names(i, kind, level, kinds, levels) if n not in taken))
     return tuple(Seat(k, lv, n) for k, lv, n in zip(kinds, levels, names))
+
+
+def _default_names(i: int, kind: str, level: str | None, kinds: list[str], levels: list[str | None]) -> Iterator[str]:
+    """Seat ``i``'s names as play gives them ("you", "medium", "player 2", "easy 3"), then the
+    same numbered on (for when a person took the first)."""
+    stem = "player" if kind == "person" else str(level)
+    if kind == "person" and kinds.count("person") == 1:
+        yield "you"
+    elif kind == "ai" and levels.count(level) == 1:
+        yield stem
+    yield from (f"{stem} {n}" for n in count(i))
 
 
 def _whole(value: Any, name: str, low: int, high: int) -> int:
     if type(value) is not int or not low <= value <= high:
-        raise RequestError(400, f"request: '{name}' must be a whole number from {low} to {high}, got {_shown(value)}")
+        raise RequestError(400, f"request: '{name}' must be a whole number from {low} to {high}, got {shown(value)}")
     return value
 
 
 def _bool(value: Any, name: str) -> bool:
     if not isinstance(value, bool):
-        raise RequestError(400, f"request: '{name}' must be true or false, got {_shown(value)}")
+        raise RequestError(400, f"request: '{name}' must be true or false, got {shown(value)}")
     return value
 
 
 def _choice(value: Any, name: str, choices: Sequence[str]) -> str:
     if value not in choices:
-        raise RequestError(400, f"request: '{name}' must be one of {', '.join(choices)}, got {_shown(value)}")
+        raise RequestError(400, f"request: '{name}' must be one of {', '.join(choices)}, got {shown(value)}")
     return str(value)
-
-
-def _shown(value: Any) -> str:
-    text = json.dumps(value) if not isinstance(value, str) else f"'{value}'"
-    return text if len(text) <= 24 else text[:23] + "…"
 
 
 def _tiles(raw: Any, rules: RuleSet, what: str) -> tuple[Tile, ...]:
@@ -232,6 +245,22 @@ def commands_from(body: Any, rules: RuleSet) -> list[Command]:
             raise RequestError(400, f"request: command {i} (split) takes one tile: where the second part starts")
         out.append(Command(name, source, tiles, target if name == "move" else None))
     return out
+
+
+_SET_NUMBER = re.compile(r"\bset (\d+)\b|\bsets are numbered 1 to (\d+)\b")
+
+
+def from_zero(message: str) -> str:
+    """An editor's message with its set numbers counted from 0, as the API counts them. The editor
+    words them for the terminal, from 1; a request said "set": 5, and "there is no set 6" would
+    name a set it never asked for."""
+
+    def shifted(found: re.Match[str]) -> str:
+        if found[1] is not None:
+            return f"set {int(found[1]) - 1}"
+        return f"sets are numbered 0 to {int(found[2]) - 1}"
+
+    return _SET_NUMBER.sub(shifted, message)
 
 
 # --------------------------------------------------------------------------- one game
@@ -733,13 +762,19 @@ class Sessions:
             return self.locks.setdefault(key, threading.Lock())
 
     def get(self, key: str) -> Session:
-        """The live game (call with its lock held)."""
+        """The live game (call with its lock held). Any request about it is a use: its expiry
+        moves on, whether the request changes the game or only looks at it."""
         session = self.live.get(key)
+        if session is not None and not self.store.exists("games", key):
+            session = None  # it expired while it stayed live here: gone as for everyone else
         if session is None:
             try:
                 session = Session.load(self.store, key, self.limits)
             except NotFound as err:
+                with self.guard:
+                    self.live.pop(key, None)
                 raise RequestError(404, err.message("game")) from None
+        self.store.touch("games", key)
         with self.guard:
             self.live[key] = session
             self.live.move_to_end(key)
@@ -783,11 +818,11 @@ class Sessions:
                 elif action == "next-round":
                     session.next_round()
                 elif action != "view":
-                    raise RequestError(404, f"no action {action[:40]!r} on a game")
+                    raise RequestError(404, f"no action {shown(action)} on a game")
             except TimedOut:
                 pass  # the penalty was taken instead; the view says so
             except EditError as err:
-                raise RequestError(409, str(err)) from None
+                raise RequestError(409, from_zero(str(err))) from None
             data = session.view(seat)
             if refused:
                 data["refused"] = refused

@@ -11,7 +11,6 @@ summary per player is made from them once every turn is judged, as ``analyze`` m
 from __future__ import annotations
 
 from collections import OrderedDict
-from pathlib import PurePath
 from typing import Any
 
 from solver.files import decode_text
@@ -22,18 +21,13 @@ from solver.solution import Objective
 from solver.solve import SolveOptions
 from web.games import changed_sets, from_rack
 from web.limits import Limits
-from web.service import BACKEND, RequestError, check_rules
+from web.service import BACKEND, RequestError, check_rules, label_of, shown
 from web.store import NotFound, Store
 
 Json = dict[str, Any]
 RECORD = "record.jsonl"
 NAME = "name.txt"
 KEPT = 64  # reviews whose judged turns are remembered (the others are judged again if asked)
-
-
-def label_of(name: str) -> str:
-    """An uploaded file's name, only to label messages (nothing is read from the server's disk)."""
-    return PurePath(name.replace("\\", "/")).name[:80] or "upload"
 
 
 def read(data: bytes, name: str, limits: Limits) -> tuple[GameRecord, str]:
@@ -134,7 +128,7 @@ def objective_of(query: str | None) -> Objective:
     try:
         return Objective(query)
     except ValueError:
-        raise RequestError(400, f"request: 'objective' must be tiles or points, got {query[:40]!r}") from None
+        raise RequestError(400, f"request: 'objective' must be tiles or points, got {shown(query)}") from None
 
 
 def judge(turn: TurnRecord, record: GameRecord, time_limit: float, objective: Objective) -> TurnAnalysis:

@@ -10,7 +10,9 @@ a JSON body, so that nothing reaches the client as a traceback.
 
 from __future__ import annotations
 
+import json
 import logging
+import re
 from collections.abc import Callable
 from functools import cache, lru_cache
 from pathlib import PurePath
@@ -34,6 +36,8 @@ from web.limits import Limits
 
 Json = dict[str, Any]
 OBJECTIVES = ("tiles", "points")
+SHOWN = 40  # characters of a person's value quoted back in a message
+MAX_MESSAGE = 300  # characters of any message (a short one is far shorter)
 BACKEND = "bnb"  # the fastest exact backend, in-process: nothing else is offered over the web
 _log = logging.getLogger("rummikub.web")
 
@@ -88,7 +92,7 @@ def position(body: Any, limits: Limits) -> Json:
 def upload(data: bytes, name: str, limits: Limits) -> Json:
     """An uploaded position file, by content (the formats ``rummikub solve FILE`` reads). The name
     only labels messages: nothing is ever read from the server's disk."""
-    label = PurePath(name.replace("\\", "/")).name[:80] or "upload"
+    label = label_of(name)
     found = read_position_text(decode_text(data, f"position file {label}"), label)
     check_rules(found.rules, limits)
     return found.to_dict()
@@ -99,7 +103,7 @@ def puzzles(difficulty: str | None) -> list[Json]:
     level = None
     if difficulty is not None:
         if difficulty not in ("1", "2", "3", "4", "5"):
-            raise RequestError(400, f"difficulty must be 1, 2, 3, 4 or 5, got {difficulty[:20]!r}")
+            raise RequestError(400, f"difficulty must be 1, 2, 3, 4 or 5, got {shown(difficulty)}")
         level = int(difficulty)
     return [p.summary() for p in _library().values() if level is None or p.difficulty == level]
 
@@ -155,7 +159,7 @@ def hint(body: Any, limits: Limits) -> Json:
     found, options = _position(body, {"level", "objective", "time_limit"}, limits)
     level = options.get("level", 1)
     if type(level) is not int or level not in (1, 2, 3):
-        raise RequestError(400, f"request: 'level' must be 1, 2 or 3, got {_shown(level)}")
+        raise RequestError(400, f"request: 'level' must be 1, 2 or 3, got {shown(level)}")
     time_limit = _time_limit(options, limits)
     found_hint = make_hint(found, level, _solve_options(options, time_limit))
     data = found_hint.to_dict()
@@ -192,17 +196,17 @@ def call(function: Callable[..., Any], *args: Any) -> tuple[int, Any]:
     try:
         return 200, function(*args)
     except RequestError as err:
-        return err.status, {"error": err.message}
+        return err.status, {"error": one_line(err.message)}
     except BackendError as err:
-        return 503, {"error": str(err)}
+        return 503, {"error": one_line(str(err))}
     except ValidationFailure as err:
         _log.error("an answer failed validation: %s", err)
-        return 500, {"error": f"internal error (please report): {err}"}
+        return 500, {"error": one_line(f"internal error (please report): {err}")}
     except RummikubError as err:  # the person's mistake, worded by the library
-        return 400, {"error": str(err)}
+        return 400, {"error": one_line(str(err))}
     except Exception as err:
         _log.exception("internal error in %s", endpoint)
-        return 500, {"error": f"internal error (please report): {type(err).__name__}: {err}"}
+        return 500, {"error": one_line(f"internal error (please report): {type(err).__name__}: {err}")}
 
 
 def start_worker() -> None:
@@ -226,7 +230,7 @@ def request_object(body: Any, allowed: set[str] | frozenset[str]) -> Json:
     unknown = sorted(set(body) - allowed)
     if unknown:
         raise RequestError(
-            400, f"request: unknown field {unknown[0]!r} (fields: {', '.join(sorted(allowed))})"
+            400, f"request: unknown field {shown(unknown[0])} (fields: {', '.join(sorted(allowed))})"
         )
     return body
 
@@ -239,12 +243,12 @@ def _position(body: Any, option_fields: set[str], limits: Limits) -> tuple[Posit
     if "puzzle" in fields:
         if record:
             raise RequestError(
-                400, f"request: give a 'puzzle' id or a position, not both (got {next(iter(record))!r} too)"
+                400, f"request: give a 'puzzle' id or a position, not both (got {shown(next(iter(record)))} too)"
             )
         if not isinstance(fields["puzzle"], str):
             raise RequestError(
                 400,
-                f"request: 'puzzle' must be a puzzle id such as \"split-run\", got {_shown(fields['puzzle'])}",
+                f"request: 'puzzle' must be a puzzle id such as \"split-run\", got {shown(fields['puzzle'])}",
             )
         return _puzzle(fields["puzzle"], 400).position, options
     found = position_from_record(record, "request")
@@ -274,7 +278,7 @@ def check_rules(rules: RuleSet, limits: Limits) -> None:
 def _solve_options(options: Json, time_limit: float) -> SolveOptions:
     objective = options.get("objective", "tiles")
     if objective not in OBJECTIVES:
-        raise RequestError(400, f"request: 'objective' must be tiles or points, got {_shown(objective)}")
+        raise RequestError(400, f"request: 'objective' must be tiles or points, got {shown(objective)}")
     return SolveOptions(objective=objective, backend=BACKEND, time_limit=time_limit)
 
 
@@ -283,7 +287,7 @@ def _time_limit(options: Json, limits: Limits) -> float:
     asked = options.get("time_limit", limits.time_limit)
     if isinstance(asked, bool) or not isinstance(asked, (int, float)) or not asked > 0:
         raise RequestError(
-            400, f"request: 'time_limit' must be a number of seconds above 0, got {_shown(asked)}"
+            400, f"request: 'time_limit' must be a number of seconds above 0, got {shown(asked)}"
         )
     return min(float(asked), limits.time_limit)
 
@@ -296,12 +300,51 @@ def _flag(value: Any, name: str) -> bool:
         return words[value.lower()]
     if value is None:
         return False
-    raise RequestError(400, f"request: '{name}' must be true or false, got {_shown(value)}")
+    raise RequestError(400, f"request: '{name}' must be true or false, got {shown(value)}")
 
 
-def _shown(value: Any) -> str:
-    text = repr(value) if not isinstance(value, str) else f"'{value}'"
-    return text if len(text) <= 24 else text[:23] + "…"
+# --------------------------------------------------------------------------- messages
+
+
+def shown(value: Any) -> str:
+    """A value from a request, quoted for a message: a string as Python quotes it (escaped, so the
+    message stays on one line), anything else as JSON; cut after SHOWN characters."""
+    if isinstance(value, str):
+        return repr(value if len(value) <= SHOWN else value[:SHOWN] + "…")
+    text = printable(json.dumps(value, ensure_ascii=False, default=str))
+    return text if len(text) <= SHOWN else text[:SHOWN] + "…"
+
+
+def label_of(name: str) -> str:
+    """An uploaded file's name, only to label messages (nothing is read from the server's disk)."""
+    return printable(PurePath(name.replace("\\", "/")).name)[:80] or "upload"
+
+
+def printable(text: str) -> str:
+    """The text with every line break and other control character escaped, as repr escapes them."""
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
+
+
+# A value quoted as ``!r`` quotes it (a quote mark after a letter, as in "isn't", opens none).
+_QUOTED = re.compile(r"""(?<![\w'"])(?:'(?:[^'\\\n]|\\.)*'|"(?:[^"\\\n]|\\.)*")""")
+
+
+def one_line(message: str) -> str:
+    """A message as a response holds it: every quoted value cut to SHOWN characters, on one line,
+    at most MAX_MESSAGE characters. The library quotes a person's input whole (fine in a terminal
+    for a file they wrote), and a response must not echo 200 kB back."""
+    message = printable(_QUOTED.sub(_cut, message))
+    return message if len(message) <= MAX_MESSAGE else message[: MAX_MESSAGE - 1] + "…"
+
+
+def _cut(quoted: re.Match[str]) -> str:
+    text = quoted[0]
+    if len(text) <= SHOWN + 2:
+        return text
+    head = text[1 : SHOWN + 1]
+    if (len(head) - len(head.rstrip("\\"))) % 2:  # never end on half an escape
+        head = head[:-1]
+    return f"{text[0]}{head}…{text[0]}"
 
 
 # --------------------------------------------------------------------------- answers in JSON
@@ -328,15 +371,12 @@ def _puzzle(puzzle_id: str, status: int) -> Puzzle:
     puzzles = _library()
     if puzzle_id in puzzles:
         return puzzles[puzzle_id]
-    if is_generated(puzzle_id):
-        try:
-            return _generated(puzzle_id)
-        except InputError as err:
-            raise RequestError(status, str(err)) from None
-    shown = puzzle_id if len(puzzle_id) <= 40 else puzzle_id[:40] + "…"
-    raise RequestError(  # as the CLI says
-        status, f"no puzzle {shown!r} (puzzles: {', '.join(puzzles)}; or a generated one, gen-LEVEL-SEED)"
-    )
+    if not puzzle_id.startswith("gen-"):
+        raise RequestError(status, f"no puzzle {shown(puzzle_id)}: GET /api/puzzles lists them")
+    try:
+        return _generated(puzzle_id)
+    except InputError as err:  # as the CLI says it: what a gen-LEVEL-SEED id is (gen-2-007 is not one)
+        raise RequestError(status, str(err)) from None
 
 
 def _solution(solution: Solution) -> Json:

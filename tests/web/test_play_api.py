@@ -6,6 +6,7 @@ request a 4xx with one line."""
 from __future__ import annotations
 
 import json
+import os
 from collections import Counter
 from pathlib import Path
 from typing import Any
@@ -134,11 +135,33 @@ def test_the_turn_editor_through_the_api(client: TestClient) -> None:
     assert game["editing"]["table"] == table and game["editing"]["can_undo"]
     # A manipulation the editor refuses is a 409 with its words; nothing changes.
     response = client.post(f"/api/games/{game['id']}/edit", json={"commands": [{"do": "take", "set": 9, "tiles": ["R1"]}]})
-    shown = f"sets are numbered 1 to {n}" if n else "the table is empty"
-    assert error_of(response, 409) == f"there is no set 10: {shown}"
+    shown = f"sets are numbered 0 to {n - 1}" if n else "the table is empty"
+    assert error_of(response, 409) == f"there is no set 9: {shown}"
     drew = act(client, game, "draw")
     assert drew["log"][-1]["player"] == 1 and isinstance(drew["log"][-1]["drew"], str)  # your own draw, named
     assert drew["notice"].startswith("You drew ")
+
+
+def test_an_edit_refused_names_the_sets_as_the_request_numbers_them(client: TestClient) -> None:
+    """Sets are numbered from 0 in a request, so in the editor's refusals too (it words them from 1
+    for the terminal)."""
+    game = ais_move(client, new_game(client))
+    rack = game["editing"]["rack"]
+    other = next(t for t in rack if t != rack[0])
+    game = act(client, game, "edit", {"commands": [{"do": "lay", "tiles": [rack[0]]}, {"do": "lay", "tiles": [other]}]})
+    n = len(game["editing"]["table"]) - 2  # the two sets just laid: n and n + 1
+    refusals = [
+        ({"do": "move", "set": n, "tiles": [rack[0]], "to": n + 5}, f"there is no set {n + 5}: sets are numbered 0 to {n + 1}"),
+        ({"do": "move", "set": n, "tiles": [rack[0]], "to": n}, f"set {n} is both where the tiles come from and where they go"),
+        ({"do": "take", "set": n, "tiles": [other]}, f"{other} not in set {n} ({rack[0]})"),
+        ({"do": "split", "set": n + 1, "tiles": [other]}, f"{other} starts set {n + 1} ({other}): nothing to split off"),
+    ]
+    for command, message in refusals:
+        response = client.post(f"/api/games/{game['id']}/edit", json={"commands": [command]})
+        assert error_of(response, 409) == message
+    game = act(client, game, "edit", {"commands": [{"do": "move", "set": n, "tiles": [rack[0]], "to": n + 1}]})
+    response = client.post(f"/api/games/{game['id']}/edit", json={"commands": [{"do": "take", "set": n, "tiles": [rack[0]]}]})
+    assert error_of(response, 409).startswith(f"set {n} is empty now")
 
 
 def test_an_ai_turn_is_shown_with_the_sets_it_changed_and_its_steps(client: TestClient) -> None:
@@ -381,6 +404,21 @@ def test_a_game_outlives_its_server(tmp_path: Path) -> None:
         assert len(undone["editing"]["table"]) == len(after["editing"]["table"]) - 1
 
 
+def test_looking_at_a_game_is_using_it(client: TestClient) -> None:
+    """A game expires when unused for --keep-days: a view, a turn's steps, a record asked for each
+    count as a use, as a review's view does."""
+    game = act(client, new_game(client), "draw")
+    store = client.app.state.store  # type: ignore[attr-defined]
+    touched = store.folder("games", game["id"]) / "touched"
+    week = 7 * 86400
+    for path in ("", "/turns/1/steps", "/rounds/1/record"):
+        os.utime(touched, (game["expires"] - store.keep_seconds - week,) * 2)
+        assert store.expires("games", game["id"]) < game["expires"] - week + 1
+        client.get(f"/api/games/{game['id']}{path}")  # the record: refused (the round goes on), yet a use
+        assert store.expires("games", game["id"]) >= game["expires"], path
+    assert client.get(f"/api/games/{game['id']}").json()["expires"] >= game["expires"]
+
+
 def test_games_expire(tmp_path: Path) -> None:
     store = Store(tmp_path, keep_days=1)
     old, new = store.create("games"), store.create("games")
@@ -390,6 +428,20 @@ def test_games_expire(tmp_path: Path) -> None:
     os.utime(store.folder("games", old) / "touched", (now - 3 * 86400, now - 3 * 86400))
     assert store.sweep(now=now - 86400 + 10) == [old]
     assert not store.exists("games", old) and store.exists("games", new)
+
+
+@pytest.mark.parametrize(
+    ("seats", "names"),
+    [
+        ([{"kind": "person", "name": "player 2"}, {"kind": "person"}], ["player 2", "player 3"]),
+        ([{"kind": "person"}, {"kind": "person", "name": "player 1"}, {"kind": "person"}], ["player 2", "player 1", "player 3"]),
+        ([{"kind": "person"}, {"kind": "ai", "level": "easy", "name": "you"}], ["player 1", "you"]),
+        ([{"kind": "person", "name": "easy"}, {"kind": "ai", "level": "easy"}], ["easy", "easy 2"]),
+        ([{"kind": "person", "name": "Ann"}, {"kind": "ai", "level": "easy"}, {"kind": "ai", "level": "easy"}], ["Ann", "easy 2", "easy 3"]),
+    ],
+)
+def test_a_seat_left_unnamed_takes_a_name_no_other_seat_has(client: TestClient, seats: list[Any], names: list[str]) -> None:
+    assert [p["name"] for p in new_game(client, seats=seats)["players"]] == names
 
 
 # --------------------------------------------------------------------------- bad requests
@@ -421,6 +473,7 @@ def test_games_expire(tmp_path: Path) -> None:
         ({"devices": "yes"}, "request: 'devices' must be true or false, got 'yes'"),
         ({"seats": [{"kind": "person", "name": " "}, {"kind": "person"}]}, "request: seat 1 name must be 1 to 20 characters, got ' '"),
         ({"seats": [{"kind": "person", "name": "Ann"}, {"kind": "person", "name": "Ann "}]}, "request: two seats are both called 'Ann'"),
+        ({"seats": [{"kind": "person", "name": "A\nB"}, {"kind": "person"}]}, "request: seat 1 name must be printable (no line break), got 'A\\nB'"),
         ({"seats": [{"kind": "person", "name": "Ann"}, {"kind": "ai", "level": "easy", "name": 7}]}, "request: seat 2 name must be 1 to 20 characters, got 7"),
     ],
 )
