@@ -26,6 +26,7 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from solver.files import RepeatedKey, json_loads
 from web import games, reviews, scores, service
 from web.games import Sessions
 from web.limits import Limits
@@ -314,7 +315,9 @@ async def _json_body(request: Request, limits: Limits) -> Any:
     if not text.strip():
         raise BadRequest(400, "request: empty body (expected a JSON object)")
     try:
-        return json.loads(text)
+        return json_loads(text)
+    except RepeatedKey as err:
+        raise BadRequest(400, f"request: key {service.shown(err.key)} appears twice in one object") from None
     except json.JSONDecodeError as err:
         raise BadRequest(
             400, f"request: not valid JSON: {err.msg} at line {err.lineno} column {err.colno}"
