@@ -15,7 +15,7 @@ from click.core import ParameterSource
 
 from cli.errors import EXIT_BAD_INPUT, fail, guarded
 from cli.options import color_wanted, explicit_rule_options, rule_options
-from cli.render import fit, render_hint, tile_text, tiles_text
+from cli.render import commands_line, fit, render_hint, tile_text, tiles_text
 from cli.session import HumanTurn, Reply, seat_names
 from solver.game.editor import TIMER_RULES, TurnEditor, TurnTimer
 from solver.game.engine import Game, Match, RoundResult, TurnRecord
@@ -316,7 +316,9 @@ class Screen:
         if reply.message:
             self.echo(reply.message)
         if reply.hint is not None:
-            self.echo(render_hint(reply.hint, self.color, numbers=True, commands=reply.commands))
+            self.echo(render_hint(reply.hint, self.color, numbers=True))
+            if reply.commands and reply.hint.level >= 3:
+                click.echo(commands_line(reply.commands))
         if reply.show and reply.ended is None:
             self.state(editor)
 

@@ -199,12 +199,9 @@ def render_steps(plan: Plan) -> str:
     return "\n".join(lines)
 
 
-def render_hint(
-    found: Hint, color: bool, numbers: bool = False, commands: Sequence[str] = ()
-) -> str:
+def render_hint(found: Hint, color: bool, numbers: bool = False) -> str:
     """A hint: how much (1); with which tiles and table sets (2); the steps (3). ``numbers``: name
-    the table sets by their numbers too (as ``play`` shows them); ``commands``: the steps as
-    commands to type."""
+    the table sets by their numbers too (as ``play`` shows them)."""
     best = found.solution
     n = best.tiles_played
     if not n:
@@ -222,9 +219,13 @@ def render_hint(
     if found.level >= 3:
         lines.append("")
         lines.append(render_steps(found.plan))
-        if commands:
-            lines.append(fit("To do it, type: " + "; ".join(commands) + "; done"))
     return "\n".join(lines)
+
+
+def commands_line(commands: Sequence[str]) -> str:
+    """A hint's steps as one line of commands to type. Print it unbroken (not through ``fit``): a
+    terminal wraps it for the eye, and it stays one line to copy and paste."""
+    return "To do it, type: " + "; ".join(commands) + "; done"
 
 
 def render_puzzle(puzzle: Puzzle, answer: Solution | None = None) -> str:
