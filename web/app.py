@@ -148,13 +148,13 @@ def create_app(
         status, found = await run_in_threadpool(service.call, sessions.turn, key, number, seat)
         if status != 200:
             return _json((status, found))
-        turn, rules = found
+        turn, rules, rack = found
         if turn.timed_out:  # its table was restored or taken back by the timer's rule: no steps
             return _json((200, {"steps": [], "tiles_moved": 0, "timed_out": True}))
         before = [[str(t) for t in s] for s in turn.table]
         after = [[str(t) for t in s] for s in turn.table_after]
         played = [str(t) for t in turn.played]
-        return _json(await state["pool"].call(service.call, games.turn_steps, before, after, played, rules))
+        return _json(await state["pool"].call(service.call, games.turn_steps, before, after, played, rules, rack))
 
     async def round_record(request: Request) -> Response:
         key, number = request.path_params["game_id"], request.path_params["round"]

@@ -723,9 +723,12 @@ def ai_choose(level: str, view: GameView, time_limit: float) -> Json:
     return {"table": None if table is None else _sets(table)}
 
 
-def turn_steps(before: list[list[str]], after: list[list[str]], played: list[str], rules: Json) -> Json:
-    """The steps of a played turn, as ``solve --steps`` words them, each with the table after it
-    (run in a solver process: matching the sets may search)."""
+def turn_steps(
+    before: list[list[str]], after: list[list[str]], played: list[str], rules: Json, rack: str = "your rack"
+) -> Json:
+    """The steps of a played turn, as ``solve --steps`` words them (``rack``: whose rack the tiles
+    come from), each with the table after it (run in a solver process: matching the sets may
+    search)."""
     ruleset = RuleSet.from_options(rules)
 
     def parse(items: Sequence[str]) -> list[Tile]:
@@ -736,7 +739,8 @@ def turn_steps(before: list[list[str]], after: list[list[str]], played: list[str
     tables = tables_after_steps(old, plan, laid, ruleset)
     return {
         "steps": [
-            {**step.to_dict(), "text": str(step), "after": at.to_dict()} for step, at in zip(plan.steps, tables)
+            {**step.to_dict(), "text": step.describe(rack), "after": at.to_dict()}
+            for step, at in zip(plan.steps, tables)
         ],
         "tiles_moved": plan.tiles_moved,
     }
@@ -853,11 +857,15 @@ class Sessions:
                 raise RequestError(409, "your time ran out: the turn is over") from None
             return editor.position.to_dict()
 
-    def turn(self, key: str, number: int, seat_key: str | None = None) -> tuple[TurnRecord, Json]:
+    def turn(self, key: str, number: int, seat_key: str | None = None) -> tuple[TurnRecord, Json, str]:
+        """A played turn, the rules, and whose rack its steps name, as the viewer sees it."""
         with self.lock(key):
             session = self.get(key)
-            session.seat_of(seat_key)
-            return session.turn_of(number), session.game.rules.to_dict()
+            me = session.seat_of(seat_key)
+            turn = session.turn_of(number)
+            me = session.viewer() if me is None else me
+            rack = "your rack" if turn.seat == me else f"{session.settings.seats[turn.seat].name}'s rack"
+            return turn, session.game.rules.to_dict(), rack
 
     def record(self, key: str, number: int, seat_key: str | None = None) -> str:
         with self.lock(key):

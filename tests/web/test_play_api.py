@@ -188,6 +188,8 @@ def test_an_ai_turn_is_shown_with_the_sets_it_changed_and_its_steps(client: Test
     assert game["changed"] == expected  # framed on the person's board too
     steps = client.get(f"/api/games/{game['id']}/turns/{turn['turn']}/steps").json()
     assert steps["steps"] and all(s["action"] in ("lay", "add") for s in steps["steps"])  # easy never rearranges
+    # The AI's tiles come from its rack, not the viewer's (a step text said "from your rack").
+    assert all("your rack" not in s["text"] for s in steps["steps"])
     assert Counter(map(tuple, map(sorted, steps["steps"][-1]["after"]["table"]))) == Counter(
         map(tuple, map(sorted, turn["table_after"]))
     )
@@ -343,6 +345,14 @@ def test_the_turn_timer_takes_the_penalty_as_play_does(client: TestClient, secon
     turn = after["log"][game["turn"] - 1]
     assert turn["penalty"] == tiles and turn["played"] == []
     assert after["players"][0]["rack"] == len(rack) + tiles  # the lone tile back on the rack
+
+
+def test_a_turns_steps_name_whose_rack_the_tiles_come_from() -> None:
+    from web.games import turn_steps
+
+    before, after = [["K9", "K10", "K11", "K12"]], [["K10", "K11", "K12"], ["K9", "B9", "R9"]]
+    steps = turn_steps(before, after, ["B9", "R9"], RuleSet().to_dict(), "medium's rack")["steps"]
+    assert [s["text"] for s in steps][-1] == "Lay K9 B9 R9 (B9 R9 from medium's rack, K9 put aside above)"
 
 
 def test_a_turn_the_60_second_rule_ended_has_no_steps_and_says_so(client: TestClient) -> None:
