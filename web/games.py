@@ -282,7 +282,7 @@ class Session:
         self.editor: TurnEditor | None = None
         self.started = 0.0  # when the person's turn began (seconds since the epoch)
         self.notice = ""  # what happened that the next answer should say (a time-out)
-        self.notice_seat = 0  # whose move it tells of (with ``devices``, only that seat is told)
+        self.notice_seat = 0  # whose move it tells of (only that seat is told: it may name a tile drawn)
         # With ``devices``: each person seat's secret key (seat index -> key).
         self.seat_keys: dict[int, str] = {}
 
@@ -449,7 +449,7 @@ class Session:
         editor = self.person_turn()
         marked = editor.marked_problems()
         if marked:
-            return [{"message": m, "sets": list(sets)} for m, sets in marked]
+            return [{"message": _in_page_words(m, editor), "sets": list(sets)} for m, sets in marked]
         record = self.game.play([list(s) for s in editor.finish()])
         self.notice = f"You played {format_tiles(record.played)}."
         self.notice_seat = record.seat
@@ -544,7 +544,7 @@ class Session:
         """What seat ``me`` may see (default: the person at the one screen, :meth:`viewer`)."""
         game, settings = self.game, self.settings
         me = self.viewer() if me is None else me
-        told = not settings.devices or me == self.notice_seat
+        told = me == self.notice_seat
         players = [
             {
                 "player": seat + 1,
@@ -580,7 +580,9 @@ class Session:
             "result": None,
             "match": self._match(),
         }
-        if told:
+        if told or not settings.devices:
+            # One screen: the next answer shows the next person, never the one told of; on
+            # several devices the notice waits for its own seat to look.
             self.notice = ""
         if self.editor is not None:
             if me == game.seat:  # the turn in progress shows the rack of the one to move
@@ -688,6 +690,16 @@ def from_rack(table: Sequence[Sequence[Tile]], played: Sequence[Tile], changed: 
             flags.append(mine)
         out.append(flags)
     return out
+
+
+def _in_page_words(problem: str, editor: TurnEditor) -> str:
+    """A problem of the turn as the page names things: the editor's workspace (play's word) is the
+    page's "Taken off the table", and its 'back' command a drag back to the rack."""
+    if not problem.startswith("the workspace still holds "):
+        return problem
+    state = editor.state
+    mine = " (or put your own back on your rack)" if any(state.own_loose) else ""
+    return f"taken off the table and not in a set yet: {format_tiles(state.workspace)}; place every tile in a set{mine}"
 
 
 def _editing(editor: TurnEditor) -> Json:

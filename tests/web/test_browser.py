@@ -33,6 +33,32 @@ def tab_to(page: Any, selector: str, presses: int = 200) -> None:
     raise AssertionError(f"Tab never reached {selector}")
 
 
+def cut_options(page: Any, within: str) -> list[str]:
+    """The options of the selects in ``within`` whose words do not fit their select (a select
+    cannot wrap them: they are cut at its edge)."""
+    return [
+        str(o)
+        for o in page.evaluate(
+            """within => [...document.querySelectorAll(`${within} select`)].flatMap(s => {
+                const c = document.createElement('canvas').getContext('2d');
+                c.font = getComputedStyle(s).font;
+                const room = s.clientWidth - 24;  // less the arrow
+                return [...s.options].filter(o => c.measureText(o.text).width > room).map(o => o.text);
+            })""",
+            within,
+        )
+    ]
+
+
+def in_view(page: Any, selector: str) -> bool:
+    return bool(
+        page.evaluate(
+            "s => { const r = document.querySelector(s).getBoundingClientRect(); return r.top >= 0 && r.bottom <= innerHeight; }",
+            selector,
+        )
+    )
+
+
 @pytest.mark.parametrize("viewport", ["desktop", "phone"])
 @pytest.mark.parametrize(("path", "name"), [("/", "analysis"), ("/puzzles", "puzzles"), ("/puzzles?id=rebuild", "puzzle-rebuild")])
 def test_each_page_loads_without_console_errors(
@@ -101,16 +127,20 @@ def test_a_position_typed_in_notation_is_solved_with_played_tiles_highlighted(pa
 
 def test_hints_come_one_by_one_on_the_analysis_board(page: Page) -> None:
     p = page.open("/?rack=R5+B7+O7&set=R4+J+R6&set=K1+K2+K3")
-    p.click("#hint")
+    p.focus("#hint")  # by the keyboard: the focus stays on the button while it is there to press
+    p.keyboard.press("Enter")
     p.wait_for_selector("#hints .hint[data-level='1']")
     assert p.inner_text("#hints .hint[data-level='1']") == "Hint 1: you can play 3 tiles (19 points)."
     assert p.locator("#hints .hint").count() == 1 and p.inner_text("#hint") == "Hint 2"
-    p.click("#hint")
+    assert p.evaluate("document.activeElement.id") == "hint"
+    p.keyboard.press("Enter")
     p.wait_for_selector("#hints .hint[data-level='2']")
     assert "Table sets involved: R4 J R6." in p.inner_text("#hints .hint[data-level='2']")
-    p.click("#hint")
+    assert p.evaluate("document.activeElement.id") == "hint"
+    p.keyboard.press("Enter")
     p.wait_for_selector("#hints .hint[data-level='3'] li")
     assert p.is_disabled("#hint")
+    assert p.evaluate("document.activeElement.dataset.level") == "3"  # on to the last hint
 
 
 def test_the_rules_and_not_opened_yet_reach_the_solver(page: Page) -> None:
@@ -121,9 +151,11 @@ def test_the_rules_and_not_opened_yet_reach_the_solver(page: Page) -> None:
     p.fill("#rules [name='meld-threshold']", "40")
     p.press("#rules [name='meld-threshold']", "Tab")
     assert "opened=no" in p.url and "meld-threshold=40" in p.url
-    p.click("#solve")
+    p.focus("#solve")
+    p.keyboard.press("Enter")
     p.wait_for_selector("#result .headline")
     assert p.inner_text("#result .headline") == "No move: draw a tile."  # 33 + 6 points: short of 40
+    assert p.evaluate("document.activeElement.id") == "solve"  # disabled while asked, then focused again
     p.fill("#rules [name='meld-threshold']", "30")
     p.press("#rules [name='meld-threshold']", "Tab")
     p.click("#solve")
@@ -137,6 +169,24 @@ def test_the_rules_and_not_opened_yet_reach_the_solver(page: Page) -> None:
     p.check("#not-opened")
     p.click("#clear")
     assert p.is_checked("#not-opened") and p.is_disabled("#not-opened")
+
+
+def test_on_a_phone_an_error_comes_into_view(browser: Any, server: Server, screenshots: Path) -> None:
+    """Best move far down the page, the message box far above it: the error is brought into view,
+    and the focus stays on the button."""
+    phone = Page(browser, server, screenshots, PHONE)
+    p = phone.open("/?rack=B7+R5+R5+R5+R5+O7&set=R4+J+R6&set=K1+K2+K3&set=R1+R2")
+    p.locator("#solve").scroll_into_view_if_needed()
+    assert p.evaluate("scrollY") > p.evaluate("document.querySelector('#message').offsetTop")  # out of sight
+    phone.expect_refusal()
+    p.focus("#solve")
+    p.keyboard.press("Enter")
+    p.wait_for_selector("#message[data-kind='error']:not(:empty)")
+    assert in_view(p, "#message"), p.inner_text("#message")
+    assert p.evaluate("document.activeElement.id") == "solve"
+    phone.shot("analysis-error-phone")
+    phone.context.close()
+    assert not phone.unexpected(), phone.errors
 
 
 def test_uploading_a_position_file_fills_the_board(page: Page, tmp_path: Path) -> None:
@@ -207,6 +257,11 @@ def test_a_level_2_puzzle_solved_by_dragging_tiles(page: Page) -> None:
 
 def test_an_illegal_answer_shows_the_offending_set_marked(page: Page) -> None:
     p = page.open("/puzzles?id=split-run")  # rack B8 R2 O13, table B6-B10 and K1-K4
+    # The last puzzle of level 2: the next is level 3's first, in the list's order.
+    level_2 = [q.id for q in library() if q.difficulty == 2]
+    assert level_2[-1] == "split-run"
+    first_of_3 = next(q.id for q in library() if q.difficulty == 3)
+    assert p.get_attribute("#next", "href") == f"/puzzles?id={first_of_3}"
     drag(p, "#board .rack-zone [data-tile='B8']", "#board [data-set='1']")
     p.click("#check")
     p.wait_for_selector("#verdict .verdict")
@@ -306,6 +361,10 @@ def test_a_new_puzzle_of_a_chosen_level(page: Page) -> None:
     p.reload()
     p.wait_for_selector("body[data-ready='true']")
     assert p.inner_text("#progress") == f"1 of {len(library())} solved, and 1 generated puzzle."
+    # An unknown puzzle's address: said for a person, not as the API's hint.
+    page.expected.append("status of 404")
+    p = page.open("/puzzles?id=nope")
+    assert p.inner_text("#message") == "No puzzle 'nope': pick one from the list."
     assert not page.unexpected()
 
 

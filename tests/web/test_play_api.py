@@ -142,6 +142,31 @@ def test_the_turn_editor_through_the_api(client: TestClient) -> None:
     assert drew["notice"].startswith("You drew ")
 
 
+def test_dones_problems_name_the_pages_areas(client: TestClient) -> None:
+    """The editor's workspace is the page's "Taken off the table", and its 'back' a drag to the
+    rack: Done's problems say it so."""
+    game = ais_move(client, new_game(client))
+    rack = game["editing"]["rack"]
+    n = len(game["editing"]["table"])
+    game = act(client, game, "edit", {"commands": [{"do": "lay", "tiles": [rack[0]]}, {"do": "take", "set": n, "tiles": [rack[0]]}]})
+    problems = [p["message"] for p in act(client, game, "done")["refused"]]
+    assert problems[0] == (
+        f"taken off the table and not in a set yet: {rack[0]}; place every tile in a set (or put your own back on your rack)"
+    )
+    assert not any("workspace" in p or "'back'" in p for p in problems), problems
+
+
+def test_on_one_screen_a_notice_is_told_to_its_own_person_only(client: TestClient) -> None:
+    """Two persons at one screen: the answer to a draw shows the next person, who must not read
+    which tile the other drew."""
+    game = new_game(client, seats=[{"kind": "person"}, {"kind": "person"}])
+    mover = game["to_move"]
+    drawn = act(client, game, "draw")
+    assert drawn["you"] == 3 - mover and drawn["log"][-1]["drew"] is True
+    assert drawn["notice"] == ""
+    assert client.get(f"/api/games/{game['id']}").json()["notice"] == ""  # nor later
+
+
 def test_an_edit_refused_names_the_sets_as_the_request_numbers_them(client: TestClient) -> None:
     """Sets are numbered from 0 in a request, so in the editor's refusals too (it words them from 1
     for the terminal)."""

@@ -18,7 +18,7 @@ from solver.game.records import parse_record
 from solver.rules import RuleSet
 from tests.web.conftest import DESKTOP, PHONE, Page, Server
 from tests.web.moves import easy_move
-from tests.web.test_browser import drag, found, tab_to, tiles
+from tests.web.test_browser import cut_options, drag, found, tab_to, tiles
 
 # As in test_play_api: with these rules and seed a person playing as the easy AI goes out on turn 21.
 RULES = RuleSet(numbers=6, meld_threshold=0)
@@ -259,6 +259,15 @@ def test_a_recorded_game_uploaded_and_reviewed_turn_by_turn(page: Page, tmp_path
     p.wait_for_selector("body[data-ready='true']")
     assert p.inner_text("#turn-title").startswith(f"Turn {worse['turn'] - 1} of")
     assert p.input_value("#objective") == "points"
+    # A record of a game quit before the first move: said so, with no board and no accuracy.
+    empty = tmp_path / "quit.jsonl"
+    quit = CliRunner().invoke(cli, ["play", "--seed", "3", "--record", str(empty)], input="quit\n")
+    assert quit.exit_code == 0, quit.output
+    p.set_input_files("#upload", files=[{"name": empty.name, "mimeType": "text/plain", "buffer": empty.read_bytes()}])
+    p.wait_for_selector("#about .note")
+    assert p.inner_text("#about .note") == "This record has no turns: there is nothing to review."
+    assert p.is_hidden("#review") and "%" not in p.inner_text("body")
+    page.shot("review-no-turns-desktop")
 
 
 def test_a_turn_by_keyboard_swap_and_sort(page: Page) -> None:
@@ -283,6 +292,7 @@ def test_a_turn_by_keyboard_swap_and_sort(page: Page) -> None:
     wait_count(p, f"#board [data-set='{count - 1}']", 2)
     assert sorted(tiles(p, f"#board [data-set='{count - 1}']")) == sorted(rack[:2])
     assert found(p, f"#board [data-set='{count - 1}'] .tile.played") != []  # your tiles, highlighted
+    assert p.evaluate("document.activeElement.dataset.set") == str(count - 1)  # the focus went with them
     p.keyboard.press("Control+z")
     wait_count(p, "#board .rack-zone", len(rack))
     # A rack tile and a table tile picked: Swap puts yours in its place, the other goes aside.
@@ -304,12 +314,54 @@ def test_a_turn_by_keyboard_swap_and_sort(page: Page) -> None:
     assert sorted(tiles(p, f"#board [data-set='{count - 1}']")) == sorted([rack[1], rack[2]])
     p.click("#reset")
     wait_count(p, "#board .rack-zone", len(rack))
+    # What the turn came to stays while the AI moves, until the person acts again.
+    end_turn(p, "#draw")
+    assert p.inner_text("#notice").startswith("You drew ")
+    drawn = tiles(p, "#board .rack-zone")
+    tab_to(p, f"#board .rack-zone [data-tile='{drawn[0]}']")
+    p.keyboard.press("Enter")
+    tab_to(p, "#board [data-move-to='new']")
+    p.keyboard.press("Enter")
+    wait_count(p, "#board .rack-zone", len(drawn) - 1)
+    assert p.inner_text("#notice") == ""
+
+
+def test_two_persons_sharing_one_screen(page: Page) -> None:
+    """Between two persons' turns the page asks for the hand-over, shows nothing private of the
+    one who moved (not the tile drawn), and asks again after a reload."""
+    p = page.open("/play")
+    p.select_option("#seat-2", "person")
+    p.fill("#seat-1-name", "Ann")
+    p.fill("#seat-2-name", "Bob")
+    p.fill("#seed", "7")
+    p.click("#start")
+    p.wait_for_selector("#game:not([hidden])")
+    assert p.is_visible("#turn") and p.is_hidden("#handover")  # the first person is at the screen
+    names = {"1": "Ann", "2": "Bob"}
+    mover = p.evaluate("document.body.dataset.toMove")
+    p.click("#draw")
+    p.wait_for_selector("#handover:not([hidden])")
+    following = names["2" if mover == "1" else "1"]
+    assert p.inner_text("#handover-text") == f"{following}'s turn: pass the screen to them."
+    assert p.inner_text("#notice") == "" and "You drew" not in p.inner_text("body")
+    assert p.is_hidden("#turn") and p.is_hidden("#watch")
+    assert p.inner_text("#whose-turn") == f"{following}'s turn"  # not "Your turn" to whoever holds it
+    page.shot("play-hot-seat-handover")
+    # A reload while the card is up: the card again, not the next person's rack.
+    p.reload()
+    p.wait_for_selector("body[data-ready='true']")
+    assert p.is_visible("#handover") and p.is_hidden("#turn") and p.is_hidden("#watch")
+    assert p.inner_text("#handover-text") == f"{following}'s turn: pass the screen to them."
+    p.click("#handover-ready")
+    assert p.is_visible("#turn") and p.inner_text("#notice") == ""
+    assert p.locator("#players li.you .name").inner_text() == following
 
 
 def test_the_play_pages_at_phone_size(browser: Any, server: Server, screenshots: Path, tmp_path: Path) -> None:
     page = Page(browser, server, screenshots, PHONE)
     p = page.open("/play")
     assert p.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+    assert cut_options(p, "#setup") == []
     page.shot("play-new-game-phone")
     new_game(p)
     assert p.evaluate("document.documentElement.scrollWidth <= window.innerWidth")

@@ -12,6 +12,7 @@ from click.testing import CliRunner
 
 from cli.main import cli
 from tests.web.conftest import PHONE, Page, Server
+from tests.web.test_browser import cut_options
 
 
 def enter_round(p: Any, winner: str, racks: dict[str, str], never_opened: tuple[str, ...] = ()) -> None:
@@ -57,9 +58,11 @@ def test_a_game_scored_as_rummikub_score_scores_it(page: Page, tmp_path: Path) -
     p.click("#enter")
     p.wait_for_selector("#sheet tr[data-round='2']")
     assert p.inner_text("#sheet tr[data-round='2'] td.notes") == "blocked; Cy never opened"
+    assert p.inner_text("#message") == "Round 2 entered."
     # Round 1 corrected: Cy held 25, not 23.
     p.click("#sheet tr[data-round='1'] button")
     assert p.inner_text("#round-title") == "Correct round 1"
+    assert p.inner_text("#message") == ""  # round 2's news is stale once a correction starts
     assert p.input_value("#racks tr[data-player='Cy'] input.rack") == "23"
     assert p.is_disabled("#racks tr[data-player='Ann'] input.rack")  # the winner's
     p.fill("#racks tr[data-player='Cy'] input.rack", "25")
@@ -87,6 +90,7 @@ def test_a_game_scored_as_rummikub_score_scores_it(page: Page, tmp_path: Path) -
 def test_a_score_file_from_the_command_line_opens_on_a_phone(browser: Any, server: Server, screenshots: Path, tmp_path: Path) -> None:
     phone = Page(browser, server, screenshots, PHONE)
     p = phone.open("/score")
+    assert cut_options(p, "#start") == []
     path = tmp_path / "game.json"
     path.write_text(cli_sheet(tmp_path))
     p.set_input_files("#open-first", str(path))
@@ -94,6 +98,9 @@ def test_a_score_file_from_the_command_line_opens_on_a_phone(browser: Any, serve
     assert p.inner_text("#message") == "Opened game.json."
     phone.shot("score-sheet-phone")
     assert p.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+    # The club round form fits, its "Could have opened" column too (no sideways scrolling).
+    assert p.evaluate("(e => e.scrollWidth <= e.clientWidth)(document.querySelector('#round-card .table-scroll'))")
+    p.locator("#round-card").screenshot(path=str(phone.screenshots / "score-round-form-phone.png"))
     bad = tmp_path / "notes.json"
     bad.write_text(json.dumps({"format": "rummikub-score-sheet", "version": 2}))
     phone.expect_refusal()
@@ -103,5 +110,15 @@ def test_a_score_file_from_the_command_line_opens_on_a_phone(browser: Any, serve
         "notes.json: score file in the request: format version 2 is not supported (this program reads 1)"
     )
     assert p.locator("#sheet tr[data-round='2']").count() == 1  # the sheet shown stays
+    # Equal totals, equal places: as `score show` ranks them (1. Ann, 2. Bob, 2. Cy).
+    tied = tmp_path / "tied.json"
+    for args in (["new", str(tied), "--players", "Ann,Bob,Cy"], ["round", str(tied), "--winner", "Ann", "--rack", "Bob=30", "--rack", "Cy=30"]):
+        assert CliRunner().invoke(cli, ["score", *args]).exit_code == 0
+    p.set_input_files("#open", str(tied))
+    p.wait_for_selector("text=Opened tied.json.")
+    standings = p.locator("#standings li")
+    assert standings.evaluate_all("items => items.map(li => [li.value, li.textContent])") == [
+        [1, "Ann: 60"], [2, "Bob: -30"], [2, "Cy: -30"]
+    ]
     phone.context.close()
     assert not phone.unexpected(), phone.errors

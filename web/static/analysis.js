@@ -118,8 +118,15 @@ function rulesChanged(values, chosenObjective) {
 
 // ---------------------------------------------------------------- answers
 
+/** A button disabled during its request loses the focus: give it back (without scrolling, so
+ * that an error brought into view stays in view). */
+function refocus(button, focused) {
+  if (focused && !button.disabled && document.activeElement === document.body) button.focus({ preventScroll: true });
+}
+
 async function bestMove() {
   say("");
+  const focused = document.activeElement === $("solve");
   $("solve").disabled = true;
   try {
     const before = board.table();
@@ -130,21 +137,24 @@ async function bestMove() {
     say(error.message);
   } finally {
     $("solve").disabled = false;
+    refocus($("solve"), focused);
   }
 }
 
 async function nextHint() {
   say("");
   const level = hintLevel + 1;
+  const focused = document.activeElement === $("hint");
   $("hint").disabled = true;
   try {
     const hint = await post("/api/hint", { ...request(), level });
     hintLevel = level;
-    showHint($("hints"), $("hint"), hint);
+    showHint($("hints"), $("hint"), hint, focused);
   } catch (error) {
     say(error.message);
     $("hint").disabled = false;
   }
+  refocus($("hint"), focused);
 }
 
 async function openFile(event) {

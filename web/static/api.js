@@ -1,16 +1,21 @@
 // The JSON API (docs/web-api.md): every call returns the answer, or throws an ApiError holding
-// the server's one-line message.
+// the server's one-line message (and its status: 0 when the server could not be reached).
 
-export class ApiError extends Error {}
+export class ApiError extends Error {
+  constructor(message, status = 0) {
+    super(message);
+    this.status = status;
+  }
+}
 
 async function answer(response) {
   let data;
   try {
     data = await response.json();
   } catch {
-    throw new ApiError(`the server answered ${response.status} without JSON`);
+    throw new ApiError(`the server answered ${response.status} without JSON`, response.status);
   }
-  if (!response.ok) throw new ApiError(data.error ?? `the server answered ${response.status}`);
+  if (!response.ok) throw new ApiError(data.error ?? `the server answered ${response.status}`, response.status);
   return data;
 }
 

@@ -3,11 +3,17 @@
 /** The element with this id. */
 export const $ = (id) => document.getElementById(id);
 
-/** A one-line message in the page's #message box (an error unless `kind` says otherwise; "" clears it). */
+/** A one-line message in the page's #message box (an error unless `kind` says otherwise; "" clears it).
+ * An error the person cannot see is no help: scrolled out of view (on a phone the box may be far
+ * above the button pressed), it is brought into view. */
 export function say(text, kind = "error") {
   const message = $("message");
   message.textContent = text;
   message.dataset.kind = kind;
+  if (text && kind === "error") {
+    const box = message.getBoundingClientRect();
+    if (box.top < 0 || box.bottom > window.innerHeight) message.scrollIntoView({ block: "nearest" });
+  }
 }
 
 /** An element with a class and a text, either optional. */

@@ -124,7 +124,9 @@ export class GameBoard {
       this.render();
       return;
     }
-    this.focusKey = target === "new" ? "move:new" : `zone:${target}`;
+    // The focus follows the tiles: to the set they went to (a new set comes last: set numbers
+    // never shift during a turn), not to a "Move here" button hidden once nothing is picked.
+    this.focusKey = target === "new" ? `zone:set:${this.editing.table.length}` : `zone:${target}`;
     await this.send(commands);
   }
 

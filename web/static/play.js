@@ -30,7 +30,8 @@ let hintLevel = 0;
 let hintTurn = 0;
 let timerId = null;
 let aiBusy = false;
-let shownViewer = null;
+let shownViewer = null; // the person the screen was last shown to (0: unknown, after a reload)
+let noticeFor = null; // the seat whose notice ("You drew O9.") the page shows
 let seatKey = null; // with devices: this page's seat
 let pollId = null;
 let lastChange = 0; // when a poll last saw the game move on
@@ -234,6 +235,7 @@ function asksForAi() {
 
 async function act(action, body) {
   say("");
+  $("notice").textContent = ""; // the person acts again: what was said of their last move is old
   try {
     show(await post(path(action), body ?? {}));
   } catch (error) {
@@ -292,8 +294,8 @@ function show(next) {
   if (handover) {
     $("handover-text").textContent = `${view.players[view.you - 1].name}'s turn: pass the screen to them.`;
   }
-  showStatus(mine);
-  $("notice").textContent = view.notice;
+  showStatus(mine && !handover); // at a hand-over the screen is not yet the next person's: "Bob's turn"
+  showNotice(handover);
   $("turn").hidden = !mine || handover;
   $("watch").hidden = mine || handover;
   if (mine) showTurn();
@@ -307,6 +309,19 @@ function show(next) {
   document.body.dataset.toMove = view.over ? "" : String(view.to_move);
   if (!view.over && !person(view.to_move) && asksForAi()) setTimeout(aiTurns, 0);
   poll();
+}
+
+/** The server tells of the person's own move once ("You drew O9."): the notice stays while the
+ * others move, until that person acts again or a newer one comes. It is private (a tile drawn):
+ * never shown to the next person at a shared screen. */
+function showNotice(handover) {
+  if (view.notice && !handover) {
+    $("notice").textContent = view.notice;
+    noticeFor = view.you;
+  } else if (handover || noticeFor !== view.you) {
+    $("notice").textContent = "";
+    noticeFor = null;
+  }
 }
 
 function showStatus(mine) {
@@ -580,6 +595,8 @@ async function main() {
   if (id) {
     try {
       view = { id };
+      // On a shared screen the next person may not be the one at it: the hand-over card first.
+      if (!seatKey) shownViewer = 0;
       const invite = JSON.parse(localStorage.getItem(`rummikub.invite.${id}`) ?? "[]");
       if (seatKey && invite.length) {
         showInvite(id, invite);

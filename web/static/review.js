@@ -44,6 +44,14 @@ async function open(id) {
     : "The round was not finished.";
   about.textContent = `${review.name}: ${players}; ${plural(review.turns.length, "turn")}; seed ${review.seed}. ${end}`;
   $("about").replaceChildren(about);
+  if (!review.turns.length) {
+    // Quit before the first move: no turn to show, nothing to judge, no accuracy to speak of.
+    judging += 1; // a review opened before stops judging
+    delete document.body.dataset.judged;
+    $("review").hidden = true;
+    $("about").append(el("p", "note", "This record has no turns: there is nothing to review."));
+    return;
+  }
   $("review").hidden = false;
   at = Number(new URLSearchParams(location.search).get("turn")) || 1;
   at = Math.min(Math.max(at, 1), Math.max(review.turns.length, 1));

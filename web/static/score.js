@@ -38,6 +38,7 @@ function show() {
   $("standings").replaceChildren(
     ...results.standings.map((s) =>
       element("li", {
+        value: s.rank, // players with equal results share a place (1, 2, 2), as `score show` ranks them
         "data-player": s.player,
         text: club
           ? `${s.player}: ${plural(s.big_points, "big point")}, ${s.small_points} small points`
@@ -170,6 +171,7 @@ async function enter(event) {
 }
 
 function correct(number) {
+  say(""); // "Round 2 entered." is over once a correction starts
   replacing = number;
   showRoundForm(sheet.rounds[number - 1]);
   $("round-card").scrollIntoView({ block: "nearest" });
@@ -224,6 +226,7 @@ async function main() {
   $("new-sheet").addEventListener("submit", start);
   $("round-form").addEventListener("submit", enter);
   $("cancel").addEventListener("click", () => {
+    say("");
     replacing = null;
     showRoundForm();
   });

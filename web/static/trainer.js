@@ -4,7 +4,7 @@
 // come from the generator: the address names one as `?id=gen-LEVEL-SEED` (the same seed, the
 // same puzzle, as `rummikub puzzles generate` makes it).
 
-import { get, post } from "./api.js";
+import { ApiError, get, post } from "./api.js";
 import { Board } from "./board.js";
 import { $, plural, saveAs, say } from "./dom.js";
 import { setColours } from "./tiles.js";
@@ -104,7 +104,11 @@ function listPuzzles() {
     $("next").hidden = false;
     return;
   }
-  const next = puzzles.find((p) => !done[p.id] && p.id !== puzzle?.id);
+  // The next unsolved puzzle in the list's order (level by level) after this one, back to the
+  // list's start only past its end.
+  const order = [1, 2, 3, 4, 5].flatMap((level) => puzzles.filter((p) => p.difficulty === level));
+  const at = order.findIndex((p) => p.id === puzzle?.id);
+  const next = [...order.slice(at + 1), ...order.slice(0, at + 1)].find((p) => !done[p.id] && p.id !== puzzle?.id);
   $("next").hidden = !next;
   if (next) $("next").href = `/puzzles?id=${encodeURIComponent(next.id)}`;
 }
@@ -250,7 +254,9 @@ async function main() {
     try {
       await openPuzzle(id);
     } catch (error) {
-      say(error.message);
+      // The server's words name the API (for a program): a person picks from the list instead.
+      const unknown = error instanceof ApiError && error.status === 404 && !id.startsWith("gen-");
+      say(unknown ? `No puzzle '${id.slice(0, 40)}': pick one from the list.` : error.message);
     }
   }
   listPuzzles();

@@ -129,13 +129,20 @@ export function stepsView(steps, tableBefore, tilesMoved) {
 
 /** A hint of POST /api/hint in words. */
 /** Show a hint below the ones before it and move the hint button on to the next level (there is
- * none after level 3, nor when there is no move to hint at). */
-export function showHint(hints, button, hint) {
-  hints.append(hintView(hint));
+ * none after level 3, nor when there is no move to hint at). `focused`: the button had the focus
+ * when pressed (a page that disabled it during the request says so). */
+export function showHint(hints, button, hint, focused = document.activeElement === button) {
+  const box = hintView(hint);
+  hints.append(box);
   hints.hidden = false;
   const more = hint.level < 3 && hint.tiles > 0;
   button.textContent = more ? `Hint ${hint.level + 1}` : "No more hints";
   button.disabled = !more;
+  if (focused && !more) {
+    // A disabled button loses the focus: it goes on to the hint just shown, not to the page's start.
+    box.tabIndex = -1;
+    box.focus();
+  }
 }
 
 function hintView(hint) {
