@@ -16,6 +16,7 @@ from solver.initial_meld import best_meld_value, meld_value_bound
 from solver.joker_account import Retrieved, account
 from solver.model import TurnModel, build_model
 from solver.model.table_jokers import needs_joker_rows
+from solver.model.turn import BUILD_DEADLINE, BuildTimeLimit
 from solver.position import Position
 from solver.rules import JokerRules
 from solver.solution import Objective, SetChange, Solution, Status, describe_table, unchanged
@@ -150,7 +151,10 @@ def _search(
     incumbent: on the columns the model shares with it, the play-nothing move elsewhere.
     """
     started = time.perf_counter()
-    model = build_model(position, options.objective, options.formulation, exact, short_hosts=ceiling is not None)
+    deadline = None if options.time_limit is None else started + options.time_limit
+    model = _build(position, options, deadline, exact, short_hosts=ceiling is not None)
+    if model is None:
+        return _out_of_time(position, started)
     built = time.perf_counter()
     searched = 0.0  # seconds in the smaller model's search
     if model.partial and ceiling is not None:
@@ -162,7 +166,9 @@ def _search(
         searched = seconds
         if options.time_limit is not None:
             options = options.replace(time_limit=max(options.time_limit - seconds, 0.001))
-        model = build_model(position, options.objective, options.formulation, exact)
+        model = _build(position, options, deadline, exact)
+        if model is None:
+            return _out_of_time(position, started)
         built = time.perf_counter()
     nothing = model.lp.hint  # the move "play nothing": feasible under any repair row too
     _start_from(model, start)
@@ -214,6 +220,25 @@ def _search(
     return found._replace(
         build_seconds=found.build_seconds + build_seconds, solve_seconds=found.solve_seconds + solve_seconds
     )
+
+
+def _build(
+    position: Position, options: SolveOptions, deadline: float | None, exact: bool = False, short_hosts: bool = False
+) -> TurnModel | None:
+    """The turn's model, or None if the solve's time limit (``deadline``) ran out while it was
+    built: listing the exact strict-joker sets can take long under unusual rules."""
+    token = BUILD_DEADLINE.set(deadline)
+    try:
+        return build_model(position, options.objective, options.formulation, exact, short_hosts=short_hosts)
+    except BuildTimeLimit:
+        return None
+    finally:
+        BUILD_DEADLINE.reset(token)
+
+
+def _out_of_time(position: Position, started: float) -> Found:
+    """Out of time before a search: no move found (the caller's fallback, if any, is better)."""
+    return Found([list(s) for s in position.table], [], False, time.perf_counter() - started, 0.0)
 
 
 def _start_from(model: TurnModel, start: dict[str, int] | None) -> None:

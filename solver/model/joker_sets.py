@@ -35,7 +35,7 @@ from typing import Any, TypeVar
 from solver.backends.linear import INF, LinearModel
 from solver.melds import Kind, run_numbers, run_starts
 from solver.model.table_jokers import JokerSet, Terms, joker_sets
-from solver.model.turn import KeptSets, add_kept_specials, tile_counts, tile_name
+from solver.model.turn import KeptSets, add_kept_specials, build_deadline_passed, tile_counts, tile_name
 from solver.position import Position
 from solver.rules import JokerRules, Retrieval
 from solver.tiles import JOKER, Tile, tile
@@ -332,6 +332,7 @@ class _Generator:
         holes: tuple[int, ...],
     ) -> None:
         """One choice of what sits where in a run: check it and name its witnesses."""
+        build_deadline_passed()  # the choices multiply under long runs, full wrap, many jokers
         rules = self.rules
         jokers = {c[1] for _, c in stays} | {p for _, p in retrieved} | set(holes)
         if len(jokers) >= len(kinds):
@@ -411,6 +412,7 @@ class _Generator:
         retrieved: list[_Joker],
         extra: int,
     ) -> None:
+        build_deadline_passed()
         rules = self.rules
         kinds = [tile(c, number) for c in reals]
         if any(not self.available[t.index(rules)] for t in kinds):

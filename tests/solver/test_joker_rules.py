@@ -503,3 +503,42 @@ def test_locked_sets_do_not_merge(mode: str, codes: list[str]) -> None:
     pos = position("R7", ["R1 J R3", "R4 J R6"], mode)
     assert [v.code for v in validate(pos, [tiles("R1 J R3 R4 J R6 R7")])] == codes
     assert validate(pos, [tiles("R1 J R3"), tiles("R4 J R6 R7")]) == []
+
+
+# A position whose exact strict-joker model (the set formulation's special sets) is far too big to
+# list: full wrap, sets of five or more, four jokers. Listing it ran for minutes past a 20 s limit.
+HUGE_SPECIALS = {
+    "rack": "K2 B13 R1 R2 R3 R5 J J",
+    "table": [
+        "R8 R9 R10 R11 R12", "B7 B8 B9 B10 B11 B12", "R13 R14 R1 R2 R3", "K10 K11 K12 K13 K14 K1",
+        "B13 B14 B1 B2 B3 B4", "K12 K13 K14 K1 K2 K3 K4", "B14 B1 B2 B3 B4 J B6 B7", "K3 K4 K5 K6 K7",
+        "R9 R10 R11 R12 R13 R14", "B8 J B10 B11 B12", "R8 R7 R6 R5 R4", "K5 K6 K7 K8 K9",
+    ],
+    "rules": {"numbers": 14, "colours": 3, "jokers": 4, "min-set-size": 5, "wrap": "full", "joker-rules": "locked"},
+}
+
+
+@pytest.mark.parametrize("engine", ["cpsat", "highs", "cbc"])  # they solve the set formulation
+def test_the_time_limit_holds_while_the_exact_joker_model_is_built(engine: str) -> None:
+    from solver.files import position_from_record
+
+    position = position_from_record(HUGE_SPECIALS, "huge")
+    answer = solve(position, SolveOptions(backend=engine, time_limit=0.01))
+    assert answer.status == "time_limit" and answer.played == ()  # no move found in time: said so
+    assert validate(position, [list(s.tiles) for s in answer.table]) == []
+
+
+def test_the_exact_joker_model_stops_listing_sets_once_the_time_is_up() -> None:
+    import time
+
+    from solver.files import position_from_record
+    from solver.model import build_model
+    from solver.model.turn import BUILD_DEADLINE, BuildTimeLimit
+
+    position = position_from_record(HUGE_SPECIALS, "huge")
+    token = BUILD_DEADLINE.set(time.perf_counter())
+    try:
+        with pytest.raises(BuildTimeLimit):
+            build_model(position, formulation="sets")
+    finally:
+        BUILD_DEADLINE.reset(token)
