@@ -54,6 +54,7 @@ def _no_repeated_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
         data[key] = value
     return data
 
+
 MAX_INPUT_BYTES = 1_000_000  # no real position is near this; refuse absurd input early
 STDIN = "-"
 _SPLIT = re.compile(r"[\s,;]+")
