@@ -248,6 +248,8 @@ def _coerce(key: str, value: object, kind: str) -> object:
         text = str(value).strip()
         if not re.fullmatch(r"[+-]?[0-9]+", text):  # int() would take '1_3' and other scripts' digits
             raise RulesError(f"invalid rule {key}={value!r}: must be a whole number")
+        if len(text) > 18:  # far past every rule's range (and past what int() reads of a string)
+            raise RulesError(f"invalid rule {key}={text[:20]}…: far too large")
         return int(text)
     if kind == "Wrap":
         try:

@@ -189,6 +189,7 @@ def test_from_options_unknown_key_names_it_and_lists_the_known_ones() -> None:
         ({"jokers": "two"}, "invalid rule jokers='two': must be a whole number"),
         ({"jokers": "1.5"}, "invalid rule jokers='1.5': must be a whole number"),
         ({"jokers": "1_0"}, "invalid rule jokers='1_0': must be a whole number"),
+        ({"jokers": "9" * 30}, "invalid rule jokers=" + "9" * 20 + "…: far too large"),
         ({"numbers": "\u0661\u0663"}, "invalid rule numbers='\u0661\u0663': must be a whole number"),
         ({"jokers": True}, "invalid rule jokers=True: must be a whole number"),
         ({"wrap": "sometimes"}, "invalid rule wrap='sometimes': must be none, american or full"),
