@@ -332,7 +332,8 @@ class Screen:
         played = tiles_text(record.played, self.color, from_rack=True)
         self.echo(f"{name} played {count(len(record.played), 'tile')}{opened}: {played}")
         # How: the same steps `solve --steps` gives, each set named as it looks at that moment.
-        plan = plan_steps(record.table, record.table_after, record.played, rules)
+        opening = not record.opened and rules.continue_after_meld  # the meld down first
+        plan = plan_steps(record.table, record.table_after, record.played, rules, opening=opening)
         for n, step in enumerate(plan.steps, 1):
             self.echo(f"  {n}. {step.describe('its rack')}")
 

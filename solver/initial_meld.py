@@ -92,6 +92,28 @@ def best_meld_value(played: Counter[Tile], rules: RuleSet, goal: int) -> int:
     return best
 
 
+def a_meld(played: Counter[Tile], rules: RuleSet) -> list[Counter[Tile]] | None:
+    """Disjoint valid sets of ``played`` worth the meld threshold (at least one set), the most
+    valuable first; None if there are none."""
+    options = sorted(meld_sets(played, rules), key=lambda sv: -sv[1])
+    goal = rules.meld_threshold
+    chosen: list[Counter[Tile]] = []
+
+    def search(start: int, room: Counter[Tile], total: int) -> bool:
+        if chosen and total >= goal:
+            return True
+        for i in range(start, len(options)):
+            need, value = options[i]
+            if not (need - room):
+                chosen.append(need)
+                if search(i, room - need, total + value):
+                    return True
+                chosen.pop()
+        return False
+
+    return [Counter(s) for s in chosen] if search(0, played, 0) else None
+
+
 def best_meld_sets(played: Counter[Tile], rules: RuleSet) -> int:
     """How many valid meld sets the played tiles can form (0 or more; used for threshold 0)."""
     return len(meld_sets(played, rules))

@@ -30,6 +30,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from solver.initial_meld import a_meld
 from solver.least_moves import Placed, Rearrangement, least_moves, match
 from solver.melds import Kind, best_reading
 from solver.rules import RuleSet
@@ -124,6 +125,9 @@ def best_steps(
 
     position = solution.position
     after = [list(s.tiles) for s in solution.table]
+    if not position.opened and position.rules.continue_after_meld and solution.played:
+        # An opening that goes on: the meld first, only then the table (as the steps of a turn).
+        return solution, plan_steps(position.table, after, solution.played, position.rules, opening=True)
     found = least_moves(position, after, solution.played, backend, time_limit)
     table = describe_table(position, found.sets, solution.played)
     better = dataclasses.replace(
@@ -132,8 +136,21 @@ def best_steps(
     return better, plan(position.table, found, solution.played, position.rules)
 
 
-def plan_steps(before: Sets, after: Sets, played: Sequence[Tile], rules: RuleSet) -> Plan:
-    """Steps turning the table ``before`` into ``after`` (as given) with the ``played`` rack tiles."""
+def plan_steps(before: Sets, after: Sets, played: Sequence[Tile], rules: RuleSet, opening: bool = False) -> Plan:
+    """Steps turning the table ``before`` into ``after`` (as given) with the ``played`` rack tiles.
+
+    ``opening``: the turn is an initial meld that goes on after it (rule continue-after-meld): no
+    table tile may move before the meld is down, so the steps lay a meld of the played tiles
+    first, then turn the table with the meld on it into ``after``."""
+    if opening:
+        meld = a_meld(Counter(played), rules)
+        if meld is not None:  # always, for a legal opening
+            laid = [_ordered(s, rules) for s in meld]
+            first = tuple(Step("lay", s, "rack", name(s, rules)) for s in laid)
+            rest = Counter(played) - sum(meld, Counter())
+            table = [*map(list, before), *map(list, laid)]
+            then = plan(table, match(table, after, rules), sorted(rest.elements()), rules)
+            return dataclasses.replace(then, steps=first + then.steps)
     return plan(before, match(before, after, rules), played, rules)
 
 

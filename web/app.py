@@ -154,7 +154,10 @@ def create_app(
         before = [[str(t) for t in s] for s in turn.table]
         after = [[str(t) for t in s] for s in turn.table_after]
         played = [str(t) for t in turn.played]
-        return _json(await state["pool"].call(service.call, games.turn_steps, before, after, played, rules, rack))
+        opening = not turn.opened and bool(rules.get("continue-after-meld"))
+        return _json(
+            await state["pool"].call(service.call, games.turn_steps, before, after, played, rules, rack, opening)
+        )
 
     async def round_record(request: Request) -> Response:
         key, number = request.path_params["game_id"], request.path_params["round"]

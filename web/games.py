@@ -736,18 +736,23 @@ def ai_choose(level: str, view: GameView, time_limit: float) -> Json:
 
 
 def turn_steps(
-    before: list[list[str]], after: list[list[str]], played: list[str], rules: Json, rack: str = "your rack"
+    before: list[list[str]],
+    after: list[list[str]],
+    played: list[str],
+    rules: Json,
+    rack: str = "your rack",
+    opening: bool = False,
 ) -> Json:
     """The steps of a played turn, as ``solve --steps`` words them (``rack``: whose rack the tiles
-    come from), each with the table after it (run in a solver process: matching the sets may
-    search)."""
+    come from; ``opening``: an initial meld that went on, its meld laid first), each with the table
+    after it (run in a solver process: matching the sets may search)."""
     ruleset = RuleSet.from_options(rules)
 
     def parse(items: Sequence[str]) -> list[Tile]:
         return [Tile.parse(t, ruleset) for t in items]
 
     old, new, laid = [parse(s) for s in before], [parse(s) for s in after], parse(played)
-    plan = plan_steps(old, new, laid, ruleset)
+    plan = plan_steps(old, new, laid, ruleset, opening=opening)
     tables = tables_after_steps(old, plan, laid, ruleset)
     return {
         "steps": [

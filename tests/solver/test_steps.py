@@ -211,3 +211,27 @@ def test_tables_after_steps_keep_split_parts_in_place_and_show_tiles_put_aside()
     first = tables_after_steps(position.table, plan, answer.played, position.rules)[0].to_dict()
     assert plan.steps[0].action == "split"
     assert first["table"][2] == ["K1", "K2", "K3", "K4"] and first["changed"] == [0, 1]
+
+
+@pytest.mark.parametrize(
+    ("rack", "table"),
+    [("R10 R11 R12 K4", ["K1 K2 K3"]), ("R10 R11 R12 R5 B7 O7", ["R4 J R6", "K1 K2 K3"])],
+)
+def test_an_opening_that_goes_on_lays_its_meld_before_any_table_tile_moves(rack: str, table: list[str]) -> None:
+    """Continue-after-meld: the table may change only once the meld is down (the steps added K4
+    to K1 K2 K3, or retrieved a joker, before laying R10 R11 R12)."""
+    from solver.initial_meld import best_meld_value
+    from solver.rules import RuleSet
+
+    rules = RuleSet(continue_after_meld=True)
+    position = Position.from_strings(rack, table, opened=False, rules=rules)
+    answer = solve(position)
+    _, plan = best_steps(answer)
+    first = []
+    for step in plan.steps:
+        if step.action != "lay" or step.source != "rack" or step.detail:
+            break
+        first.append(Counter(step.tiles))
+    assert first and best_meld_value(sum(first, Counter()), rules, rules.meld_threshold) >= rules.meld_threshold
+    reached = replay(position.table, plan, answer.played, rules)  # the steps still reach the answer
+    assert sorted(sorted(s.elements()) for s in reached) == sorted(sorted(s.tiles) for s in answer.table)
