@@ -11,10 +11,11 @@ from enum import StrEnum
 from typing import Any
 
 from solver.joker_account import Retrieved
+from solver.jokers import table_readings
 from solver.melds import Kind, best_reading
 from solver.position import Position
 from solver.rules import JokerRules, RuleSet
-from solver.tiles import Tile, format_tiles, points
+from solver.tiles import JOKER, Tile, format_tiles, points
 
 
 class Objective(StrEnum):
@@ -150,10 +151,20 @@ def describe_table(
             rack_part[i] = take
             rack_left -= take
             change[i] = SetChange.REBUILT
+    # An unchanged set with jokers is shown as it was given where the order decides what its table
+    # jokers stand for (J K1 J only a group; K1 J J also a run): an answer fed back in must mean
+    # the same.
+    given: dict[tuple[Tile, ...], list[tuple[Tile, ...]]] = {}
+    for original in position.table:
+        given.setdefault(tuple(sorted(original)), []).append(tuple(original))
     placed = []
     for i, s in enumerate(sets):
         reading = best_reading(s, rules)
         ordered = reading.tiles if reading else tuple(sorted(s))
+        if change[i] is SetChange.UNCHANGED and JOKER in s:
+            original = given[keys[i]].pop(0)
+            if rules.joker_rules is not JokerRules.FREE and table_readings(original, rules) != table_readings(ordered, rules):
+                ordered = original
         part = rack_part[i]
         if part:
             marks = part.copy()

@@ -542,3 +542,11 @@ def test_the_exact_joker_model_stops_listing_sets_once_the_time_is_up() -> None:
             build_model(position, formulation="sets")
     finally:
         BUILD_DEADLINE.reset(token)
+
+
+def test_an_unchanged_set_with_jokers_is_shown_as_given_so_that_it_means_the_same() -> None:
+    """J K1 J reads only as a group; sorted as K1 J J it could be a run, and the printed answer,
+    fed back in, made K1 J J K4 legal under strict rules."""
+    position = Position.from_strings("K4", ["J K1 J"], rules=RuleSet(joker_rules=JokerRules.STRICT))
+    answer = solve(position)
+    assert answer.played == () and [s.tiles for s in answer.table] == [tuple(parse_token("J") + parse_token("K1") + parse_token("J"))]
