@@ -202,8 +202,15 @@ def arrange(ctx: click.Context, /, table_file: str, heap: bool, **params: Any) -
     from solver.files import load_lines
     from solver.rules import RuleSet
 
-    rules = guarded(lambda: RuleSet.from_options(explicit_rule_options(ctx, params)))
+    given = explicit_rule_options(ctx, params)
+    if any(key in given for key in ("joker-rules", "joker-retrieval")):
+        # A heap of tiles has no table jokers standing for anything: only a turn's table does.
+        raise click.UsageError("--joker-rules and --joker-retrieval are about a turn's table jokers: arrange has none")
+    rules = guarded(lambda: RuleSet.from_options(given))
     lines = guarded(lambda: load_lines(table_file, rules))
+    if not lines:  # almost always the wrong file
+        shown = "standard input" if table_file == "-" else table_file
+        click.echo(f"Warning: the table file {shown} holds no tiles; is it the right file?", err=True)
     result = guarded(lambda: arrange_tiles(lines, rules, params["backend"], params["time_limit"], heap))
     if params["as_json"]:
         click.echo(json.dumps(result.to_dict(params["timing"])))

@@ -31,6 +31,7 @@ class FiniteRange(click.FloatRange):
             self.fail(f"{value!r} is not a finite number.", param, ctx)
         return number
 
+
 # CLI parameter name -> rule option name (RuleSet.from_options spelling).
 RULE_PARAMS = {
     "numbers": "numbers",

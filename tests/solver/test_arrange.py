@@ -74,6 +74,15 @@ def test_cli_errors(tmp_path: Path) -> None:
     assert result.stderr.startswith("Error: too many copies of R1: 3")
     usage = CliRunner().invoke(cli, ["arrange", str(path), "--backend", "cbc"])
     assert usage.exit_code == 2
+    # A heap has no table jokers standing for a tile: joker rules would be ignored, so refused.
+    path.write_text("B10 O10 R10 J\nK11 K12\n")
+    for option in (["--joker-rules", "strict"], ["--joker-retrieval", "club"]):
+        refused = CliRunner().invoke(cli, ["arrange", str(path), *option])
+        assert refused.exit_code == 2 and "arrange has none" in refused.stderr
+    empty = tmp_path / "empty.txt"
+    empty.write_text("")
+    warned = CliRunner().invoke(cli, ["arrange", str(empty)])
+    assert warned.exit_code == 0 and warned.stderr == f"Warning: the table file {empty} holds no tiles; is it the right file?\n"
 
 
 def test_cli_text_counts_agree(tmp_path: Path) -> None:
