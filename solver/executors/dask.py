@@ -12,6 +12,7 @@ restarts the worker), so a run survives it with the same results.
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import logging
 import signal
 import socket
@@ -19,7 +20,9 @@ import sys
 import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager, suppress
+from functools import cache
 from importlib.metadata import PackageNotFoundError, version
+from pathlib import Path
 from typing import Any, Generic, TypeVar, cast
 
 import dask
@@ -41,6 +44,8 @@ CONNECT_SECONDS = 5.0
 WINDOW_PER_WORKER = 4
 # A cluster's size is looked up again this often (workers may join or leave during a run).
 RESIZE_SECONDS = 5.0
+# How long a run waits for a scheduler without workers to get one (workers may be starting).
+WORKERS_SECONDS = 30.0
 
 
 class DaskExecutor:
@@ -128,6 +133,7 @@ def dask_executor(scheduler: str | None, jobs: int) -> Iterator[DaskExecutor]:
                 client = distributed.Client(cluster, set_as_default=False)
             else:
                 client = _connect(scheduler)
+                _wait_for_workers(client, scheduler)
                 _check_workers(client)
             yield DaskExecutor(client)
         finally:
@@ -227,18 +233,43 @@ async def _identity(address: str) -> str:
     return str(answer.get("type", "")) if isinstance(answer, dict) else ""
 
 
-def _worker_versions() -> tuple[str, str]:
-    """Run on each worker: the versions that must match the client's."""
+def _wait_for_workers(client: distributed.Client, address: str) -> None:
+    """A scheduler without workers would take the run's chunks and hold them for ever."""
+    try:
+        client.wait_for_workers(1, timeout=WORKERS_SECONDS)
+    except TimeoutError:
+        raise ExecutorError(
+            f"no Dask worker joined the scheduler at {address} within {WORKERS_SECONDS:g} s:"
+            f" start some (dask worker {address})"
+        ) from None
+
+
+def _worker_versions() -> tuple[str, str, str]:
+    """Run on each worker: the versions that must match the client's, and its code's fingerprint."""
     try:
         ours = version("rummikub-analysis")
     except PackageNotFoundError:
         ours = "not installed"
-    return ours, ".".join(map(str, sys.version_info[:2]))
+    return ours, ".".join(map(str, sys.version_info[:2])), code_fingerprint()
+
+
+@cache
+def code_fingerprint() -> str:
+    """A hash of the solver's and the puzzles' source files as this process loaded them: an
+    editable install keeps its version number while its code changes, and a worker started
+    before the change would answer with the old code (other arrangements, other errors)."""
+    digest = hashlib.sha256()
+    top = Path(__file__).resolve().parents[2]  # beside solver/: puzzles/, installed alike
+    for package in ("solver", "puzzles"):
+        for path in sorted((top / package).rglob("*.py")):
+            digest.update(str(path.relative_to(top)).encode())
+            digest.update(path.read_bytes())
+    return digest.hexdigest()[:16]
 
 
 def _check_workers(client: distributed.Client) -> None:
-    """Every worker runs the same rummikub and Python as this client (the same code gives the
-    same results; a chunk is sent to a worker by name, and must find the same functions there)."""
+    """Every worker runs the same rummikub, code and Python as this client (the same code gives
+    the same results; a chunk is sent to a worker by name, and must find the same functions there)."""
     expected = _worker_versions()
     found = client.run(_worker_versions, on_error="return")
     for address, versions in sorted(found.items()):
@@ -247,10 +278,15 @@ def _check_workers(client: distributed.Client) -> None:
                 f"Dask worker {address} cannot run rummikub ({_one_line(versions)}): "
                 "install rummikub-analysis on every worker"
             )
-        if tuple(versions) != expected:
+        if tuple(versions[:2]) != expected[:2]:
             raise ExecutorError(
                 f"Dask worker {address} runs rummikub-analysis {versions[0]} on Python {versions[1]}, "
                 f"this client {expected[0]} on Python {expected[1]}: install the same on every worker"
+            )
+        if len(versions) < 3 or versions[2] != expected[2]:
+            raise ExecutorError(
+                f"Dask worker {address} runs other rummikub code than this client (started before"
+                " an update?): restart the workers (and the scheduler) with the code the client has"
             )
 
 

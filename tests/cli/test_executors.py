@@ -141,6 +141,40 @@ def test_an_unreachable_scheduler_is_one_line_within_seconds() -> None:
     assert result.stderr.count("Error") == 1
 
 
+def test_a_scheduler_without_workers_is_one_line_after_a_bounded_wait(monkeypatch: pytest.MonkeyPatch) -> None:
+    """It took the chunks and held them for ever: the run waited without a word."""
+    import logging
+
+    import solver.executors.dask as on_dask
+
+    monkeypatch.setattr(on_dask, "WORKERS_SECONDS", 1.0)
+    empty = LocalCluster(n_workers=0, processes=True, host="127.0.0.1", dashboard_address=None,
+                         scheduler_kwargs={"dashboard": False, "dashboard_address": "127.0.0.1:0"},
+                         silence_logs=logging.CRITICAL)
+    try:
+        address = empty.scheduler_address
+        result = run(["odds", "--deals", 5, "--executor", "dask", "--scheduler", address])
+    finally:
+        empty.close()
+    assert result.exit_code == 1 and result.stderr.endswith(
+        f"Error: no Dask worker joined the scheduler at {address} within 1 s: start some (dask worker {address})\n"
+    )
+
+
+def test_workers_running_other_code_than_the_client_are_refused(
+    monkeypatch: pytest.MonkeyPatch, dask_cluster: LocalCluster
+) -> None:
+    """An editable install keeps its version while its code changes: workers started before the
+    change answered with the old code (35 of 683 batch answers arranged otherwise)."""
+    import solver.executors.dask as on_dask
+
+    monkeypatch.setattr(on_dask, "code_fingerprint", lambda: "changed since")  # this client only
+    result = run(["odds", "--deals", 5, "--executor", "dask", "--scheduler", dask_cluster.scheduler_address])
+    assert result.exit_code == 1 and result.stderr.count("Error") == 1
+    assert result.stderr.endswith("runs other rummikub code than this client (started before an update?):"
+                                  " restart the workers (and the scheduler) with the code the client has\n")
+
+
 def test_the_scheduler_comes_from_the_environment_for_dask_only(dask_cluster: LocalCluster) -> None:
     env = {"RUMMIKUB_DASK_SCHEDULER": dask_cluster.scheduler_address}
     local = run(["odds", "--deals", 50, "--json"], env=env)
