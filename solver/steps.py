@@ -34,7 +34,7 @@ from solver.initial_meld import a_meld
 from solver.least_moves import Placed, Rearrangement, least_moves, match
 from solver.melds import Kind, best_reading
 from solver.rules import RuleSet
-from solver.tiles import Tile, format_tiles, parse_token
+from solver.tiles import JOKER, Tile, format_tiles, parse_token
 
 if TYPE_CHECKING:
     from solver.solution import Solution
@@ -143,7 +143,7 @@ def plan_steps(before: Sets, after: Sets, played: Sequence[Tile], rules: RuleSet
     table tile may move before the meld is down, so the steps lay a meld of the played tiles
     first, then turn the table with the meld on it into ``after``."""
     if opening:
-        meld = a_meld(Counter(played), rules)
+        meld = _meld_of(after, played, rules)
         if meld is not None:  # always, for a legal opening
             laid = [_ordered(s, rules) for s in meld]
             first = tuple(Step("lay", s, "rack", name(s, rules)) for s in laid)
@@ -152,6 +152,22 @@ def plan_steps(before: Sets, after: Sets, played: Sequence[Tile], rules: RuleSet
             then = plan(table, match(table, after, rules), sorted(rest.elements()), rules)
             return dataclasses.replace(then, steps=first + then.steps)
     return plan(before, match(before, after, rules), played, rules)
+
+
+def _meld_of(after: Sets, played: Sequence[Tile], rules: RuleSet) -> list[Counter[Tile]] | None:
+    """The meld to lay first: the new sets of rack tiles alone that ``after`` holds, if they are
+    one (laid first, they never move again); else any meld the played tiles hold."""
+    rack = Counter(played)
+    own: list[Counter[Tile]] = []
+    for s in after:
+        tiles = Counter(s)
+        if tiles <= rack and (rules.joker_in_meld or JOKER not in tiles):
+            own.append(tiles)
+            rack -= tiles
+    worth = sum(reading.value for s in own if (reading := best_reading(list(s.elements()), rules)))
+    if own and worth >= rules.meld_threshold:
+        return own
+    return a_meld(Counter(played), rules)
 
 
 def plan(before: Sets, found: Rearrangement, played: Sequence[Tile], rules: RuleSet) -> Plan:

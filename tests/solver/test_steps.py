@@ -158,10 +158,12 @@ def test_steps_replay_to_the_new_table(position: Position) -> None:
     answer = solve(position)
     after, plan = steps_for(position)  # replays them
     assert {s.action for s in plan.steps} <= set(ACTIONS)
-    # The steps move as many tiles as the least-moves table says, never more than the answer's.
+    # The steps move as many tiles as the least-moves table says, never more than the answer's
+    # (an opening that goes on lays its meld first: a meld its sets do not hold may move more).
     own = plan_steps(position.table, [s.tiles for s in answer.table], answer.played, position.rules)
     found = least_moves(position, [s.tiles for s in answer.table], answer.played)
-    assert plan.tiles_moved == found.tiles_moved <= own.tiles_moved
+    if position.opened or not position.rules.continue_after_meld or not answer.played:
+        assert plan.tiles_moved == found.tiles_moved <= own.tiles_moved
     assert sorted(map(sorted, after)) == sorted(map(sorted, found.sets))
     old = Counter(tuple(sorted(s)) for s in position.table)
     if not (old - Counter(tuple(sorted(s)) for s in after)):  # every table set still there
