@@ -208,6 +208,12 @@ def check_scheduler(address: str) -> None:
         host, port = parse_host_port(location, 8786)
     except ValueError:
         raise ExecutorError(f"not a Dask scheduler address: {address!r} (expected tcp://HOST:PORT)") from None
+    try:
+        parse_host_port(location)
+    except ValueError:  # no port: Dask's client would not guess one, so say it here
+        raise ExecutorError(
+            f"not a Dask scheduler address: {address!r} (no port: tcp://HOST:PORT, such as tcp://{host}:8786)"
+        ) from None
     if scheme == "tcp":
         # Checked before a client is made: Dask retries a refused connection until its timeout,
         # and a client that failed to connect hangs and complains again when it is collected.
