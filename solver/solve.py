@@ -153,8 +153,8 @@ def _search(
     started = time.perf_counter()
     deadline = None if options.time_limit is None else started + options.time_limit
     model = _build(position, options, deadline, exact, short_hosts=ceiling is not None)
-    if model is None:
-        return _out_of_time(position, started)
+    if model is None:  # out of time before a search: no move found (the caller's fallback is better)
+        return _no_move(position, False, time.perf_counter() - started)
     built = time.perf_counter()
     searched = 0.0  # seconds in the smaller model's search
     if model.partial and ceiling is not None:
@@ -168,7 +168,7 @@ def _search(
             options = options.replace(time_limit=max(options.time_limit - seconds, 0.001))
         model = _build(position, options, deadline, exact)
         if model is None:
-            return _out_of_time(position, started)
+            return _no_move(position, False, time.perf_counter() - started)
         built = time.perf_counter()
     nothing = model.lp.hint  # the move "play nothing": feasible under any repair row too
     _start_from(model, start)
@@ -212,8 +212,7 @@ def _search(
         return found
     if not proven:
         # Out of time: the best legal move found so far is the search's honest answer.
-        fallback = Found([list(s) for s in position.table], [], False, build_seconds, solve_seconds)
-        return fallback
+        return _no_move(position, False, build_seconds, solve_seconds)
     if options.time_limit is not None:  # the limit covers every step
         options = options.replace(time_limit=max(options.time_limit - solve_seconds, 0.001))
     found = _search(position, options, exact=True)
@@ -236,9 +235,9 @@ def _build(
         BUILD_DEADLINE.reset(token)
 
 
-def _out_of_time(position: Position, started: float) -> Found:
-    """Out of time before a search: no move found (the caller's fallback, if any, is better)."""
-    return Found([list(s) for s in position.table], [], False, time.perf_counter() - started, 0.0)
+def _no_move(position: Position, optimal: bool, build_seconds: float = 0.0, solve_seconds: float = 0.0) -> Found:
+    """The move "play nothing": the table as it was."""
+    return Found([list(s) for s in position.table], [], optimal, build_seconds, solve_seconds)
 
 
 def _start_from(model: TurnModel, start: dict[str, int] | None) -> None:
@@ -320,7 +319,7 @@ def _shortcut(position: Position, options: SolveOptions) -> Found | None:
     if meld_value_bound(rack, rules) < threshold or (
         threshold > 0 and best_meld_value(rack, rules, threshold) < threshold
     ):
-        return Found([list(s) for s in position.table], [], True, 0.0, 0.0)
+        return _no_move(position, True)
     if not rules.continue_after_meld:
         return None
     relaxed = _search(dataclasses.replace(position, opened=True), options.replace(formulation="auto"))
