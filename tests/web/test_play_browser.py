@@ -326,14 +326,19 @@ def test_a_turn_by_keyboard_swap_and_sort(page: Page) -> None:
     assert p.inner_text("#notice") == ""
 
 
-def test_two_persons_sharing_one_screen(page: Page) -> None:
-    """Between two persons' turns the page asks for the hand-over, shows nothing private of the
-    one who moved (not the tile drawn), and asks again after a reload."""
-    p = page.open("/play")
+def ann_and_bob(p: Any) -> Any:
+    """The new-game form filled for Ann and Bob, two persons, seed 7 (not started)."""
     p.select_option("#seat-2", "person")
     p.fill("#seat-1-name", "Ann")
     p.fill("#seat-2-name", "Bob")
     p.fill("#seed", "7")
+    return p
+
+
+def test_two_persons_sharing_one_screen(page: Page) -> None:
+    """Between two persons' turns the page asks for the hand-over, shows nothing private of the
+    one who moved (not the tile drawn), and asks again after a reload."""
+    p = ann_and_bob(page.open("/play"))
     p.click("#start")
     p.wait_for_selector("#game:not([hidden])")
     assert p.is_visible("#turn") and p.is_hidden("#handover")  # the first person is at the screen
@@ -387,12 +392,8 @@ def test_two_persons_each_on_their_own_device(browser: Any, server: Server, scre
     """Ann starts a game for Ann, Bob and the easy AI, each person on their own device: Bob opens
     the link Ann sends, each page shows its own seat, and a move on one shows on the other."""
     ann = Page(browser, server, screenshots, DESKTOP)
-    a = ann.open("/play")
-    a.select_option("#seat-2", "person")
+    a = ann_and_bob(ann.open("/play"))
     a.select_option("#seat-3", "easy")
-    a.fill("#seat-1-name", "Ann")
-    a.fill("#seat-2-name", "Bob")
-    a.fill("#seed", "7")
     a.check("#devices")
     a.click("#start")
     a.wait_for_selector("#invite:not([hidden])")
