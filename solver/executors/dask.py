@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import logging
+import multiprocessing.forkserver
 import signal
 import socket
 import sys
@@ -125,11 +126,14 @@ def dask_executor(scheduler: str | None, jobs: int) -> Iterator[DaskExecutor]:
     # on to the chunks' arguments: for chunks of a thousand batch lines, hundreds of megabytes.
     # This run's client and the cluster it starts keep a hundred (an existing cluster's
     # scheduler and workers are configured by whoever started them: docs/distributed.md).
-    short_logs = dask.config.set({"distributed.admin.low-level-log-length": LOG_LENGTH})
-    with _quiet_logs(), short_logs:
+    settings: dict[str, Any] = {"distributed.admin.low-level-log-length": LOG_LENGTH}
+    if scheduler is None:
+        settings["distributed.worker.multiprocessing-method"] = "forkserver"  # see _start_cluster
+    with _quiet_logs(), dask.config.set(settings):
         try:
             if scheduler is None:
-                cluster = _start_cluster(jobs)
+                with _interrupts_deferred():  # a cluster half started would not close cleanly
+                    cluster = _start_cluster(jobs)
                 client = distributed.Client(cluster, set_as_default=False)
             else:
                 client = _connect(scheduler)
@@ -165,6 +169,12 @@ LOG_LENGTH = 100  # events in Dask's logs (see dask_executor)
 
 
 def _start_cluster(jobs: int) -> distributed.LocalCluster:
+    # Ctrl-C reaches the whole process group, and a worker process still importing Dask would
+    # print its traceback: the workers are forked from a server (the multiprocessing method
+    # dask_executor sets) started with SIGINT ignored, which they inherit (dask_setup keeps it).
+    distributed.utils.get_mp_context()  # sets the modules the server loads before it forks
+    with _no_interrupts():
+        multiprocessing.forkserver.ensure_running()
     try:
         return distributed.LocalCluster(
             n_workers=jobs,
@@ -308,6 +318,23 @@ def _no_interrupts() -> Iterator[None]:
         yield
     finally:
         signal.signal(signal.SIGINT, previous)
+
+
+@contextmanager
+def _interrupts_deferred() -> Iterator[None]:
+    """A Ctrl-C during the block raised when it ends (only the main thread may change handlers)."""
+    pressed: list[int] = []
+    try:
+        previous = signal.signal(signal.SIGINT, lambda signum, frame: pressed.append(signum))
+    except ValueError:  # not the main thread
+        yield
+        return
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    if pressed:
+        raise KeyboardInterrupt
 
 
 def _one_line(err: BaseException) -> str:

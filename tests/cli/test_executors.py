@@ -254,6 +254,25 @@ def test_ctrl_c_stops_selfplay_on_a_cluster_it_started(tmp_path: Path) -> None:
     assert session_processes(process.pid) == []  # the cluster it started is shut down
 
 
+@pytest.mark.parametrize("settle", [0.7, 1.2])
+def test_ctrl_c_while_the_cluster_starts_is_one_line_and_leaves_nothing_running(settle: float) -> None:
+    # Pressed while the workers still import Dask (about 0.5-2 s in here): they must not print
+    # their tracebacks, and the command must stop (not run on once its cluster is up).
+    process = ctrl_c(
+        ["selfplay", "--games", "3000", "--ai", "easy,easy", "--executor", "dask", "--jobs", "2"],
+        lambda: True,
+        settle=settle,
+    )
+    err = process.err.decode()
+    assert process.returncode == 130
+    assert "Traceback" not in err and "KeyboardInterrupt" not in err and "Error" not in err
+    assert err.strip().splitlines()[-1].startswith("Interrupted")
+    deadline = time.monotonic() + 10
+    while session_processes(process.pid) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert session_processes(process.pid) == []
+
+
 def test_ctrl_c_stops_batch_and_leaves_an_existing_cluster_as_found(tmp_path: Path, dask_cluster: LocalCluster) -> None:
     address = dask_cluster.scheduler_address
     with Client(address, set_as_default=False) as client:
