@@ -74,6 +74,47 @@ def _fits_order(reading: Reading, written: tuple[Tile, ...]) -> bool:
     )
 
 
+def keeps_places(reading: Reading, written: Sequence[Tile]) -> bool:
+    """Whether each joker of ``written`` stands, in this reading, where the written order puts it:
+    as many steps along the run from the nearest numbered tile before it (after it, for jokers
+    that open the set) as it is written from that tile, in the direction the first two numbered
+    tiles are written in. An editor keeps
+    these places when tiles join a set, so that its jokers go on standing for what they did
+    (``R4 R5 R6 J`` given R3: ``R3 R4 R5 R6 J``, the joker still R7). Groups have no places."""
+    if reading.kind is Kind.GROUP:
+        return True
+    place = {s: i for i, s in enumerate(reading.stands_for)}
+    numbered = [place.get(t, -1) for t in written if not t.is_joker]
+    orders = [tuple(written), tuple(written[::-1])]
+    if len(numbered) > 1:  # the direction the first two numbered tiles are written in
+        orders = orders[:1] if numbered[0] < numbered[1] else orders[1:]
+    for order in orders:
+        taken: set[int] = set()
+        for i, t in enumerate(order):
+            if not t.is_joker:
+                continue
+            at = _written_place(order, i, place)
+            if at is None or not 0 <= at < len(reading.tiles) or not reading.tiles[at].is_joker or at in taken:
+                break
+            taken.add(at)
+        else:
+            return True
+    return False
+
+
+def _written_place(order: tuple[Tile, ...], i: int, place: dict[Tile, int]) -> int | None:
+    """Where the joker at ``order[i]`` stands in a run whose tiles are at ``place``."""
+    before = [k for k in range(i) if not order[k].is_joker]
+    if before:
+        k = before[-1]
+        return place[order[k]] + i - k if order[k] in place else None
+    after = [k for k in range(i + 1, len(order)) if not order[k].is_joker]
+    if after:
+        k = after[0]
+        return place[order[k]] - (k - i) if order[k] in place else None
+    return None
+
+
 def _roles(reading: Reading, written: tuple[Tile, ...] | None, rules: RuleSet) -> tuple[Role, ...]:
     if reading.kind is Kind.GROUP:
         numbered = [t for t in reading.tiles if not t.is_joker]

@@ -105,8 +105,11 @@ def best_reading(tiles: Iterable[Tile], rules: RuleSet) -> Reading | None:
 @lru_cache(maxsize=65536)
 def _best(tiles: tuple[Tile, ...], rules: RuleSet) -> Reading | None:
     options = _readings(tiles, rules)
-    if not options:
-        return None
+    return preferred(options) if options else None
+
+
+def preferred(options: Sequence[Reading]) -> Reading:
+    """Of a set's readings, the one a player would declare (see best_reading)."""
     return max(options, key=lambda r: (r.value, r.kind is Kind.RUN, -r.stands_for[0].number))
 
 

@@ -33,9 +33,10 @@ from typing import Any
 
 from solver.errors import RummikubError
 from solver.game.engine import Game, TurnRecord
-from solver.melds import best_reading, why_invalid
+from solver.jokers import keeps_places
+from solver.melds import preferred, readings, why_invalid
 from solver.position import Position
-from solver.rules import RuleSet
+from solver.rules import JokerRules, RuleSet
 from solver.steps import NEW, Plan, Step
 from solver.tiles import Tile, format_tiles, parse_token
 from solver.validator import validate
@@ -85,9 +86,16 @@ Pieces = list[tuple[Tile, bool]]  # tiles with their "laid from the rack this tu
 
 
 def display_order(tiles: Sequence[Tile], rules: RuleSet) -> tuple[Tile, ...]:
-    """A set as shown: in natural order when it is valid, sorted while it is not."""
-    reading = best_reading(tiles, rules)
-    return reading.tiles if reading else tuple(sorted(tiles))
+    """A set as shown: in natural order when it is valid, sorted while it is not. Under strict
+    and locked jokers what a joker stands for is read from its place, and the table is kept as
+    the player wrote it: a reading that leaves each joker at its place in the given order
+    (``jokers.keeps_places``) comes first."""
+    options = readings(tiles, rules)
+    if not options:
+        return tuple(sorted(tiles))
+    if rules.joker_rules is not JokerRules.FREE:
+        options = [r for r in options if keeps_places(r, tiles)] or options
+    return preferred(options).tiles
 
 
 def _arranged(pieces: Pieces, rules: RuleSet) -> tuple[tuple[Tile, ...], tuple[bool, ...]]:
@@ -131,7 +139,10 @@ class TurnEditor:
     @property
     def start(self) -> Edit:
         p = self.position
-        table = tuple(display_order(s, p.rules) for s in p.table)
+        if p.rules.joker_rules is JokerRules.FREE:
+            table = tuple(display_order(s, p.rules) for s in p.table)
+        else:  # as written: the written order says what each table joker stands for
+            table = tuple(tuple(s) for s in p.table)
         return Edit(table, (), p.rack, tuple((False,) * len(s) for s in table), ())
 
     @property
@@ -408,8 +419,10 @@ class TurnEditor:
             where = "on your rack or in the workspace" if s.workspace else "on your rack"
             raise EditError(f"{_names(short)} not {where} (rack: {_shown(s.rack)})")
         taken, left = _pick(loose, from_loose, own_first=False)
-        rack_pieces = [(t, True) for t in from_rack.elements()]
-        return left, _remove(s.rack, from_rack), [*taken, *rack_pieces]
+        pieces = [*taken, *((t, True) for t in from_rack.elements())]
+        first = {t: i for i, t in reversed(list(enumerate(tiles)))}
+        pieces.sort(key=lambda p: first[p[0]])  # in the order given: a joker's place may matter
+        return left, _remove(s.rack, from_rack), pieces
 
     # -------------------------------------------------------------- ending the turn
 

@@ -9,6 +9,7 @@ import pytest
 
 from solver.game.editor import Command, EditError, TurnEditor
 from solver.position import Position
+from solver.rules import JokerRules, RuleSet
 from solver.tiles import Tile
 
 
@@ -91,3 +92,26 @@ def test_problems_name_the_sets_they_are_about() -> None:
     m.apply(Command("lay", tiles=tiles("R1 R2 R3")))
     [(message, sets)] = m.marked_problems()
     assert "initial meld" in message and sets == (1,)
+
+
+def strict_editor(rack: str, table: tuple[str, ...]) -> TurnEditor:
+    rules = RuleSet(joker_rules=JokerRules.STRICT)
+    return TurnEditor(Position.from_strings(rack, list(table), True, rules))
+
+
+def test_under_strict_jokers_a_set_keeps_the_places_its_jokers_were_given() -> None:
+    # The place of a table joker says what it stands for: J K2 K3 K4 is K1 there, K5 in K2 K3 K4 J.
+    e = strict_editor("J K2 K3 K4 R7 O9", ("J R4 R5 R6", "B1 B2 B3"))
+    assert e.state.table[0] == tiles("J R4 R5 R6")  # as written, not turned into R4 R5 R6 J
+    e.apply(Command("lay", tiles=tiles("J K2 K3 K4")))
+    assert e.state.table[2] == tiles("J K2 K3 K4")
+    e.apply(Command("add", 0, tiles("R7")))
+    assert e.state.table[0] == tiles("J R4 R5 R6 R7")  # the joker still R3
+    free = editor("R7", ("J R4 R5 R6",))
+    assert free.state.table[0] == tiles("R4 R5 R6 J")  # free jokers: the reading worth most
+
+
+def test_under_strict_jokers_a_tile_added_beside_a_joker_it_does_not_replace_is_legal() -> None:
+    e = strict_editor("K5 O9", ("J K2 K3 K4", "B1 B2 B3"))
+    e.apply(Command("add", 0, tiles("K5")))
+    assert e.problems() == [] and e.finish()[0] == tiles("J K2 K3 K4 K5")

@@ -14,8 +14,8 @@ from click.testing import CliRunner
 
 from cli.main import cli
 from solver.joker_account import account
-from solver.jokers import assignments, table_readings
-from solver.melds import is_valid
+from solver.jokers import assignments, keeps_places, table_readings
+from solver.melds import is_valid, readings
 from solver.position import Position
 from solver.rules import JokerRules, Retrieval, RuleSet
 from solver.solve import SolveOptions, solve
@@ -100,6 +100,27 @@ def test_club_retrieval_needs_no_rack_tiles_beside_the_joker() -> None:
 def test_what_a_table_joker_stands_for(written: str, roles: list[list[str]]) -> None:
     found = table_readings(tiles(written), RuleSet())
     assert [[str(r) for r in reading.roles] for reading in found] == roles
+
+
+@pytest.mark.parametrize(
+    ("written", "kept"),
+    [
+        ("J R4 R5 R6", ["J R4 R5 R6"]),
+        ("R4 R5 R6 J", ["R4 R5 R6 J"]),
+        ("R6 R5 R4 J", ["J R4 R5 R6"]),  # descending: the joker is R3
+        ("J R4 R5 R6 R7", ["J R4 R5 R6 R7"]),  # R7 joined at the end, the joker still R3
+        ("R4 R5 R6 J R3", ["R3 R4 R5 R6 J"]),  # R3 joined at the end, the joker still R7
+        ("R4 J R6 R5", []),  # R5 where the joker stood: no reading keeps it there
+        ("J J K3 K4", ["J J K3 K4"]),
+        ("K1 B1 J", ["K1 B1 J"]),  # a group: no places
+    ],
+)
+def test_which_readings_keep_the_jokers_where_they_were_written(written: str, kept: list[str]) -> None:
+    rules = RuleSet()
+    found = [format_tiles(r.tiles) for r in readings(tiles(written), rules) if keeps_places(r, tiles(written))]
+    assert found == kept
+    for reading in readings(tiles(written), rules):  # written in its own order, every reading keeps it
+        assert keeps_places(reading, reading.tiles) and keeps_places(reading, reading.tiles[::-1])
 
 
 def test_declarations_after_the_move() -> None:

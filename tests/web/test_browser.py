@@ -220,6 +220,17 @@ def test_a_run_keeps_its_joker_in_its_gap_when_tiles_join_it(page: Page) -> None
     assert tiles(p, "#board [data-set='1']") == ["B9", "O9", "J"]  # a group: the joker last
 
 
+def test_a_joker_keeps_its_place_when_tiles_join_its_run(page: Page) -> None:
+    # Under strict jokers the order is what the joker stands for: J R4 R5 R6 holds R3, and R7
+    # joining it must not turn it into R8 (R4 R5 R6 R7 J) behind the player's back.
+    p = page.open("/?rack=R7+R3&set=J+R4+R5+R6&joker-rules=strict")
+    drag(p, "#board .rack-zone [data-tile='R7']", "#board [data-set='0']")
+    assert tiles(p, "#board [data-set='0']") == ["J", "R4", "R5", "R6", "R7"]
+    assert "set=J+R4+R5+R6+R7" in p.url
+    drag(p, "#board .rack-zone [data-tile='R3']", "#board [data-set='0']")
+    assert tiles(p, "#board [data-set='0']") == ["R3", "R4", "R5", "R6", "R7", "J"]  # R3 took its place
+
+
 def test_a_level_2_puzzle_solved_by_dragging_tiles(page: Page) -> None:
     p = page.open("/puzzles?id=shift-run")  # rack B4 K8 R8, table B5 B6 B7 B8
     drag(p, "#board .rack-zone [data-tile='B4']", "#board [data-set='0']")

@@ -21,22 +21,47 @@ function sortEntries(list) {
   return list.sort((a, b) => compareTiles(a.tile, b.tile));
 }
 
-/** A set in the order a person reads it: a run with its jokers in its gaps (any left over after
- * its top), anything else by colour then number, jokers last. Only the picture: the server reads
- * a set whatever its order. */
+/** A set in the order a person reads it: a run with its jokers where they stood (a joker keeps
+ * its number beside the nearest numbered tile it was given after, or before, as the strict joker
+ * rules read it), the others in its gaps, any left over after its top; anything else by colour
+ * then number, jokers last. The server reads jokers from this order under strict joker rules. */
 function arranged(list) {
   const sorted = sortEntries([...list]);
-  const numbered = sorted.filter((e) => parts(e.tile).letter !== "J");
-  const spare = sorted.filter((e) => parts(e.tile).letter === "J");
+  const isJoker = (e) => parts(e.tile).letter === "J";
+  const numbered = sorted.filter((e) => !isJoker(e));
+  const spare = [];
   const numbers = numbered.map((e) => parts(e.tile).number);
   const oneColour = new Set(numbered.map((e) => parts(e.tile).letter)).size === 1;
-  if (!spare.length || numbered.length < 2 || !oneColour || new Set(numbers).size < numbers.length) return sorted;
-  const out = [];
-  numbered.forEach((e, i) => {
-    for (let n = i ? numbers[i - 1] + 1 : numbers[0]; n < numbers[i] && spare.length; n++) out.push(spare.shift());
-    out.push(e);
+  if (numbered.length === list.length || numbered.length < 2 || !oneColour || new Set(numbers).size < numbers.length) {
+    return sorted;
+  }
+  const at = new Map(numbered.map((e) => [parts(e.tile).number, e]));
+  list.forEach((e, i) => {
+    if (!isJoker(e)) return;
+    const wanted = writtenNumber(list, i);
+    if (wanted >= 1 && !at.has(wanted)) at.set(wanted, e);
+    else spare.push(e);
   });
+  const places = [...at.keys()].sort((a, b) => a - b);
+  for (let n = places[0]; n < places[places.length - 1] && spare.length; n++) {
+    if (!at.has(n)) at.set(n, spare.shift());
+  }
+  const out = [...at.keys()].sort((a, b) => a - b).map((n) => at.get(n));
   return [...out, ...spare];
+}
+
+/** The number the joker at list[i] stands for by its place: counted from the nearest numbered
+ * tile before it in the list, or after it when none is before (null when there is none). */
+function writtenNumber(list, i) {
+  for (let k = i - 1; k >= 0; k--) {
+    const { letter, number } = parts(list[k].tile);
+    if (letter !== "J") return number + (i - k);
+  }
+  for (let k = i + 1; k < list.length; k++) {
+    const { letter, number } = parts(list[k].tile);
+    if (letter !== "J") return number - (k - i);
+  }
+  return null;
 }
 
 export class Board {
