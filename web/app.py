@@ -117,7 +117,8 @@ def create_app(
     async def game_action(request: Request) -> Response:
         key, action = request.path_params["game_id"], request.path_params["action"]
         seat = request.query_params.get("seat")
-        body = await _json_body(request, limits) if action == "edit" else None
+        # Every action may say which turn its page showed ({"round", "turn"}); edit needs its commands.
+        body = await _json_body(request, limits, optional=action != "edit")
         return _json(await run_in_threadpool(service.call, sessions.act, key, action, body, seat))
 
     async def ai_turn(request: Request) -> Response:
@@ -309,13 +310,16 @@ async def _body(request: Request, limits: Limits, cap: int | None = None) -> byt
     return b"".join(chunks)
 
 
-async def _json_body(request: Request, limits: Limits) -> Any:
+async def _json_body(request: Request, limits: Limits, optional: bool = False) -> Any:
+    """The request's JSON; None for an empty body where it is ``optional``."""
     data = await _body(request, limits)
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as err:
         raise BadRequest(400, f"request: not UTF-8 text (bad byte at {err.start})") from None
     if not text.strip():
+        if optional:
+            return None
         raise BadRequest(400, "request: empty body (expected a JSON object)")
     try:
         return json_loads(text)

@@ -247,6 +247,23 @@ def commands_from(body: Any, rules: RuleSet) -> list[Command]:
     return out
 
 
+def _moment(body: Any, action: str) -> tuple[Any, tuple[int, int] | None]:
+    """The round and turn an action's page showed (``{"round": R, "turn": T}``, optional: a page
+    left open in another tab must not act in a turn its player has not seen), and the rest of the body."""
+    if body is None:
+        return None, None
+    if not isinstance(body, dict):
+        raise RequestError(400, "request: expected a JSON object")
+    given = {k: body[k] for k in ("round", "turn") if k in body}
+    rest = {k: v for k, v in body.items() if k not in given}
+    if given and (set(given) != {"round", "turn"} or any(type(v) is not int for v in given.values())):
+        raise RequestError(400, "request: 'round' and 'turn' go together, as whole numbers (the view's)")
+    if action != "edit" and rest:
+        raise RequestError(400, f"request: {action} takes no {shown(next(iter(rest)))} (only 'round' and 'turn')")
+    moment = (given["round"], given["turn"]) if given else None
+    return (rest if action == "edit" else None), moment
+
+
 _SET_NUMBER = re.compile(r"\bset (\d+)\b|\bsets are numbered 1 to (\d+)\b")
 
 
@@ -817,9 +834,16 @@ class Sessions:
     def act(self, key: str, action: str, body: Any = None, seat_key: str | None = None) -> Json:
         """A request about game ``key``: its view after ``action`` (``view`` only looks), for the
         seat ``seat_key`` names (with ``devices``; only the seat to move acts)."""
+        body, moment = _moment(body, action)
         with self.lock(key):
             session = self.get(key)
             seat = session.seat_of(seat_key)
+            if moment is not None and moment != (session.round, session.game.turn):
+                raise RequestError(
+                    409,
+                    f"the game has moved on since this page showed round {moment[0]}, turn {moment[1]}:"
+                    f" it is round {session.round}, turn {session.game.turn} now",
+                )
             if session.settings.devices and session.editor is not None:
                 session.time_up()  # any seat's page ends a turn whose time is up (its mover may be gone)
             if action not in ("view", "next-round", "timeout"):  # a time-out only ends a turn that is due

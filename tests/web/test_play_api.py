@@ -540,6 +540,37 @@ def test_a_bad_manipulation_is_400_with_one_line(client: TestClient, body: Any, 
     assert message in error_of(client.post(f"/api/games/{game['id']}/edit", json=body), 400)
 
 
+def test_a_page_left_behind_cannot_act_in_a_later_turn(client: TestClient) -> None:
+    # Two tabs on one game: one draws, the AI moves; the other still shows the first turn.
+    game = ais_move(client, new_game(client))
+    seen = {"round": game["round"], "turn": game["turn"]}
+    later = ais_move(client, act(client, game, "draw", seen))
+    assert later["turn"] == seen["turn"] + 2 and later["editing"] is not None
+    for action, body in (("draw", {}), ("done", {}), ("undo", {}), ("edit", {"commands": [{"do": "lay", "tiles": ["J"]}]})):
+        message = error_of(client.post(f"/api/games/{game['id']}/{action}", json={**body, **seen}), 409)
+        assert message == (
+            f"the game has moved on since this page showed round 1, turn {seen['turn']}:"
+            f" it is round 1, turn {later['turn']} now"
+        )
+    assert act(client, game, "view")["log"] == later["log"]  # nothing done
+    now = {"round": later["round"], "turn": later["turn"]}
+    assert act(client, game, "draw", now)["turn"] > later["turn"]  # the page that saw it may act
+
+
+@pytest.mark.parametrize(
+    ("action", "body", "message"),
+    [
+        ("draw", {"turn": 3}, "request: 'round' and 'turn' go together, as whole numbers (the view's)"),
+        ("draw", {"round": 1, "turn": "3"}, "request: 'round' and 'turn' go together, as whole numbers (the view's)"),
+        ("draw", {"tiles": ["R5"]}, "request: draw takes no 'tiles' (only 'round' and 'turn')"),
+        ("draw", [1], "request: expected a JSON object"),
+    ],
+)
+def test_an_actions_moment_is_checked(client: TestClient, action: str, body: Any, message: str) -> None:
+    game = ais_move(client, new_game(client))
+    assert error_of(client.post(f"/api/games/{game['id']}/{action}", json=body), 400) == message
+
+
 def test_bad_game_requests_are_4xx_never_500(client: TestClient) -> None:
     game = new_game(client)
     key = game["id"]

@@ -455,3 +455,25 @@ def test_when_the_page_that_asks_for_the_ai_is_gone_another_takes_over(browser: 
     assert b.evaluate("document.body.dataset.toMove") == "1"
     bob.context.close()
     assert not bob.unexpected(), bob.errors
+
+
+def test_a_tab_left_behind_is_told_the_game_moved_on(page: Page) -> None:
+    # Two tabs on one game: the first draws (the AI answers); the second, still showing the first
+    # turn, presses Draw: it must not draw in a turn its player never saw.
+    p = page.open("/play")
+    new_game(p)
+    behind = page.context.new_page()
+    behind.goto(p.url)
+    behind.wait_for_selector("body[data-ready='true']")
+    shown = behind.evaluate("document.body.dataset.turn")
+    p.click("#draw")
+    until(p, "(t) => document.body.dataset.turn !== t && document.body.dataset.toMove === '1'", shown)
+    log = p.locator("#log li").count()
+    page.expected.append("status of 409")
+    behind.click("#draw")
+    behind.wait_for_selector("#message:not(:empty)")
+    assert "the game has moved on since this page showed round 1, turn" in behind.inner_text("#message")
+    until(behind, "(t) => document.body.dataset.turn !== t", shown)  # and it shows the game as it is now
+    p.reload()
+    p.wait_for_selector("body[data-ready='true']")
+    assert p.locator("#log li").count() == log  # nothing drawn for the page left behind

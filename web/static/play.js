@@ -237,7 +237,9 @@ async function act(action, body) {
   say("");
   $("notice").textContent = ""; // the person acts again: what was said of their last move is old
   try {
-    show(await post(path(action), body ?? {}));
+    // The turn this page shows: a page left behind (another tab) must not act in a later turn.
+    const moment = view ? { round: view.round, turn: view.turn } : {};
+    show(await post(path(action), { ...(body ?? {}), ...moment }));
   } catch (error) {
     say(error.message);
     if (error instanceof ApiError) await refresh();
