@@ -6,6 +6,7 @@ turn by turn; screenshots in tests/web/screenshots/."""
 from __future__ import annotations
 
 import json
+import re
 import time
 from collections import Counter
 from pathlib import Path
@@ -341,9 +342,13 @@ def test_two_persons_sharing_one_screen(page: Page) -> None:
     p = ann_and_bob(page.open("/play"))
     p.click("#start")
     p.wait_for_selector("#game:not([hidden])")
-    assert p.is_visible("#turn") and p.is_hidden("#handover")  # the first person is at the screen
     names = {"1": "Ann", "2": "Bob"}
     mover = p.evaluate("document.body.dataset.toMove")
+    # Whoever pressed Start may not be the one drawn to begin: the card first, no rack yet.
+    assert p.is_visible("#handover") and p.is_hidden("#turn") and p.is_hidden("#watch")
+    assert p.inner_text("#handover-text") == f"{names[mover]}'s turn: pass the screen to them."
+    p.click("#handover-ready")
+    assert p.is_visible("#turn")
     p.click("#draw")
     p.wait_for_selector("#handover:not([hidden])")
     following = names["2" if mover == "1" else "1"]
@@ -360,6 +365,15 @@ def test_two_persons_sharing_one_screen(page: Page) -> None:
     p.click("#handover-ready")
     assert p.is_visible("#turn") and p.inner_text("#notice") == ""
     assert p.locator("#players li.you .name").inner_text() == following
+    # The second person draws: at the card, the log names no tile the first one drew (the view,
+    # theirs already, holds it) while the second still holds the screen.
+    p.click("#draw")
+    p.wait_for_selector("#handover:not([hidden])")
+    log = p.locator("#log").text_content() or ""
+    assert f"{names[mover]} drew a tile" in log and "drew a tile" in log
+    assert not re.search(r"drew [RBOK]\d", log), log
+    p.click("#handover-ready")
+    assert re.search(rf"{names[mover]} drew [RBOK]\d", p.locator("#log").text_content() or "")  # theirs to see now
 
 
 def test_the_play_pages_at_phone_size(browser: Any, server: Server, screenshots: Path, tmp_path: Path) -> None:
@@ -477,3 +491,15 @@ def test_a_tab_left_behind_is_told_the_game_moved_on(page: Page) -> None:
     p.reload()
     p.wait_for_selector("body[data-ready='true']")
     assert p.locator("#log li").count() == log  # nothing drawn for the page left behind
+
+
+def test_back_and_forward_between_the_form_and_the_game(page: Page) -> None:
+    p = page.open("/play")
+    new_game(p)
+    game = p.url
+    p.go_back()
+    p.wait_for_selector("#setup:not([hidden])")
+    assert p.is_hidden("#game") and p.url.endswith("/play")
+    p.go_forward()
+    p.wait_for_selector("#game:not([hidden])")
+    assert p.url == game and p.is_hidden("#setup")

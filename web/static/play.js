@@ -126,6 +126,8 @@ async function start(event) {
     const address = `/play?id=${encodeURIComponent(created.id)}`;
     history.pushState(null, "", seatKey ? `${address}&seat=${encodeURIComponent(seatKey)}` : address);
     $("setup").hidden = true;
+    // On a shared screen the person to move may not be the one who started it: the hand-over card first.
+    if (!seatKey) shownViewer = 0;
     if (created.seat_links) {
       const others = created.seat_links.filter((link) => link.seat !== seatKey);
       localStorage.setItem(`rummikub.invite.${created.id}`, JSON.stringify(others));
@@ -303,7 +305,7 @@ function show(next) {
   if (mine) showTurn();
   else showWatch();
   showSince();
-  showLog();
+  showLog(handover);
   showEnd();
   showTimer();
   if (!handover) shownViewer = view.you;
@@ -400,7 +402,9 @@ function showWatch() {
   $("watch-rack").replaceChildren(view.rack.length ? tilesOf(sortRack(view.rack, order).map((t) => t.tile)) : el("p", "empty", "empty"));
 }
 
-function describe(turn) {
+/** A turn in words; `hidden`: the screen is being handed over, so the next person's own draws
+ * (the view is theirs) are not named to whoever still holds it. */
+function describe(turn, hidden = false) {
   const who = view.players[turn.player - 1].name;
   if (turn.timed_out) {
     const kept = turn.played.length ? `, left ${plural(turn.played.length, "tile")} on the table` : "";
@@ -408,7 +412,7 @@ function describe(turn) {
     return `${who} ran out of time${kept} and ${drew}`;
   }
   if (turn.played.length) return `${who} played ${plural(turn.played.length, "tile")}`;
-  if (turn.drew) return typeof turn.drew === "string" ? `${who} drew ${turn.drew}` : `${who} drew a tile`;
+  if (turn.drew) return typeof turn.drew === "string" && !hidden ? `${who} drew ${turn.drew}` : `${who} drew a tile`;
   return `${who} passed (the pool is empty)`;
 }
 
@@ -462,12 +466,12 @@ async function showSteps(turn, box, button) {
   }
 }
 
-function showLog() {
+function showLog(handover) {
   $("log").replaceChildren(
     ...view.log.map((turn) => {
       const item = el("li");
       item.value = turn.turn;
-      item.append(describe(turn));
+      item.append(describe(turn, handover));
       if (turn.played.length) item.append(": ", tilesOf(turn.played));
       item.append(` (pool ${turn.pool})`);
       return item;
@@ -591,6 +595,8 @@ async function main() {
     else return;
     event.preventDefault();
   });
+  // Back and Forward move between the new-game form and a game's address: the page follows.
+  window.addEventListener("popstate", () => location.reload());
   const params = new URLSearchParams(location.search);
   const id = params.get("id");
   seatKey = params.get("seat");
