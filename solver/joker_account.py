@@ -60,6 +60,7 @@ class JokerProblem:
     code: str
     message: str
     tiles: tuple[Tile, ...]
+    sets: tuple[int, ...] = ()  # the sets after the move it is about, where known (indices from 0)
 
 
 def account(position: Position, new_table: Sequence[Sequence[Tile]]) -> JokerAccount | None:
@@ -320,15 +321,18 @@ class _Search:
 
     def returned_problem(self) -> JokerProblem:
         """A joker could only be retrieved back into a set holding its old set's tiles."""
-        for i, written, _ in self.before:
-            for j in self.after_sets:
-                if numbered(written) & self.kinds[j]:
+        # The set to name: first one where the tile a joker stood for is now, retrieving it.
+        pairs = [(i, written, j, readings) for i, written, readings in self.before for j in self.after_sets]
+        pairs.sort(key=lambda p: not any(self.kinds[p[2]][t] for r in p[3][0].roles for t in r.options))
+        for i, written, j, _ in pairs:
+            if numbered(written) & self.kinds[j]:
                     return JokerProblem(
                         "joker_retrieval",
                         f"the joker of table set {i} '{format_tiles(written)}' is back in a set with its old"
                         f" set's tiles ('{format_tiles(self.new_table[j])}') without standing for its tile:"
                         " a retrieved joker must go into another set",
                         (JOKER,),
+                        (j,),
                     )
         return JokerProblem(
             "joker_retrieval", "a retrieved joker must go into another set, not back into its own", (JOKER,)

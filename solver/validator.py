@@ -24,6 +24,7 @@ class Violation:
     code: str
     message: str
     tiles: tuple[Tile, ...] = ()
+    sets: tuple[int, ...] = ()  # the sets of the new table it is about, where it knows (from 0)
 
     def to_dict(self) -> dict[str, Any]:
         return {"code": self.code, "message": self.message, "tiles": [str(t) for t in self.tiles]}
@@ -76,7 +77,7 @@ def validate(position: Position, new_table: Sequence[Sequence[Tile]]) -> list[Vi
     if not position.opened and (played or rearranged):
         out += _initial_meld_violations(position, new_table, played - extra)
     if not missing and not extra:
-        out += [Violation(p.code, p.message, p.tiles) for p in joker_problems(position, new_table)]
+        out += [Violation(p.code, p.message, p.tiles, p.sets) for p in joker_problems(position, new_table)]
     return out
 
 

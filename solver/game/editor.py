@@ -451,9 +451,12 @@ class TurnEditor:
             out.append(("no tile from your rack is on the table: lay at least one, or draw", ()))
         if not out:
             # The independent validator has the last word (initial meld, tiles that left the table).
-            for v in validate(self.position, self.table()):
+            table = self.table()
+            shown = [i for i, tiles in enumerate(s.table) if tiles]  # table() leaves out emptied sets
+            for v in validate(self.position, table):
                 named = set(v.tiles)
-                out.append((v.message, tuple(i for i, tiles in enumerate(s.table) if named & set(tiles))))
+                about = [shown[k] for k in v.sets] or [i for i, tiles in enumerate(s.table) if named & set(tiles)]
+                out.append((v.message, tuple(about)))
         return out
 
     def table(self) -> Sets:

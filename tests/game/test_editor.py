@@ -115,3 +115,11 @@ def test_under_strict_jokers_a_tile_added_beside_a_joker_it_does_not_replace_is_
     e = strict_editor("K5 O9", ("J K2 K3 K4", "B1 B2 B3"))
     e.apply(Command("add", 0, tiles("K5")))
     assert e.problems() == [] and e.finish()[0] == tiles("J K2 K3 K4 K5")
+
+
+def test_a_joker_problem_marks_the_set_it_names_only() -> None:
+    e = strict_editor("K5 O13", ("R2 R3 J R5", "K2 K3 K4 J"))
+    e.apply(Command("add", 1, tiles("K5")))
+    ((message, sets),) = e.marked_problems()
+    assert "the joker of table set 2 'K2 K3 K4 J' is back in a set" in message
+    assert sets == (1,)  # not set 0, which holds a joker too

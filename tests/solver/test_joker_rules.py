@@ -140,6 +140,10 @@ def test_declarations_after_the_move() -> None:
         (["R3 R4 R5 R6 J"], "B3 O3", ["R4 R5 R6 J", "R3 B3 O3"], "locked", "locked_set_broken",
          "table set 1 'R3 R4 R5 R6 J' holds a joker and may only grow until it is retrieved"
          " (joker-rules=locked): R3 left it"),
+        # Two joker sets: the one named is where the joker's tile went, not the first on the table.
+        (["R2 R3 J R5", "K2 K3 K4 J"], "K5", ["R2 R3 J R5", "K2 K3 K4 K5 J"], "strict", "joker_retrieval",
+         "the joker of table set 2 'K2 K3 K4 J' is back in a set with its old set's tiles ('K2 K3 K4 K5 J')"
+         " without standing for its tile: a retrieved joker must go into another set"),
     ],
 )
 def test_validator_names_the_broken_joker_rule(
