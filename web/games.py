@@ -44,7 +44,7 @@ from solver.solution import unchanged
 from solver.steps import plan_steps, tables_after_steps
 from solver.tiles import Tile, TileSyntaxError, format_tiles
 from web.limits import Limits
-from web.service import RequestError, check_rules, request_object, shown
+from web.service import RequestError, request_object, rules_from, shown
 from web.store import NotFound, Store
 
 Json = dict[str, Any]
@@ -118,11 +118,7 @@ def settings_from(body: Any, limits: Limits) -> Settings:
     """A new game's settings from a request (or from game.json); RequestError names what is wrong."""
     body = request_object(body, SETTINGS_FIELDS)
     seats = _seats(body.get("seats", [{"kind": "person"}, {"kind": "ai", "level": "medium"}]))
-    raw_rules = body.get("rules", {})
-    if not isinstance(raw_rules, dict):
-        raise RequestError(400, "request: 'rules' must be an object such as {\"wrap\": \"american\"}")
-    rules = RuleSet.from_options(raw_rules)
-    check_rules(rules, limits)
+    rules = rules_from(body.get("rules", {}), limits)
     seed = body.get("seed")
     if seed is None:
         seed = random.SystemRandom().randrange(1_000_000)  # as play: a random seed, shown

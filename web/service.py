@@ -77,7 +77,7 @@ def tiles(body: Any, limits: Limits) -> Json:
     fields = request_object(body, {"text", "rules"})
     if not isinstance(fields.get("text"), str):
         raise RequestError(400, "request: 'text' must be a string of tiles such as \"R4-7 KBR7\"")
-    rules = _rules(fields.get("rules", {}), limits)
+    rules = rules_from(fields.get("rules", {}), limits)
     return {"tiles": [str(t) for t, _ in parse_tokens(fields["text"], "the typed tiles", rules)]}
 
 
@@ -251,21 +251,29 @@ def _position(body: Any, option_fields: set[str], limits: Limits) -> tuple[Posit
                 f"request: 'puzzle' must be a puzzle id such as \"split-run\", got {shown(fields['puzzle'])}",
             )
         return _puzzle(fields["puzzle"], 400).position, options
+    if isinstance(record.get("rules"), dict):  # this server's bounds before the rules' own wider ones
+        _check_bounds({k: v for k, v in record["rules"].items() if type(v) is int}, limits)
     found = position_from_record(record, "request")
     check_rules(found.rules, limits)
     return found, options
 
 
-def _rules(value: Any, limits: Limits) -> RuleSet:
+def rules_from(value: Any, limits: Limits) -> RuleSet:
     if not isinstance(value, dict):
         raise RequestError(400, 'request: \'rules\' must be an object such as {"wrap": "american"}')
+    # This server's bounds first: the rules' own wider ones would send a player to a value it refuses.
+    _check_bounds({k: v for k, v in value.items() if type(v) is int}, limits)
     rules = RuleSet.from_options(value)
     check_rules(rules, limits)
     return rules
 
 
 def check_rules(rules: RuleSet, limits: Limits) -> None:
-    for key, value in rules.to_dict().items():
+    _check_bounds(rules.to_dict(), limits)
+
+
+def _check_bounds(values: dict[str, Any], limits: Limits) -> None:
+    for key, value in values.items():
         if key in limits.rule_bounds:
             low, high = limits.rule_bounds[key]
             if not low <= value <= high:

@@ -210,6 +210,33 @@ def drag(p: Any, source: str, target: str) -> None:
     p.locator(source).drag_to(p.locator(target))
 
 
+@pytest.mark.parametrize(
+    ("query", "message", "rack"),
+    [
+        ("rack=R99+R5&set=R1+R2+R3", "in the link: invalid tile 'R99' in the typed tiles: numbers run 1..13", ["R5"]),
+        ("jokers=abc&rack=R5", "in the link: jokers=abc: not a whole number", ["R5"]),
+        ("numbers=99&rack=R5", "in the link: numbers=99: this server takes 2..26", ["R5"]),
+        ("joker-in-meld=maybe&rack=R5+B5", "in the link: joker-in-meld=maybe: expected yes or no", ["B5", "R5"]),
+    ],
+)
+def test_a_link_with_a_bad_part_loads_the_rest_and_keeps_the_address(page: Page, query: str, message: str, rack: list[str]) -> None:
+    page.expect_refusal()
+    p = page.open(f"/?{query}")
+    p.wait_for_selector("#message:not(:empty)")
+    assert p.inner_text("#message") == message
+    assert tiles(p, "#board .rack-zone") == rack
+    assert p.url.endswith(f"/?{query}")  # the link as given, to fix by hand
+
+
+def test_a_rule_typed_out_of_bounds_says_what_it_became(page: Page) -> None:
+    p = page.open("/?rack=R5")
+    p.click("#rules-box summary")
+    p.fill("#rules [name='jokers']", "2.5")
+    p.press("#rules [name='jokers']", "Tab")
+    p.wait_for_selector("#message:not(:empty)")
+    assert p.inner_text("#message") == "jokers: 2.5 became 3 (whole numbers from 0 to 4 here)"
+
+
 def test_a_run_keeps_its_joker_in_its_gap_when_tiles_join_it(page: Page) -> None:
     p = page.open("/?rack=R7+O9+B9&set=R4+J+R6")
     drag(p, "#board .rack-zone [data-tile='R7']", "#board [data-set='0']")

@@ -72,25 +72,63 @@ function changed() {
   $("rules-summary").textContent = `${special.length ? special.join(", ") : "standard rules"}, most ${objective}`;
 }
 
+/** The board and rules from the address; the address itself if some of it could not be read. */
 async function fromAddress() {
+  const given = location.href;
   const params = new URLSearchParams(location.search);
+  const problems = [];
   for (const [key, value] of params) {
     if (key in info.defaults) {
-      const base = info.defaults[key];
-      rules[key] = typeof base === "boolean" ? ["yes", "true", "1"].includes(value) : typeof base === "number" ? Number(value) : value;
+      const problem = ruleFromLink(key, value);
+      if (problem) problems.push(`${key}=${value}: ${problem}`);
     }
   }
   if (params.get("objective") === "points") objective = "points";
   saidNotOpened = params.get("opened") === "no";
   form.show(rules, objective);
-  // Each part read on its own (sets need not be valid yet): a bad one is named, the rest load.
+  // Each part read on its own (sets need not be valid yet), and a part with a bad tile token by
+  // token: the bad ones are named, every other tile loads.
+  const readPart = async (text) => {
+    if (!text.trim()) return [];
+    try {
+      return await parse(text);
+    } catch {
+      const each = text.trim().split(/\s+/).map((token) =>
+        parse(token).catch((error) => {
+          if (!problems.includes(error.message)) problems.push(error.message);
+          return [];
+        }),
+      );
+      return (await Promise.all(each)).flat();
+    }
+  };
   const parts = [params.get("rack") ?? "", ...params.getAll("set")];
-  const read = await Promise.all(
-    parts.map((text) =>
-      text.trim() ? parse(text).catch((error) => (say(`in the link: ${error.message}`), [])) : Promise.resolve([]),
-    ),
-  );
+  const read = await Promise.all(parts.map(readPart));
   board.load(read[0], read.slice(1).filter((s) => s.length));
+  if (!problems.length) return null;
+  say(`in the link: ${problems.join("; ")}`);
+  return given;
+}
+
+/** A rule from a link into `rules`; what is wrong with it (the standard value kept), if anything. */
+function ruleFromLink(key, value) {
+  const base = info.defaults[key];
+  if (typeof base === "boolean") {
+    if (["yes", "true", "1"].includes(value)) rules[key] = true;
+    else if (["no", "false", "0"].includes(value)) rules[key] = false;
+    else return "expected yes or no";
+  } else if (typeof base === "number") {
+    const number = Number(value);
+    const [low, high] = info.bounds[key] ?? [-Infinity, Infinity];
+    if (!value.trim() || !Number.isInteger(number)) return "not a whole number";
+    if (number < low || number > high) return `this server takes ${low}..${high}`;
+    rules[key] = number;
+  } else if (key in info.choices && !info.choices[key].includes(value)) {
+    return `expected ${info.choices[key].join(", ")}`;
+  } else {
+    rules[key] = value;
+  }
+  return null;
 }
 
 async function parse(text) {
@@ -191,9 +229,10 @@ async function main() {
     },
     onError: say,
   });
-  await fromAddress();
+  const unread = await fromAddress();
   palette();
   changed();
+  if (unread) history.replaceState(null, "", unread); // the link as given, until the board changes
   $("solve").addEventListener("click", bestMove);
   $("hint").addEventListener("click", nextHint);
   $("undo").addEventListener("click", () => board.undo());

@@ -1,6 +1,8 @@
 // The rule options as a form, made from what the server says they are (GET /api/rules): every
 // option the CLI has, its default, the values this server takes. Only the words are the page's.
 
+import { say } from "./dom.js";
+
 const LABELS = {
   numbers: "Numbers 1 to",
   colours: "Colours",
@@ -81,8 +83,12 @@ export function rulesForm(form, info, onChange, { withObjective = true } = {}) {
       if (control.type === "checkbox") rules[key] = control.checked;
       else if (control.type === "number") {
         // Within the server's bounds: a typo of 1000 colours should not draw 1000 rows of tiles.
-        const number = Math.round(Number(control.value));
+        const typed = control.value;
+        const number = Math.round(Number(typed));
         const clamped = Math.min(Number(control.max), Math.max(Number(control.min), Number.isFinite(number) ? number : info.defaults[key]));
+        if (typed.trim() && clamped !== Number(typed)) {
+          say(`${key}: ${typed} became ${clamped} (whole numbers from ${control.min} to ${control.max} here)`, "info");
+        }
         control.value = String(clamped);
         rules[key] = clamped;
       } else rules[key] = control.value;
