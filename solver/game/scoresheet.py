@@ -164,6 +164,8 @@ def parse_players(names: str | Sequence[str]) -> tuple[str, ...]:
             raise InputError(f"players {_shown(names)!r}: an empty name")
         if "=" in name or "," in name:
             raise InputError(f"player {name!r}: a name may not contain '=' or ','")
+        if not name.isprintable():  # a line break or a control character would break the sheet's table
+            raise InputError(f"player {name!r}: a name must be printable (no line break or tab)")
         if len(name) > MAX_NAME:
             raise InputError(f"player {name!r}: a name has at most {MAX_NAME} characters")
         if name.casefold() in (p.casefold() for p in players):

@@ -293,6 +293,8 @@ def test_round_entry_errors(
         ("Ann,,Bob", "an empty name"),
         ("Ann,B=b", "may not contain"),
         ("Ann," + "x" * 31, "at most 30 characters"),
+        ("Ann,B\nb", "must be printable"),
+        ("Ann,B\tb", "must be printable"),
     ],
 )
 def test_bad_players(names: str, problem: str) -> None:
