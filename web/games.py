@@ -223,8 +223,8 @@ def commands_from(body: Any, rules: RuleSet) -> list[Command]:
         raise RequestError(400, "request: 1 to 50 commands")
     out = []
     for i, raw in enumerate(body["commands"], 1):
-        if not isinstance(raw, dict) or set(raw) - {"do", "set", "tiles", "to"}:
-            raise RequestError(400, f'request: command {i} must be an object with "do", "set", "tiles", "to"')
+        if not isinstance(raw, dict) or set(raw) - {"do", "set", "tiles", "to", "at"}:
+            raise RequestError(400, f'request: command {i} must be an object with "do", "set", "tiles", "to", "at"')
         name = _choice(raw.get("do"), f"command {i} do", MANIPULATIONS)
         tiles = _tiles(raw.get("tiles"), rules, f"command {i} tiles")
         if not tiles:
@@ -239,7 +239,10 @@ def commands_from(body: Any, rules: RuleSet) -> list[Command]:
             raise RequestError(400, f"request: command {i} 'to' must be a set number from 0, or null for a new set")
         if name == "split" and len(tiles) != 1:
             raise RequestError(400, f"request: command {i} (split) takes one tile: where the second part starts")
-        out.append(Command(name, source, tiles, target if name == "move" else None))
+        at = raw.get("at")
+        if at is not None and (name != "split" or type(at) is not int or at < 0):
+            raise RequestError(400, f"request: command {i} 'at' is for split: the tile's place in the set, from 0")
+        out.append(Command(name, source, tiles, target if name == "move" else None, at=at))
     return out
 
 

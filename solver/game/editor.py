@@ -57,6 +57,7 @@ class Command:
     source: int | None = None  # set number (0-based) the command works on
     tiles: tuple[Tile, ...] = ()
     target: int | None = None  # move: destination set (0-based); None = a new set
+    at: int | None = None  # split: the tile's place in the set as shown (two copies told apart)
     level: int = 1  # hint
 
 
@@ -356,7 +357,9 @@ class TurnEditor:
         places = [i for i, t in enumerate(shown) if t == cut]
         if not places:
             raise EditError(f"{cut} is not in set {n + 1} ({format_tiles(shown)})")
-        at = places[-1]
+        if command.at is not None and command.at not in places:
+            raise EditError(f"{cut} is not at place {command.at + 1} of set {n + 1} ({format_tiles(shown)})")
+        at = places[-1] if command.at is None else command.at
         if at == 0:
             raise EditError(f"{cut} starts set {n + 1} ({format_tiles(shown)}): nothing to split off")
         sets = self._sets()

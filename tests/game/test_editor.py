@@ -123,3 +123,17 @@ def test_a_joker_problem_marks_the_set_it_names_only() -> None:
     ((message, sets),) = e.marked_problems()
     assert "the joker of table set 2 'K2 K3 K4 J' is back in a set" in message
     assert sets == (1,)  # not set 0, which holds a joker too
+
+
+def test_a_split_at_a_place_tells_two_copies_apart() -> None:
+    e = editor("O6 O7 O8 O8 O9", ())
+    e.apply(Command("lay", tiles=tiles("O6 O7 O8 O8 O9")))
+    assert e.state.table[0] == tiles("O6 O7 O8 O8 O9")
+    e.apply(Command("split", 0, tiles("O8"), at=2))  # the first O8
+    assert e.state.table == (tiles("O6 O7"), tiles("O8 O8 O9"))
+    e.undo()
+    e.apply(Command("split", 0, tiles("O8")))  # no place given: at the second, as shown
+    assert e.state.table == (tiles("O6 O7 O8"), tiles("O8 O9"))
+    e.undo()
+    with pytest.raises(EditError, match="O8 is not at place 2 of set 1"):
+        e.apply(Command("split", 0, tiles("O8"), at=1))

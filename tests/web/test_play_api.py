@@ -531,6 +531,8 @@ def test_a_bad_new_game_is_400_with_one_line(client: TestClient, body: Any, mess
         ({"commands": [{"do": "add", "tiles": ["R1"]}]}, "request: command 1 (add) needs 'set'"),
         ({"commands": [{"do": "move", "set": 0, "tiles": ["R1"], "to": "x"}]}, "request: command 1 'to' must be a set number"),
         ({"commands": [{"do": "split", "set": 0, "tiles": ["R1", "R2"]}]}, "(split) takes one tile"),
+        ({"commands": [{"do": "split", "set": 0, "tiles": ["R1"], "at": -1}]}, "request: command 1 'at' is for split"),
+        ({"commands": [{"do": "lay", "tiles": ["R1"], "at": 0}]}, "request: command 1 'at' is for split"),
         ({"commands": [{"do": "lay", "tiles": ["R1"], "why": 1}]}, "request: command 1 must be an object"),
         ({"commands": [{"do": "lay", "tiles": ["R8"]}]}, "R8"),  # numbers run 1..7 in this game
     ],

@@ -146,7 +146,8 @@ export class GameBoard {
       const index = Number(button.dataset.split);
       const [key] = [...this.selected];
       this.focusKey = `zone:set:${index}`;
-      this.send([{ do: "split", set: index, tiles: [this.item(key).tile] }]);
+      const at = Number(key.split(":")[2]); // which copy, when the set holds two
+      this.send([{ do: "split", set: index, tiles: [this.item(key).tile], at }]);
     } else if (button.dataset.swap) {
       const index = Number(button.dataset.swap);
       const items = [...this.selected].map((k) => this.item(k));
