@@ -148,6 +148,8 @@ def _seats(raw: Any) -> tuple[Seat, ...]:
                 400, f'request: seat {i} must be {{"kind": "person"}} or {{"kind": "ai", "level": "easy"}}'
             )
         kind = _choice(seat.get("kind"), f"seat {i} kind", KINDS)
+        if kind == "person" and seat.get("level") is not None:
+            raise RequestError(400, f"request: seat {i} is a person: a level is for an AI seat")
         level = _choice(seat.get("level"), f"seat {i} level", LEVELS) if kind == "ai" else None
         kinds.append(kind)
         levels.append(level)

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import logging
+import math
 import re
 from collections.abc import Callable
 from functools import cache, lru_cache
@@ -110,7 +111,7 @@ def puzzles(difficulty: str | None) -> list[Json]:
 
 def puzzle(puzzle_id: str, answer: str | None) -> Json:
     """One puzzle, as ``puzzles show --json``, its recorded answer only when asked."""
-    return _puzzle(puzzle_id, 404).to_dict(answer=_flag(answer, "answer"))
+    return _puzzle(puzzle_id, 404).to_dict(answer=_query_flag(answer, "answer"))
 
 
 # --------------------------------------------------------------------------- the solver's answers
@@ -293,7 +294,7 @@ def _solve_options(options: Json, time_limit: float) -> SolveOptions:
 def _time_limit(options: Json, limits: Limits) -> float:
     """The request's time limit, never above the server's."""
     asked = options.get("time_limit", limits.time_limit)
-    if isinstance(asked, bool) or not isinstance(asked, (int, float)) or not asked > 0:
+    if isinstance(asked, bool) or not isinstance(asked, (int, float)) or not 0 < asked < math.inf:
         raise RequestError(
             400, f"request: 'time_limit' must be a number of seconds above 0, got {shown(asked)}"
         )
@@ -301,14 +302,20 @@ def _time_limit(options: Json, limits: Limits) -> float:
 
 
 def _flag(value: Any, name: str) -> bool:
+    """A JSON field that is true or false (as 'initial_meld' is: no words for it)."""
     if isinstance(value, bool):
         return value
+    raise RequestError(400, f"request: '{name}' must be true or false, got {shown(value)}")
+
+
+def _query_flag(value: str | None, name: str) -> bool:
+    """A flag in an address (``?answer=yes``): absent is false."""
     words = {"yes": True, "true": True, "1": True, "no": False, "false": False, "0": False}
-    if isinstance(value, str) and value.lower() in words:
-        return words[value.lower()]
     if value is None:
         return False
-    raise RequestError(400, f"request: '{name}' must be true or false, got {shown(value)}")
+    if value.lower() in words:
+        return words[value.lower()]
+    raise RequestError(400, f"request: '{name}' must be yes or no, got {shown(value)}")
 
 
 # --------------------------------------------------------------------------- messages

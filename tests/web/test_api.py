@@ -311,8 +311,10 @@ BAD_SOLVES = [
     (b'{"rack": "R1", "time_limit": -1}', 400, "request: 'time_limit' must be a number of seconds above 0, got -1"),
     (b'{"rack": "R1", "time_limit": "1"}', 400, "request: 'time_limit' must be a number of seconds above 0, got '1'"),
     (b'{"rack": "R1", "time_limit": true}', 400, "request: 'time_limit' must be a number of seconds above 0, got true"),
+    (b'{"rack": "R1", "time_limit": Infinity}', 400, "request: 'time_limit' must be a number of seconds above 0, got Infinity"),
     (b'{"rack": "R1", "time_limit": NaN}', 400, "request: 'time_limit' must be a number of seconds above 0, got NaN"),
     (b'{"rack": "R1", "steps": "maybe"}', 400, "request: 'steps' must be true or false, got 'maybe'"),
+    (b'{"rack": "R1", "steps": "yes"}', 400, "request: 'steps' must be true or false, got 'yes'"),  # as initial_meld
     (b'{"rack": "R1", "initial_meld": "yes"}', 400, "request: 'initial_meld' must be true or false, got \"yes\""),
     (b'{"puzzle": "split-run", "rack": "R1"}', 400, "request: give a 'puzzle' id or a position, not both"),
     (b'{"puzzle": 7}', 400, "request: 'puzzle' must be a puzzle id such as \"split-run\", got 7"),
@@ -366,7 +368,7 @@ def test_bad_uploads_and_queries(client: TestClient) -> None:
     assert error_of(unknown_key, 400).startswith("position file p.txt line 2: unknown key 'colour'")
     assert error_of(client.get("/api/puzzles?difficulty=9"), 400) == "difficulty must be 1, 2, 3, 4 or 5, got '9'"
     assert error_of(client.get("/api/puzzles/nope"), 404) == "no puzzle 'nope': GET /api/puzzles lists them"
-    assert error_of(client.get("/api/puzzles/rebuild?answer=perhaps"), 400) == "request: 'answer' must be true or false, got 'perhaps'"
+    assert error_of(client.get("/api/puzzles/rebuild?answer=perhaps"), 400) == "request: 'answer' must be yes or no, got 'perhaps'"
     assert error_of(client.get("/api/solve"), 405) == "GET is not allowed on /api/solve"
     assert error_of(client.get("/nothing/here"), 404) == "no such page or endpoint: /nothing/here"
 
@@ -415,7 +417,7 @@ def test_a_long_value_is_quoted_short(client: TestClient, path: str, body: Any, 
         ("/api/check", {"rack": "R5", "answer": [], "show": "a\nb"}, "request: 'show' must be true or false, got 'a\\nb'"),
         ("/api/hint", {"rack": "R5", "level": "a\nb"}, "request: 'level' must be 1, 2 or 3, got 'a\\nb'"),
         ("/api/hint", {"rack": "R5", "level": ["a\u2028b"]}, "request: 'level' must be 1, 2 or 3, got [\"a\\u2028b\"]"),
-        ("/api/puzzles/rebuild?answer=a%0Ab", None, "request: 'answer' must be true or false, got 'a\\nb'"),
+        ("/api/puzzles/rebuild?answer=a%0Ab", None, "request: 'answer' must be yes or no, got 'a\\nb'"),
         ("/api/puzzles?difficulty=%0A", None, "difficulty must be 1, 2, 3, 4 or 5, got '\\n'"),
         ("/api/position?name=%0Aevil", "rack: R14\n", "invalid tile 'R14' in rack in position file \\nevil line 1"),
         ("/api/reviews?name=%0Aevil", "{}\n", "record \\nevil line 1: "),
