@@ -448,6 +448,8 @@ def test_building_a_position_from_the_palette(page: Page) -> None:
     tab_to(p, "#board .rack-zone [data-tile='J']")
     p.keyboard.press("Delete")
     assert tiles(p, "#board .rack-zone") == ["R5"]
+    # The focus stays on the board (the next tile), not back at the top of the page.
+    assert p.evaluate("document.activeElement.dataset.tile") == "K9"
     p.fill("#board [data-set-notation='0']", "K9-11")  # a set retyped
     p.press("#board [data-set-notation='0']", "Enter")
     p.wait_for_selector("#board [data-set='0'] [data-tile='K11']")

@@ -272,6 +272,12 @@ export class Board {
     } else if (tile && (event.key === "Delete" || event.key === "Backspace") && this.options.mode === "position") {
       event.preventDefault();
       const ids = this.selected.size ? new Set(this.selected) : new Set([Number(tile.dataset.id)]);
+      // The focus stays where the work is: on the tile after the ones removed (or before them).
+      const tiles = [...this.root.querySelectorAll("button[data-id]")];
+      const at = tiles.indexOf(tile);
+      const left = (list) => list.find((b) => !ids.has(Number(b.dataset.id)));
+      const next = left(tiles.slice(at + 1)) ?? left(tiles.slice(0, at).reverse());
+      this.focusKey = next ? next.dataset.key : null;
       this.change(() => this.take(ids));
     }
   }
