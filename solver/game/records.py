@@ -431,7 +431,8 @@ class _Story:
 
     Whose turn it is (from the first player, in seat order); the table each turn starts from (the
     one the turn before left); each rack (what the player's last turn left: the rack, plus tiles
-    that came off the table, plus the tile drawn and any penalty tiles); tile copies; ``opened``
+    that came off the table, plus the tile drawn and any penalty tiles); tile copies, across every
+    rack at once; ``opened``
     (true once the player has played); the pool (less a tile per draw and the penalty tiles; a pass
     only once it is empty); and the result: the last turn's player emptied their rack, or the last
     turn of every player was a pass; the racks left; the winner of a blocked round; the scores
@@ -486,8 +487,33 @@ class _Story:
             racks[seat] = _rack_after(turn)
             opened[seat] = turn.opened or bool(turn.played)
             table = Counter(tuple(sorted(s)) for s in turn.table_after)
+        self._check_copies_in_play(turns, racks)
         if result is not None:
             self._check_result(len(turns), turns, result, racks, opened)
+
+    def _check_copies_in_play(self, turns: Sequence[TurnRecord], last: dict[int, Counter[Tile]]) -> None:
+        """Tile copies across all players at once: a rack changes only on its player's turn, so
+        between two of their turns it is the rack the next one starts from (after the last, what
+        that left), and each turn's table plus every rack known then must fit the game's copies."""
+        later: dict[int, Counter[Tile]] = dict(last)  # each seat's rack from this turn on
+        held: list[dict[int, Counter[Tile]]] = []
+        for turn in reversed(turns):
+            later[turn.seat] = Counter(turn.rack)
+            held.append(dict(later))
+        held.reverse()
+        rules = self.header.rules
+        for i, (turn, racks) in enumerate(zip(turns, held)):
+            tiles = Counter(t for s in turn.table for t in s)
+            for rack in racks.values():
+                tiles.update(rack)
+            for t, n in sorted(tiles.items()):
+                limit = rules.jokers if t.is_joker else rules.copies
+                if n > limit:
+                    where = ", ".join(f"player {seat + 1}: {racks[seat][t]}" for seat in sorted(racks) if racks[seat][t])
+                    what = "jokers" if t.is_joker else f"copies of {t}"
+                    raise self.fail(
+                        i, f"too many {what} at once: {n} on the table and the racks ({where}), the game has {limit}"
+                    )
 
     def _check_copies(self, i: int, tiles: Counter[Tile]) -> None:
         rules = self.header.rules

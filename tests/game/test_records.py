@@ -286,3 +286,25 @@ def test_a_record_without_a_deal_is_taken_up_where_it_starts() -> None:
     tail[-1]["turns"] = len(tail) - 2
     record = parse_record("\n".join(json.dumps(d) for d in tail[:-1]), "x.jsonl")
     assert len(record.turns) == len(tail) - 2
+
+
+def test_copies_held_across_players_at_once_are_counted() -> None:
+    # Each line fits the rules alone; together two O3 are in play at once where the game has one.
+    game = {"type": "game", "version": 1, "rules": {"copies": 1}, "seed": 1, "scoring": "standard",
+            "players": [{"player": 1, "name": "a", "kind": "ai"}, {"player": 2, "name": "b", "kind": "ai"}],
+            "first_player": 1}
+    turns = [
+        {"type": "turn", "turn": 1, "player": 1, "opened": False, "rack": ["O3", "B1"], "table": [],
+         "played": [], "drew": "K2", "table_after": [], "pool": 10},
+        {"type": "turn", "turn": 2, "player": 2, "opened": False, "rack": ["O3", "R5"], "table": [],
+         "played": [], "drew": "K4", "table_after": [], "pool": 9},
+    ]
+    text = "\n".join(json.dumps(line) for line in [game, *turns])
+    with pytest.raises(InputError) as caught:
+        parse_record(text, "x.jsonl")
+    assert str(caught.value) == (
+        "record x.jsonl line 2: too many copies of O3 at once: 2 on the table and the racks"
+        " (player 1: 1, player 2: 1), the game has 1"
+    )
+    turns[1]["rack"] = ["K3", "R5"]  # the same without the second O3 is read
+    assert len(parse_record("\n".join(json.dumps(line) for line in [game, *turns]), "x.jsonl").turns) == 2
