@@ -45,8 +45,10 @@ CONNECT_SECONDS = 5.0
 WINDOW_PER_WORKER = 4
 # A cluster's size is looked up again this often (workers may join or leave during a run).
 RESIZE_SECONDS = 5.0
-# How long a run waits for a scheduler without workers to get one (workers may be starting).
+# How long a run waits for a scheduler without workers to get one (workers may be starting, or
+# all have left during the run and may come back); the workers are looked for this often.
 WORKERS_SECONDS = 30.0
+WORKERS_POLL_SECONDS = 2.0
 
 
 class DaskExecutor:
@@ -76,9 +78,28 @@ class DaskExecutor:
         return _DaskHandle(self.client.submit(fn, arg, pure=False))
 
     def first_done(self, handles: Sequence[Handle[Any]]) -> Sequence[Handle[Any]]:
-        with _cluster_errors(), self.client.as_current():  # wait() looks for the client to ask there
-            done = distributed.wait(_futures(handles), return_when="FIRST_COMPLETED").done
-        return [h for h in handles if cast(_DaskHandle[Any], h).future in done]
+        futures = _futures(handles)
+        alone_since: float | None = None  # since when the scheduler has had no worker
+        while True:
+            try:
+                with self.client.as_current():  # wait() looks for the client to ask there
+                    done = distributed.wait(futures, timeout=WORKERS_POLL_SECONDS, return_when="FIRST_COMPLETED").done
+                return [h for h in handles if cast(_DaskHandle[Any], h).future in done]
+            except TimeoutError:
+                pass  # nothing finished yet: are there workers to finish it?
+            except Exception:
+                with _cluster_errors():
+                    raise
+            with _cluster_errors():
+                alone = not self.client.nthreads()
+            now = time.monotonic()
+            alone_since = (alone_since or now) if alone else None
+            if alone_since is not None and now - alone_since >= WORKERS_SECONDS:
+                address = self.client.scheduler.address if self.client.scheduler else "the scheduler"
+                raise ExecutorError(
+                    f"every Dask worker left the scheduler at {address} during the run, and none came back"
+                    f" within {WORKERS_SECONDS:g} s: start some (dask worker {address})"
+                )
 
     def cancel(self, handles: Sequence[Handle[Any]]) -> None:
         with suppress(Exception):  # the scheduler is gone: nothing is left running there

@@ -71,6 +71,24 @@ def test_a_worker_killed_mid_run_has_its_chunk_rerun_and_the_run_ends_the_same(o
         os.kill(killed, 0)
 
 
+def test_every_worker_leaving_mid_run_ends_the_run_in_one_line(own_cluster: LocalCluster, monkeypatch: pytest.MonkeyPatch) -> None:
+    import solver.executors.dask as dask_executor
+
+    monkeypatch.setattr(dask_executor, "WORKERS_SECONDS", 1.5)
+    monkeypatch.setattr(dask_executor, "WORKERS_POLL_SECONDS", 0.2)
+    address = own_cluster.scheduler_address
+    settings = Settings(ais=("easy", "easy"), games=400, seed=1, rules=RuleSet(numbers=7))
+    games = run_games(settings, Workers("dask", scheduler=address))
+    assert next(games).index >= 0
+    own_cluster.scale(0)  # every worker gone, with chunks still queued
+    started = time.monotonic()
+    with pytest.raises(ExecutorError, match=f"every Dask worker left the scheduler at {address} during the run,"
+                       " and none came back within 1.5 s: start some"):
+        for _ in games:
+            pass
+    assert time.monotonic() - started < 30  # it waited for them, not for ever
+
+
 def test_a_run_stopped_early_leaves_the_cluster_as_it_found_it(dask_cluster: LocalCluster) -> None:
     address = dask_cluster.scheduler_address
     before, _ = scheduler_state(address)
