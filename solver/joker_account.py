@@ -53,6 +53,9 @@ class JokerAccount:
     """What became of every table joker: retrieved ones listed, the rest kept their tiles."""
 
     retrieved: tuple[Retrieved, ...]
+    # What the jokers of each set after the move stand for in this account: (its index from 0,
+    # the tiles, sorted). A set written so as to say otherwise would mean another move.
+    declared: tuple[tuple[int, tuple[Tile, ...]], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -130,7 +133,8 @@ class _Search:
                                 Retrieved(self.before[owner][0], role, t, slots[j][0] + 1)
                                 for (owner, role), (j, t, stays) in zip(roles, fate)
                                 if not stays
-                            )
+                            ),
+                            tuple(zip(self.after_sets, declared)),
                         )
         return None
 

@@ -45,9 +45,10 @@ class TableReading:
 def table_readings(written: Sequence[Tile], rules: RuleSet) -> tuple[TableReading, ...]:
     """The readings of a table set as written: the written order settles runs where it can.
 
-    A run reading counts if its numbered tiles sit at their places in the written order (either
-    direction); groups have no order. Only when no reading fits the order (``R12 R13 J``) does
-    every valid reading count (there: R11).
+    A run reading counts if its numbered tiles sit at their places in the written order, read
+    ascending (``R4 J J``: R5 and R6, not R3 and R2), or descending only where no run fits it
+    ascending (``R6 R5 J``: R4); groups have no order. Only when no reading fits the order at all
+    (``R12 R13 J``) does every valid reading count (there: R11).
     """
     return _table_readings(tuple(written), rules)
 
@@ -55,7 +56,9 @@ def table_readings(written: Sequence[Tile], rules: RuleSet) -> tuple[TableReadin
 @lru_cache(maxsize=4096)
 def _table_readings(written: tuple[Tile, ...], rules: RuleSet) -> tuple[TableReading, ...]:
     options = readings(written, rules)
-    in_order = [r for r in options if r.kind is Kind.GROUP or _fits_order(r, written)]
+    runs = [r for r in options if r.kind is Kind.RUN]
+    in_order = [r for r in runs if _fits(r, written)] or [r for r in runs if _fits(r, written[::-1])]
+    in_order += [r for r in options if r.kind is Kind.GROUP]
     chosen = in_order or options
     found: list[TableReading] = []
     for r in chosen:
@@ -65,29 +68,25 @@ def _table_readings(written: tuple[Tile, ...], rules: RuleSet) -> tuple[TableRea
     return tuple(found)
 
 
-def _fits_order(reading: Reading, written: tuple[Tile, ...]) -> bool:
-    """Whether the run's tiles stand where the written order puts them (ascending or descending)."""
-    stands = reading.stands_for
-    return any(
-        all(t.is_joker or t == s for t, s in zip(order, stands))
-        for order in (written, written[::-1])
-    )
+def _fits(reading: Reading, order: tuple[Tile, ...]) -> bool:
+    """Whether the run's tiles stand where ``order`` puts them, read ascending."""
+    return all(t.is_joker or t == s for t, s in zip(order, reading.stands_for))
 
 
 def keeps_places(reading: Reading, written: Sequence[Tile]) -> bool:
     """Whether each joker of ``written`` stands, in this reading, where the written order puts it:
     as many steps along the run from the nearest numbered tile before it (after it, for jokers
     that open the set) as it is written from that tile, in the direction the first two numbered
-    tiles are written in. An editor keeps
+    tiles are written in (ascending with one numbered tile). An editor keeps
     these places when tiles join a set, so that its jokers go on standing for what they did
     (``R4 R5 R6 J`` given R3: ``R3 R4 R5 R6 J``, the joker still R7). Groups have no places."""
     if reading.kind is Kind.GROUP:
         return True
     place = {s: i for i, s in enumerate(reading.stands_for)}
     numbered = [place.get(t, -1) for t in written if not t.is_joker]
-    orders = [tuple(written), tuple(written[::-1])]
-    if len(numbered) > 1:  # the direction the first two numbered tiles are written in
-        orders = orders[:1] if numbered[0] < numbered[1] else orders[1:]
+    # The direction the first two numbered tiles are written in; with one, ascending (as
+    # table_readings reads it: R4 J J is R4 R5 R6).
+    orders = [tuple(written)] if len(numbered) < 2 or numbered[0] < numbered[1] else [tuple(written[::-1])]
     for order in orders:
         taken: set[int] = set()
         for i, t in enumerate(order):

@@ -10,9 +10,10 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
-from solver.joker_account import Retrieved
-from solver.jokers import table_readings
-from solver.melds import Kind, best_reading
+from solver.errors import ValidationFailure
+from solver.joker_account import Retrieved, account
+from solver.jokers import Role, table_readings
+from solver.melds import Kind, Reading, best_reading, preferred, readings
 from solver.position import Position
 from solver.rules import JokerRules, RuleSet
 from solver.tiles import JOKER, Tile, format_tiles, points
@@ -180,6 +181,51 @@ def describe_table(
         placed.append(PlacedSet(ordered, c, from_rack))
     placed.sort(key=lambda p: sort_key(p.tiles, rules))
     return tuple(placed)
+
+
+def joker_story(position: Position, placed: tuple[PlacedSet, ...]) -> tuple[tuple[PlacedSet, ...], tuple[Retrieved, ...]]:
+    """Under strict and locked jokers: the table written as its account says its jokers declare
+    (see written_as_declared), and the jokers retrieved. None is a bug: the move was validated."""
+    if position.rules.joker_rules is JokerRules.FREE:
+        return placed, ()
+    story = account(position, [p.tiles for p in placed])
+    if story is None:  # validate() found an account of the same table: a bug if not here
+        raise ValidationFailure("no account of the table jokers for a validated move")
+    return written_as_declared(placed, story.declared, position.rules), story.retrieved
+
+
+def written_as_declared(
+    placed: tuple[PlacedSet, ...], declared: Sequence[tuple[int, tuple[Tile, ...]]], rules: RuleSet
+) -> tuple[PlacedSet, ...]:
+    """The table with each joker set written so that, read back as a table (strict and locked
+    jokers: by its order), its jokers stand for what the move's account says they declare
+    (``declared``: set index, tiles). ``R11 R12 R13 J`` holding the R1 of ``R12 R13 J`` under
+    american wrap must not come out as ``J R11 R12 R13``, where the joker is R10."""
+    out = list(placed)
+    for i, tiles in declared:
+        p = placed[i]
+        said = [r for r in table_readings(p.tiles, rules) if r.kind is Kind.GROUP or _run_declares(r.roles, tiles)]
+        if said:
+            continue
+        fitting = [r for r in readings(p.tiles, rules) if r.kind is Kind.RUN and _jokers_of(r) == tiles]
+        if not fitting:
+            continue  # the account's tiles are a group's: any order says them
+        ordered = preferred(fitting).tiles
+        laid = Counter(t for t, own in zip(p.tiles, p.from_rack) if own)
+        flags = []
+        for t in ordered:
+            flags.append(laid[t] > 0)
+            laid[t] -= 1
+        out[i] = PlacedSet(ordered, p.change, tuple(flags))
+    return tuple(out)
+
+
+def _run_declares(roles: Sequence[Role], tiles: tuple[Tile, ...]) -> bool:
+    return tuple(sorted(r.options[0] for r in roles)) == tiles
+
+
+def _jokers_of(reading: Reading) -> tuple[Tile, ...]:
+    return tuple(sorted(s for t, s in zip(reading.tiles, reading.stands_for) if t.is_joker))
 
 
 def unchanged(before: Sequence[Sequence[Tile]], after: Sequence[Sequence[Tile]]) -> list[int]:

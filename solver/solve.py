@@ -13,13 +13,20 @@ from solver.backends import get_backend
 from solver.backends.linear import INF
 from solver.errors import ValidationFailure
 from solver.initial_meld import best_meld_value, meld_value_bound
-from solver.joker_account import Retrieved, account
 from solver.model import TurnModel, build_model
 from solver.model.table_jokers import needs_joker_rows
 from solver.model.turn import BUILD_DEADLINE, BuildTimeLimit
 from solver.position import Position
 from solver.rules import JokerRules
-from solver.solution import Objective, SetChange, Solution, Status, describe_table, unchanged
+from solver.solution import (
+    Objective,
+    SetChange,
+    Solution,
+    Status,
+    describe_table,
+    joker_story,
+    unchanged,
+)
 from solver.tiles import Tile, points
 from solver.validator import validate
 
@@ -100,12 +107,7 @@ def solve(position: Position, options: SolveOptions = SolveOptions()) -> Solutio
     else:
         status = Status.TIME_LIMIT
     placed = describe_table(position, sets, played)
-    retrieved: tuple[Retrieved, ...] = ()
-    if position.rules.joker_rules is not JokerRules.FREE:
-        story = account(position, [p.tiles for p in placed])
-        if story is None:  # validate() found an account of the same table: a bug if not here
-            raise ValidationFailure("no account of the table jokers for a validated move")
-        retrieved = story.retrieved
+    placed, retrieved = joker_story(position, placed)
     return Solution(
         position=position,
         status=status,

@@ -33,7 +33,7 @@ from typing import TYPE_CHECKING, Any
 from solver.initial_meld import a_meld
 from solver.least_moves import Placed, Rearrangement, least_moves, match
 from solver.melds import Kind, best_reading
-from solver.rules import RuleSet
+from solver.rules import JokerRules, RuleSet
 from solver.tiles import JOKER, Tile, format_tiles, parse_token
 
 if TYPE_CHECKING:
@@ -121,7 +121,7 @@ def best_steps(
 
     Stopped by ``time_limit`` (seconds for the rearrangement's search), the steps are those of
     the best arrangement found: still the same tiles played, perhaps more table tiles moved."""
-    from solver.solution import SetChange, describe_table
+    from solver.solution import SetChange, describe_table, joker_story
 
     position = solution.position
     after = [list(s.tiles) for s in solution.table]
@@ -129,9 +129,12 @@ def best_steps(
         # An opening that goes on: the meld first, only then the table (as the steps of a turn).
         return solution, plan_steps(position.table, after, solution.played, position.rules, opening=True)
     found = least_moves(position, after, solution.played, backend, time_limit)
-    table = describe_table(position, found.sets, solution.played)
+    table, retrieved = joker_story(position, describe_table(position, found.sets, solution.played))
     better = dataclasses.replace(
-        solution, table=table, kept_sets=sum(1 for s in table if s.change is SetChange.UNCHANGED)
+        solution,
+        table=table,
+        kept_sets=sum(1 for s in table if s.change is SetChange.UNCHANGED),
+        retrieved=retrieved,  # its sets are numbered in this arrangement
     )
     return better, plan(position.table, found, solution.played, position.rules)
 
@@ -280,7 +283,11 @@ class _Planner:
 
     # -- naming ----------------------------------------------------------------------------
     def _name(self, live: int) -> str:
-        return name(self.live[live], self.rules)
+        tiles = self.live[live]
+        strict = self.rules.joker_rules is not JokerRules.FREE
+        if strict and live < len(self.before) and tiles[JOKER] and Counter(self.before[live]) == tiles:
+            return format_tiles(self.before[live])  # as written: its order says what its jokers stand for
+        return name(tiles, self.rules)
 
     def _destination(self, j: int) -> str:
         if j in self.holder:

@@ -17,7 +17,7 @@ from solver.joker_account import account
 from solver.jokers import assignments, keeps_places, table_readings
 from solver.melds import is_valid, readings
 from solver.position import Position
-from solver.rules import JokerRules, Retrieval, RuleSet
+from solver.rules import JokerRules, Retrieval, RuleSet, Wrap
 from solver.solve import SolveOptions, solve
 from solver.tiles import JOKER, Tile, format_tiles, parse_token, tile
 from solver.validator import validate
@@ -64,6 +64,9 @@ MORE_EXAMPLES = [
     # The joker leaves its set only when retrieved: R11 R12 R13 J stands for R10.
     (["R11 R12 R13 J"], "K9 K10", 2, 0, 0),
     (["R12 R13 J"], "R11 K9 K10", 3, 3, 3),
+    # One numbered tile: the run reads ascending (R4 J J is R4 R5 R6), so R2 retrieves nothing.
+    (["R4 J J"], "R2 B9 O9", 3, 0, 0),
+    (["J J R4"], "R5 B9 O9", 3, 1, 1),
 ]
 
 
@@ -75,6 +78,32 @@ def test_examples(table: list[str], rack: str, free: int, strict: int, locked: i
         solution = solve(position(rack, table, mode), SolveOptions(backend=backend, formulation=formulation or "auto"))
         assert solution.tiles_played == expected, (mode, [str(s) for s in solution.table])
         assert validate(solution.position, [s.tiles for s in solution.table]) == []
+
+
+@pytest.mark.parametrize(("rack", "strict"), [("K4", 0), ("K2 B2 B3", 1)])
+@pytest.mark.parametrize("engine", ["bnb", "bnb-sets", "cbc", "cpsat", "highs"])
+def test_a_wrapped_run_is_read_in_its_written_order(rack: str, strict: int, engine: str) -> None:
+    # K3 J K1 under american wrap is K3 K4 K1 (the joker K4), not K1 K2 K3 read backwards.
+    rules = RuleSet(joker_rules=JokerRules.STRICT, wrap=Wrap.AMERICAN, numbers=4, colours=2)
+    backend, _, formulation = engine.partition("-")
+    pos = Position.from_strings(rack, ["K3 J K1"], rules=rules)
+    solution = solve(pos, SolveOptions(backend=backend, formulation=formulation or "auto"))
+    assert solution.tiles_played == strict, [str(s) for s in solution.table]
+    assert validate(pos, [tiles("K1 J K3 K4")]) != []  # K4 would take the joker's place, in its own set
+
+
+def test_a_joker_set_is_printed_as_its_jokers_stand(tmp_path: Path) -> None:
+    # R12 R13 J under american wrap holds R1; with R11 laid it must not come out as J R11 R12 R13
+    # (the joker R10), which fed back in lets R10 retrieve it.
+    rules = RuleSet(joker_rules=JokerRules.STRICT, wrap=Wrap.AMERICAN)
+    solution = solve(Position.from_strings("R11", ["R12 R13 J"], rules=rules), SolveOptions())
+    assert [format_tiles(s.tiles) for s in solution.table] == ["R11 R12 R13 J"]
+    again = solve(Position.from_strings("R10 B9 O9", ["R11 R12 R13 J"], rules=rules), SolveOptions())
+    assert again.tiles_played == 1  # R10 only: the joker stays the R1
+    text = "opened: yes\nrules: joker-rules=strict wrap=american\nrack: R11\ntable:\n  R12 R13 J\n"
+    (tmp_path / "am.txt").write_text(text)
+    steps = CliRunner().invoke(cli, ["solve", str(tmp_path / "am.txt"), "--steps"])
+    assert "[R11] R12 R13 J" in steps.output and "Add R11 from your rack to R12 R13 J" in steps.output
 
 
 def test_club_retrieval_needs_no_rack_tiles_beside_the_joker() -> None:
@@ -120,7 +149,9 @@ def test_which_readings_keep_the_jokers_where_they_were_written(written: str, ke
     found = [format_tiles(r.tiles) for r in readings(tiles(written), rules) if keeps_places(r, tiles(written))]
     assert found == kept
     for reading in readings(tiles(written), rules):  # written in its own order, every reading keeps it
-        assert keeps_places(reading, reading.tiles) and keeps_places(reading, reading.tiles[::-1])
+        assert keeps_places(reading, reading.tiles)
+        if sum(not t.is_joker for t in reading.tiles) > 1:  # one numbered tile: read ascending only
+            assert keeps_places(reading, reading.tiles[::-1])
 
 
 def test_declarations_after_the_move() -> None:
