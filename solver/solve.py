@@ -13,7 +13,7 @@ from solver.backends import get_backend
 from solver.backends.linear import INF
 from solver.errors import ValidationFailure
 from solver.initial_meld import best_meld_value, meld_value_bound
-from solver.model import TurnModel, build_model
+from solver.model import TurnModel, build_model, resolved_formulation
 from solver.model.table_jokers import needs_joker_rows
 from solver.model.turn import BUILD_DEADLINE, BuildTimeLimit
 from solver.position import Position
@@ -81,6 +81,7 @@ def solve(position: Position, options: SolveOptions = SolveOptions()) -> Solutio
     if options.formulation == "auto" and backend not in ("highs", "bnb"):
         # CBC and CP-SAT solve den Hertog & Hulshof's set model by default.
         options = options.replace(formulation="sets")
+    resolved_formulation(position, options.formulation)  # a formulation beyond the rules: refused on every path
     found = _shortcut(position, options) if backend == "bnb" else None
     fallback: Found | None = None
     ceiling: Rank | None = None

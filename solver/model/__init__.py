@@ -15,7 +15,7 @@ from solver.model.turn import TurnModel
 from solver.position import Position
 from solver.solution import Objective
 
-__all__ = ["TurnModel", "build_model"]
+__all__ = ["TurnModel", "build_model", "resolved_formulation"]
 
 
 def build_model(
@@ -33,12 +33,24 @@ def build_model(
     the relaxation's smaller model, no bound (see ``joker_fates.add_joker_fates``).
     """
     objective = Objective(objective)
+    formulation = resolved_formulation(position, formulation)
+    if formulation == "flow":
+        return build_flow_model(position, objective)
+    if formulation == "patterns":
+        return build_pattern_model(position, objective, exact=exact, short_hosts=short_hosts)
+    return build_set_model(position, objective)
+
+
+def resolved_formulation(position: Position, formulation: str) -> str:
+    """The formulation ``auto`` means for this turn, or the one asked for; RulesError if the
+    turn's rules are beyond it (every backend and every path of a solve asks here first)."""
     strict = needs_joker_rows(position)
     if formulation == "auto":
         if not flow_supported(position.rules) or (strict and not pattern_supported(position)):
-            formulation = "sets"
-        else:
-            formulation = "patterns" if pattern_supported(position) else "flow"
+            return "sets"
+        return "patterns" if pattern_supported(position) else "flow"
+    if formulation not in ("sets", "flow", "patterns"):
+        raise RulesError(f"unknown formulation {formulation!r} (formulations: auto, sets, flow, patterns)")
     if formulation == "flow" and strict:
         raise RulesError("the flow formulation has no strict or locked joker rules; use --formulation sets")
     if formulation in ("flow", "patterns") and not flow_supported(position.rules):
@@ -46,14 +58,6 @@ def build_model(
             f"the {formulation} formulation needs wrap none or american and fewer jokers than"
             " min-set-size; use --formulation sets"
         )
-    if formulation == "flow":
-        return build_flow_model(position, objective)
-    if formulation == "patterns":
-        if not position.opened:
-            raise RulesError(
-                "the patterns formulation is for turns after the initial meld; use --formulation flow or sets"
-            )
-        return build_pattern_model(position, objective, exact=exact, short_hosts=short_hosts)
-    if formulation == "sets":
-        return build_set_model(position, objective)
-    raise RulesError(f"unknown formulation {formulation!r} (formulations: auto, sets, flow, patterns)")
+    if formulation == "patterns" and not position.opened:
+        raise RulesError("the patterns formulation is for turns after the initial meld; use --formulation flow or sets")
+    return formulation

@@ -330,3 +330,24 @@ def test_a_cached_count_does_not_let_true_through() -> None:
     assert RuleSet.from_options({"jokers": 1}).jokers == 1
     with pytest.raises(RulesError, match="must be a whole number"):
         RuleSet.from_options({"jokers": True})
+
+
+@pytest.mark.parametrize("backend", ["bnb", "highs", "cbc", "cpsat"])
+@pytest.mark.parametrize(
+    ("rules", "opened", "formulation", "message"),
+    [
+        # An opening that goes on (bnb answered it by another path, past the check).
+        (RuleSet(wrap=Wrap.FULL, continue_after_meld=True), False, "flow", "the flow formulation needs wrap none or american"),
+        (RuleSet(joker_rules=JokerRules.STRICT), True, "flow", "the flow formulation has no strict or locked joker rules"),
+        (RuleSet(), False, "patterns", "the patterns formulation is for turns after the initial meld"),
+    ],
+)
+def test_every_backend_refuses_a_formulation_the_rules_are_beyond(
+    rules: RuleSet, opened: bool, formulation: str, message: str, backend: str
+) -> None:
+    from solver.position import Position
+    from solver.solve import SolveOptions, solve
+
+    position = Position.from_strings("R10 R11 R12 K4", ["K5 K6 J"], opened, rules)
+    with pytest.raises(RulesError, match=message):
+        solve(position, SolveOptions(backend=backend, formulation=formulation))
