@@ -199,16 +199,18 @@ def puzzles_generate(
 def puzzles_record(puzzle_file: str) -> None:
     """Measure a puzzle file's difficulty and write it, with an optimal answer, into the file."""
     from puzzles.library import measure, recorded_text
-    from solver.files import load_position, read_text
+    from solver.files import load_position, read_text, write_whole
 
+    text, _ = guarded(lambda: read_text(puzzle_file, "puzzle"))
+    if text.lstrip().startswith("{"):
+        raise fail(
+            f"puzzle file {puzzle_file} is JSON: a puzzle's answer is recorded in a text position file"
+            " (key: value lines, docs/formats.md); the file is left as it was",
+            EXIT_BAD_INPUT,
+        )
     position = guarded(lambda: load_position(puzzle_file))
     difficulty, solution, _ = guarded(lambda: measure(position))
-    text, _ = guarded(lambda: read_text(puzzle_file, "puzzle"))
-    try:
-        with open(puzzle_file, "w", encoding="utf-8") as handle:
-            handle.write(recorded_text(text, difficulty, solution))
-    except OSError as err:
-        raise fail(f"cannot write puzzle file {puzzle_file}: {err.strerror or err}", EXIT_BAD_INPUT) from None
+    guarded(lambda: write_whole(puzzle_file, recorded_text(text, difficulty, solution), "puzzle file"))
     click.echo(
         f"{puzzle_file}: difficulty {difficulty.level} ({count(difficulty.tiles_moved, 'table tile')} moved, "
         f"{count(difficulty.sets_broken, 'set')} broken, {count(difficulty.steps, 'step')}); "

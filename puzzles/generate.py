@@ -374,9 +374,15 @@ def write_generated(
         Path(out_dir).mkdir(parents=True, exist_ok=True)
     except OSError as err:
         raise InputError(f"cannot create puzzle directory {out_dir}: {err.strerror or err}") from None
+    paths = {seed: Path(out_dir) / f"gen-{level}-{seed}.txt" for seed in seeds}
+    there = [seed for seed in seeds if paths[seed].exists()]
+    if there and not resume:  # a file the user may have edited is never written over
+        named = ", ".join(paths[seed].name for seed in there[:3]) + (", ..." if len(there) > 3 else "")
+        raise InputError(
+            f"{out_dir} already holds {len(there)} of these puzzle files ({named}): --resume keeps them"
+            " and makes the others, or give --out another folder"
+        )
     if resume:
-        paths = {seed: Path(out_dir) / f"gen-{level}-{seed}.txt" for seed in seeds}
-        there = [seed for seed in seeds if paths[seed].exists()]
         for seed in there:
             if load_puzzle(str(paths[seed])).id != f"gen-{level}-{seed}":
                 raise InputError(f"puzzle file {paths[seed]} is not the puzzle of seed {seed}: give --out another folder")

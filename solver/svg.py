@@ -13,6 +13,7 @@ from xml.sax.saxutils import escape
 
 from solver.check import CheckReport
 from solver.errors import InputError
+from solver.files import write_whole
 from solver.melds import why_invalid
 from solver.position import Position
 from solver.solution import PlacedSet, SetChange, Solution
@@ -184,8 +185,15 @@ def answer_svg(report: CheckReport) -> str:
 
 
 def write_svg(path: str, picture: str) -> None:
+    """Write the picture whole or not at all; a file already there is replaced only if it is a
+    picture too (``--svg`` given the position file itself must not destroy it)."""
     try:
-        with open(path, "w", encoding="utf-8") as handle:
-            handle.write(picture)
-    except OSError as err:
-        raise InputError(f"cannot write picture {path}: {err.strerror or err}") from None
+        with open(path, "rb") as old:
+            start = old.read(512)
+    except FileNotFoundError:
+        start = None
+    except OSError:
+        start = None  # a directory or unreadable: the write below says why
+    if start is not None and b"<svg" not in start:
+        raise InputError(f"{path} exists and is not an SVG picture: not overwritten (give --svg another file)")
+    write_whole(path, picture, "picture")

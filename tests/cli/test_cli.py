@@ -933,3 +933,26 @@ def test_text_output_fits_80_columns(args: list[str]) -> None:
     result = run(args)
     assert result.exit_code == 0, result.stderr
     assert max(len(click.unstyle(line)) for line in result.stdout.splitlines()) <= 80
+
+
+def test_svg_never_writes_over_a_file_that_is_not_a_picture(tmp_path: Path) -> None:
+    mine = tmp_path / "mine.txt"
+    mine.write_text((paths.ROOT / "puzzles" / "split-run.txt").read_text())
+    before = mine.read_bytes()
+    result = run(["solve", str(mine), "--svg", str(mine)])
+    assert result.exit_code == 1
+    assert result.stderr == f"Error: {mine} exists and is not an SVG picture: not overwritten (give --svg another file)\n"
+    assert mine.read_bytes() == before
+    picture = tmp_path / "answer.svg"
+    assert run(["solve", str(mine), "--svg", str(picture)]).exit_code == 0
+    assert run(["solve", str(mine), "--svg", str(picture)]).exit_code == 0  # a picture is redrawn
+    assert picture.read_text().startswith("<svg") and [p.name for p in tmp_path.iterdir() if p.name.startswith(".")] == []
+
+
+def test_puzzles_record_leaves_a_json_position_file_as_it_was(tmp_path: Path) -> None:
+    pos = tmp_path / "pos.json"
+    pos.write_text('{"rack": ["R5","B7","O7"], "table": [["R4","J","R6"]]}\n')
+    before = pos.read_bytes()
+    result = run(["puzzles", "record", str(pos)])
+    assert result.exit_code == 1 and "is JSON: a puzzle's answer is recorded in a text position file" in result.stderr
+    assert pos.read_bytes() == before and run(["solve", str(pos)]).exit_code == 0

@@ -109,6 +109,9 @@ def test_a_resumed_run_makes_only_the_puzzles_missing(tmp_path: Path) -> None:
     args = ["puzzles", "generate", "--difficulty", "1", "--seed", "20", "--count", "4", "--out", str(out)]
     assert runner.invoke(cli, args).exit_code == 0
     written = {p.name: p.read_bytes() for p in out.iterdir()}
+    again = runner.invoke(cli, args)  # without --resume: the files there are not written over
+    assert again.exit_code == 1 and f"Error: {out} already holds 4 of these puzzle files (gen-1-20.txt," in again.stderr
+    assert {p.name: p.read_bytes() for p in out.iterdir()} == written
     (out / "gen-1-21.txt").unlink()
     (out / "gen-1-23.txt").unlink()
     resumed = runner.invoke(cli, [*args, "--resume"])
