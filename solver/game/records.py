@@ -24,11 +24,13 @@ reading names the file, the line and what is wrong.
 from __future__ import annotations
 
 import json
+import os
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
+from contextlib import suppress
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import IO, Any
+from typing import Any
 
 from solver.errors import InputError, RulesError
 from solver.files import RepeatedKey, json_loads, read_input, write_whole
@@ -156,14 +158,26 @@ class RecordWriter:
     def __init__(self, path: str | Path, header: GameHeader | Line) -> None:
         self.path = str(path)
         try:
-            self._handle: IO[str] = open(path, "w", encoding="utf-8")  # noqa: SIM115 - closed in close()
+            self._fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o666)
         except OSError as err:
             raise InputError(f"cannot write record {path}: {err.strerror or err}") from None
+        self._size = 0  # bytes of whole lines written
         self._line(_as_dict(header))
 
     def _line(self, data: dict[str, Any]) -> None:
-        self._handle.write(json.dumps(data, separators=(", ", ": ")) + "\n")
-        self._handle.flush()
+        """One line, whole or not at all: a write that fails (a full disk) is cut back to the
+        lines before it, so the record stays readable up to there."""
+        text = (json.dumps(data, separators=(", ", ": ")) + "\n").encode("utf-8")
+        try:
+            done = 0
+            while done < len(text):
+                done += os.write(self._fd, text[done:])
+        except OSError as err:
+            with suppress(OSError):
+                os.ftruncate(self._fd, self._size)
+                os.lseek(self._fd, self._size, os.SEEK_SET)
+            raise InputError(f"cannot write record {self.path}: {err.strerror or err}") from None
+        self._size += len(text)
 
     def turn(self, turn: TurnRecord | Line) -> None:
         self._line(_as_dict(turn))
@@ -172,7 +186,8 @@ class RecordWriter:
         self._line(_as_dict(result))
 
     def close(self) -> None:
-        self._handle.close()
+        with suppress(OSError):  # what could not be written was said already
+            os.close(self._fd)
 
     def __enter__(self) -> RecordWriter:
         return self

@@ -308,3 +308,30 @@ def test_copies_held_across_players_at_once_are_counted() -> None:
     )
     turns[1]["rack"] = ["K3", "R5"]  # the same without the second O3 is read
     assert len(parse_record("\n".join(json.dumps(line) for line in [game, *turns]), "x.jsonl").turns) == 2
+
+
+def test_a_record_written_as_the_game_goes_stays_readable_when_the_disk_fills(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import errno
+    import os
+
+    from solver.game.records import RecordWriter
+
+    lines = [json.loads(line) for line in _lines(played_game())]
+    path = tmp_path / "rec.jsonl"
+    writer = RecordWriter(path, lines[0])
+    writer.turn(lines[1])
+    real_write = os.write
+
+    def half_then_full(fd: int, data: bytes) -> int:
+        if len(data) > 8:
+            return real_write(fd, data[: len(data) // 2])  # half the line goes down...
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))  # ...then the disk is full
+
+    monkeypatch.setattr(os, "write", half_then_full)
+    with pytest.raises(InputError, match=f"cannot write record {path}: No space left on device"):
+        writer.turn(lines[2])
+    monkeypatch.undo()
+    writer.close()
+    assert path.read_text().splitlines() == [json.dumps(line, separators=(", ", ": ")) for line in lines[:2]]
