@@ -204,9 +204,15 @@ def render_hint(found: Hint, color: bool, numbers: bool = False) -> str:
     the table sets by their numbers too (as ``play`` shows them)."""
     best = found.solution
     n = best.tiles_played
+    unproven = best.status is Status.TIME_LIMIT
     if not n:
+        if unproven:  # a search the limit stopped proves nothing: never a false "no move"
+            return "Time limit reached before a move was found: no hint (try a longer --time-limit)."
         return f"No move this turn: draw a tile{_meld_note(best.position)}."
     lines = [f"You can play {count(n, 'tile')} ({count(best.points_played, 'point')})."]
+    if unproven:
+        lines = [f"You can play at least {count(n, 'tile')} ({count(best.points_played, 'point')}):"
+                 " the time limit stopped the search before it proved more impossible."]
     if found.level >= 2:
         lines.append(fit(f"Use your {tiles_text(best.played, color)}."))
         if found.involved:

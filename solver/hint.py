@@ -23,6 +23,7 @@ class Hint:
     def to_dict(self) -> dict[str, Any]:
         data: dict[str, Any] = {
             "level": self.level,
+            "status": self.solution.status.value,  # time_limit: a search the limit stopped, unproven
             "tiles": self.solution.tiles_played,
             "points": self.solution.points_played,
         }

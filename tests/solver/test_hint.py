@@ -2,18 +2,22 @@
 
 from __future__ import annotations
 
+import dataclasses
 import importlib
 import json
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import pytest
 from click.testing import CliRunner
 
+import solver.hint
 import solver.steps
 from cli.main import cli
 from solver.hint import hint
 from solver.position import Position
+from solver.solution import Solution, Status
 from solver.solve import SolveOptions
 
 POSITION = Position.from_strings("R5 B7 O7 K13", ["R4 J R6", "K1 K2 K3"])
@@ -21,7 +25,7 @@ POSITION = Position.from_strings("R5 B7 O7 K13", ["R4 J R6", "K1 K2 K3"])
 
 def test_levels_reveal_more_and_more() -> None:
     one, two, three = (hint(POSITION, level).to_dict() for level in (1, 2, 3))
-    assert one == {"level": 1, "tiles": 3, "points": 19}
+    assert one == {"level": 1, "status": "optimal", "tiles": 3, "points": 19}
     assert two["rack_tiles"] == ["B7", "R5", "O7"] and two["table_sets"] == ["R4 J R6"]
     assert "steps" not in two
     assert [s["action"] for s in three["steps"]] == ["retrieve", "lay"]
@@ -44,6 +48,20 @@ def test_time_limit_bounds_both_searches(monkeypatch: pytest.MonkeyPatch) -> Non
     monkeypatch.setattr(solver.steps, "least_moves", spy("least_moves", solver.steps.least_moves, lambda a: a[4]))
     assert hint(POSITION, 3, SolveOptions(time_limit=4)).to_dict()["tiles"] == 3
     assert ("search", 4) in limits and ("least_moves", 4) in limits
+
+
+def test_a_hint_the_time_limit_cut_short_says_so(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    real = solver.hint.solve
+
+    def stopped(position: Position, options: SolveOptions) -> Solution:  # as a limit of 0.001 s ends it
+        nothing = real(dataclasses.replace(position, rack=position.rack[-1:]), options)  # K13: no move
+        return dataclasses.replace(nothing, position=position, status=Status.TIME_LIMIT)
+
+    monkeypatch.setattr(solver.hint, "solve", stopped)
+    assert hint(POSITION, 1).to_dict() == {"level": 1, "status": "time_limit", "tiles": 0, "points": 0}
+    (tmp_path / "pos.txt").write_text("rack: R5 B7 O7 K13\ntable:\n  R4 J R6\n  K1 K2 K3\n")
+    result = CliRunner().invoke(cli, ["hint", str(tmp_path / "pos.txt")])
+    assert result.output == "Time limit reached before a move was found: no hint (try a longer --time-limit).\n"
 
 
 def test_level_must_be_1_to_3() -> None:

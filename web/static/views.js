@@ -148,11 +148,13 @@ export function showHint(hints, button, hint, focused = document.activeElement =
 function hintView(hint) {
   const box = el("div", "hint");
   box.dataset.level = String(hint.level);
+  const unproven = hint.status === "time_limit"; // the server's time limit stopped the search
   if (!hint.tiles) {
-    box.append(el("p", null, "No move this turn: draw a tile."));
+    box.append(el("p", null, unproven ? "The time limit ran out before a move was found: no hint." : "No move this turn: draw a tile."));
     return box;
   }
-  if (hint.level === 1) box.append(el("p", null, `Hint 1: you can play ${plural(hint.tiles, "tile")} (${hint.points} points).`));
+  const atLeast = unproven ? "at least " : "";
+  if (hint.level === 1) box.append(el("p", null, `Hint 1: you can play ${atLeast}${plural(hint.tiles, "tile")} (${hint.points} points).`));
   if (hint.level === 2) {
     const tiles = el("p", null, "Hint 2: use your ");
     hint.rack_tiles.forEach((t) => tiles.append(tileElement(t, { played: true })));
