@@ -33,7 +33,7 @@ F = TypeVar("F", bound=Callable[..., Any])
 
 @click.group()
 def puzzles() -> None:
-    """The puzzle library: list, show and check puzzles; record a new puzzle's answer."""
+    """The puzzle library: list, show and check puzzles; record a new puzzle's answer; generate new ones."""
 
 
 @puzzles.command("list")

@@ -173,15 +173,19 @@ def render_arrangement(result: Arrangement, color: bool) -> str:
     placed = sum(len(s) for s in result.table)
     total = placed + len(result.take_back)
     lines = []
-    if not result.take_back:
+    n = len(result.take_back)
+    if not result.optimal:  # a search the limit stopped proves nothing about what cannot be done
+        if total and n == total:
+            lines.append("Time limit reached before an arrangement was found (try a longer --time-limit).")
+        else:
+            found = f"all {count(total, 'tile')} fit" if not n else f"take back {n} of {count(total, 'tile')}"
+            lines.append(f"Time limit reached; best found, not proven the fewest to take back: {found}.")
+    elif not n:
         lines.append(f"All {count(total, 'tile')} fit in {count(len(result.table), 'valid set')}.")
     else:
-        n = len(result.take_back)
         lines.append(f"No arrangement holds all {count(total, 'tile')}: take back {n} (the fewest possible).")
     if result.lines and not result.heap:
         lines.append(f"Lines kept as they were: {len(result.kept_lines)} of {len(result.lines)}.")
-    if not result.optimal:
-        lines.append("Time limit reached: best found, not proven optimal.")
     lines.append("")
     for s in result.table:
         lines.append(f"  {tiles_text(s, color)}")

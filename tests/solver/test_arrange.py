@@ -95,3 +95,21 @@ def test_cli_text_counts_agree(tmp_path: Path) -> None:
     assert heap.exit_code == 0 and heap.stderr == ""
     assert heap.stdout.splitlines()[0] == "All 3 tiles fit in 1 valid set."
     assert "kept" not in heap.stdout  # a heap has no lines to keep
+
+
+def test_an_arrangement_the_time_limit_cut_short_claims_nothing() -> None:
+    from cli.render import render_arrangement
+    from solver.arrange import Arrangement
+
+    def shown(take_back: str, table: tuple[str, ...]) -> str:
+        sets = tuple(tuple(Tile.parse(t) for t in s.split()) for s in table)
+        back = tuple(Tile.parse(t) for t in take_back.split())
+        return render_arrangement(Arrangement(sets, sets, (), back, optimal=False, seconds=0.0), color=False)
+
+    assert shown("B1 B2", ("R1 R2 R3",)).splitlines()[0] == (
+        "Time limit reached; best found, not proven the fewest to take back: take back 2 of 5 tiles."
+    )
+    assert shown("R1 R2 R3", ()).splitlines()[0] == (
+        "Time limit reached before an arrangement was found (try a longer --time-limit)."
+    )
+    assert "fewest possible" not in shown("B1", ("R1 R2 R3",)) and "No arrangement holds" not in shown("B1", ())
