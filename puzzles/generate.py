@@ -45,7 +45,7 @@ from solver.backends import get_backend
 from solver.errors import BackendError, InputError, RummikubError, ValidationFailure
 from solver.executors import Workers, open_executor, run_tasks
 from solver.initial_meld import best_meld_sets
-from solver.melds import Kind, best_reading
+from solver.melds import Kind, best_reading, natural_order
 from solver.model import build_model
 from solver.model.candidates import candidate_sets
 from solver.position import Position
@@ -156,7 +156,10 @@ def generate(
             continue
         if not unique_played(position, solution):
             continue
-        return position, difficulty, solution
+        # The table written as players write it (B3 J B5 J B7, not B3 B5 B7 J J): under strict
+        # jokers a set's order says what its jokers stand for.
+        written = dataclasses.replace(position, table=tuple(natural_order(s, rules) for s in position.table))
+        return written, difficulty, dataclasses.replace(solution, position=written)
     raise RummikubError(f"no puzzle of difficulty {level} found from seed {seed} in {attempts} tries")
 
 

@@ -113,6 +113,14 @@ def preferred(options: Sequence[Reading]) -> Reading:
     return max(options, key=lambda r: (r.value, r.kind is Kind.RUN, -r.stands_for[0].number))
 
 
+def natural_order(tiles: Iterable[Tile], rules: RuleSet) -> tuple[Tile, ...]:
+    """A set as a player writes it: its best reading's order (a run ascending with each joker
+    where it stands), sorted when it is not a set."""
+    tiles = tuple(tiles)
+    reading = best_reading(tiles, rules)
+    return reading.tiles if reading else tuple(sorted(tiles))
+
+
 def is_valid(tiles: Iterable[Tile], rules: RuleSet) -> bool:
     return best_reading(tiles, rules) is not None
 
