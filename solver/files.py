@@ -323,6 +323,13 @@ def read_fields(text: str, label: str, keys: Sequence[str]) -> dict[str, _Field]
                 f"position file {label} line {number}: expected 'key: value' (such as 'rack: R4 R5'),"
                 f" got {line.strip()[:40]!r}"
             )
+        elif current is fields.get("notes") and not raw[0].isspace():
+            # Free text swallows anything: only indented lines go on, so a mistyped key
+            # ('opened no') is not taken for more notes.
+            raise InputError(
+                f"position file {label} line {number}: unexpected {line.strip()[:40]!r} after 'notes:'"
+                " (notes go on on indented lines; a key is written 'key: value')"
+            )
         else:
             current.more.append((number, line.strip()))
     return fields

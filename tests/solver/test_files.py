@@ -310,11 +310,18 @@ def test_position_text_opened_values(value: str, opened: bool) -> None:
 
 
 def test_position_text_continuation_lines() -> None:
-    content = "rack: R1\n  R2 R3\n\tR4\nR5\ntable:\n R7 R8 R9\nK10 B10 O10\nnotes: one\n two\nthree\n"
+    content = "rack: R1\n  R2 R3\n\tR4\nR5\ntable:\n R7 R8 R9\nK10 B10 O10\nnotes: one\n two\n\tthree\n"
     pos = parse_position_text(content, "p.txt")
     assert text(pos.rack) == "R1 R2 R3 R4 R5"
     assert table(pos) == ["R7 R8 R9", "K10 B10 O10"]
     assert pos.notes == "one two three"
+
+
+def test_notes_go_on_only_on_indented_lines() -> None:
+    # Free text would swallow a mistyped key: 'opened no' must not become part of the notes.
+    content = "rack: R10 R11 R12\ntable:\n  K1 K2 K3\nnotes: I have not opened\nopened no\n"
+    with pytest.raises(InputError, match="p.txt line 5: unexpected 'opened no' after 'notes:' \\(notes go on on indented"):
+        parse_position_text(content, "p.txt")
 
 
 def test_position_text_overrides() -> None:
