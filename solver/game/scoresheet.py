@@ -268,7 +268,7 @@ def make_round(
     named_winner = _named_winner(players, winner, blocked)
     parsed = _parsed_racks(players, racks, named_winner, blocked)
     round_winner = _round_winner(parsed, settings, named_winner, winner, blocked)
-    never, could = _opening_flags(players, settings, round_winner, never_opened, could_have_opened)
+    never, could = _opening_flags(players, settings, round_winner, never_opened, could_have_opened, blocked)
     return Round(
         winner=named_winner,
         racks=tuple((p, parsed[p]) for p in players if p in parsed),
@@ -361,8 +361,10 @@ def _opening_flags(
     round_winner: str,
     never_opened: Sequence[str],
     could_have_opened: Sequence[str],
+    blocked: bool = False,
 ) -> tuple[tuple[str, ...], tuple[str, ...]]:
-    """The club sheet's never-opened and could-have-opened players, in seat order."""
+    """The club sheet's never-opened and could-have-opened players, in seat order. A player who
+    went out opened; the lowest rack of a blocked round may never have (it wins all the same)."""
     flags: dict[str, tuple[str, ...]] = {}
     for key, names in (("never-opened", never_opened), ("could-have-opened", could_have_opened)):
         found: list[str] = []
@@ -379,8 +381,8 @@ def _opening_flags(
                 )
             if player in found:
                 raise RoundError(key, name, f"{player} is named twice")
-            if player == round_winner:
-                raise RoundError(key, name, f"{player} won the round, so opened")
+            if player == round_winner and not blocked:
+                raise RoundError(key, name, f"{player} went out, so opened")
             found.append(player)
         flags[key] = tuple(p for p in players if p in found)
     both = [p for p in flags["never-opened"] if p in flags["could-have-opened"]]

@@ -245,7 +245,7 @@ def test_club_flag_errors(club: Path) -> None:
         "Error: --never-opened 'cy': Cy is named twice"
     )
     assert error("round", f, *racks, "--could-have-opened", "Ann").startswith(
-        "Error: --could-have-opened 'Ann': Ann won the round"
+        "Error: --could-have-opened 'Ann': Ann went out, so opened"
     )
     ok("round", f, *racks, "--never-opened", "Bob,Cy")
     assert shown(club)["rounds"][0]["never_opened"] == ["Bob", "Cy"]

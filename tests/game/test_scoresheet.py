@@ -221,10 +221,17 @@ def test_blocked_round_needs_every_rack() -> None:
     assert err.value.field == "rack"
 
 
-def test_blocked_round_winner_cannot_be_never_opened() -> None:
+def test_a_player_who_went_out_opened() -> None:
     sheet = new_sheet("Ann,Bob,Cy", "club")
-    with pytest.raises(RoundError, match="Bob won the round, so opened"):
-        play(sheet, None, "Ann=20", "Bob=5", "Cy=12", blocked=True, never_opened=["Bob"])
+    with pytest.raises(RoundError, match="Bob went out, so opened"):
+        play(sheet, "Bob", "Ann=20", "Cy=12", never_opened=["Bob"])
+
+
+def test_the_lowest_rack_of_a_blocked_round_may_never_have_opened() -> None:
+    # Nobody opened (a meld threshold of 200, say): the lowest rack wins, the others pay 100 each.
+    sheet = new_sheet("Ann,Bob,Cy", "club")
+    sheet = play(sheet, None, "Ann=R3 R4", "Bob=K13 O13", "Cy=B12 B13", blocked=True, never_opened=["Ann", "Bob", "Cy"])
+    assert last_scores(sheet) == {"Ann": 200, "Bob": -100, "Cy": -100}
 
 
 # --------------------------------------------------------------------------- entry errors
@@ -254,7 +261,7 @@ def test_blocked_round_winner_cannot_be_never_opened() -> None:
             {"could_have_opened": ["Ann"]},
             "could-have-opened",
             "Ann",
-            "won the round",
+            "went out, so opened",
         ),
         (
             "Ann",

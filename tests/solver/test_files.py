@@ -320,7 +320,7 @@ def test_position_text_continuation_lines() -> None:
 def test_notes_go_on_only_on_indented_lines() -> None:
     # Free text would swallow a mistyped key: 'opened no' must not become part of the notes.
     content = "rack: R10 R11 R12\ntable:\n  K1 K2 K3\nnotes: I have not opened\nopened no\n"
-    with pytest.raises(InputError, match="p.txt line 5: unexpected 'opened no' after 'notes:' \\(notes go on on indented"):
+    with pytest.raises(InputError, match=r"p.txt line 5: unexpected 'opened no' after 'notes:' \(notes go on on indented"):
         parse_position_text(content, "p.txt")
 
 
