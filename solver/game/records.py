@@ -234,6 +234,8 @@ class _Reader:
             raise InputError(f"{self.where}: {key!r} must be a string, got {_show(value)}")
         if choices is not None and value not in choices:
             raise InputError(f"{self.where}: {key!r} is {value!r}, expected one of {', '.join(choices)}")
+        if not value.isprintable():  # a name goes to the terminal: no escape sequences, no line breaks
+            raise InputError(f"{self.where}: {key!r} must be printable text, got {value!r}")
         return value
 
     def tiles(self, key: str, rules: RuleSet, value: Any = None) -> tuple[Tile, ...]:
