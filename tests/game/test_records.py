@@ -340,5 +340,5 @@ def test_a_record_written_as_the_game_goes_stays_readable_when_the_disk_fills(
 def test_a_player_name_that_would_move_the_terminal_is_refused() -> None:
     lines = [json.loads(line) for line in _lines(played_game())]
     lines[0]["players"][0]["name"] = "\x1b[2Jyou"  # clears the screen when printed
-    with pytest.raises(InputError, match=r"line 1: 'name' must be printable text, got '\\x1b\[2Jyou'"):
+    with pytest.raises(InputError, match=r"line 1 player 1: 'name' must be printable text, got '\\x1b\[2Jyou'"):
         parse_record("\n".join(json.dumps(line) for line in lines), "x.jsonl")
