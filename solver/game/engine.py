@@ -517,7 +517,7 @@ def in_place(before: Sequence[Sequence[Tile]], after: Sequence[Sequence[Tile]]) 
 
     A set left as it was keeps its place; so does the set that holds the most of an old set's
     tiles (an extended set, the first part of a split, a set rebuilt around it; on a tie, the one
-    holding the old set's first tile), old sets taken in order; the other sets (new ones, further parts) follow at the end, in the order given. Only an
+    holding the old set's first tile), the pairs sharing most tiles placed first; the other sets (new ones, further parts) follow at the end, in the order given. Only an
     old set whose tiles all went into sets placed elsewhere leaves a place, and the numbers after
     it close up.
     """
@@ -530,14 +530,21 @@ def in_place(before: Sequence[Sequence[Tile]], after: Sequence[Sequence[Tile]]) 
         if same is not None:
             placed[i] = same
             free.remove(same)
+    # Then the pairs sharing most tiles first, across the whole table (taken in table order, a
+    # broken group's one tile would claim the run it extended from that run's own old set); on a
+    # tie the set holding the old set's first tile (a run's first part), then by the sets' tiles,
+    # not their places, so that placing a placed table again changes nothing (a replay does).
+    pairs = []
     for i, old in enumerate(olds):
         if i in placed:
             continue
-        # Most tiles in common; on a tie the set holding the old set's first tile (a run's first part).
         first = before[i][0] if before[i] else None
-        shared = [(sum((Counter(sets[j]) & old).values()), first in sets[j], -j) for j in free]
-        if shared and max(shared)[0] > 0:
-            j = -max(shared)[2]
+        for j in free:
+            shared = sum((Counter(sets[j]) & old).values())
+            if shared:
+                pairs.append((-shared, first not in sets[j], i, sorted(sets[j]), j))
+    for _, _, i, _, j in sorted(pairs):
+        if i not in placed and j in free:
             placed[i] = j
             free.remove(j)
     order = [placed[i] for i in range(len(olds)) if i in placed] + free

@@ -509,6 +509,8 @@ def test_an_emptied_set_keeps_its_number_and_takes_no_tiles() -> None:
         (["K5 B5 R5", "R1-4", "O1-3"], ["O1-3", "R1-5", "K4-6", "B5 O5 J"], ["K4-6", "R1-5", "O1-3", "B5 O5 J"]),
         # a set merged into another leaves no set of its own: the places after it close up
         (["R1-3", "R4-6", "O1-3"], ["O1-3", "R1-6"], ["R1-6", "O1-3"]),
+        # a broken group's tile went onto a run: the run keeps its own place, not the group's
+        (["K5 B5 R5", "K2-4", "O1-3"], ["K2-5", "B5-7", "R5-7", "O1-3"], ["B5-7", "K2-5", "O1-3", "R5-7"]),
     ],
 )
 def test_the_game_keeps_sets_in_their_places(before: list[str], after: list[str], expected: list[str]) -> None:
@@ -516,6 +518,7 @@ def test_the_game_keeps_sets_in_their_places(before: list[str], after: list[str]
 
     placed = in_place([tiles(s) for s in before], [tiles(s) for s in after])
     assert [format_tiles(s) for s in placed] == [format_tiles(tiles(s)) for s in expected]
+    assert in_place([tiles(s) for s in before], placed) == placed  # placed again: as it was (a replay)
 
 
 def test_an_ai_turn_leaves_unchanged_sets_where_they_were() -> None:
