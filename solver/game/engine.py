@@ -321,11 +321,12 @@ class Game:
 
     # ------------------------------------------------------------------ turns
 
-    def play(self, new_table: Sequence[Sequence[Tile]]) -> TurnRecord:
+    def play(self, new_table: Sequence[Sequence[Tile]], placed: bool = False) -> TurnRecord:
         """Lay tiles: ``new_table`` is the whole table after the move (every set).
 
         The move goes through the validator; an illegal one raises IllegalMove listing every
-        violation and changes nothing.
+        violation and changes nothing. ``placed``: the sets are in their places already (a
+        record's table, replayed as it was written, whichever version of this placed it).
         """
         self._require_running()
         position = self.position()
@@ -345,7 +346,7 @@ class Game:
         was_open = self.opened[self.seat]
         # Each set as written (under strict joker rules the order says what a joker is), the sets
         # in their places: the table a person sees keeps its numbers from turn to turn.
-        self.table = in_place(self.table, proposed)
+        self.table = proposed if placed else in_place(self.table, proposed)
         self.racks[self.seat] = sorted((Counter(self.racks[self.seat]) - played).elements())
         self.opened[self.seat] = True
         self._passes = 0

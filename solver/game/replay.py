@@ -81,7 +81,7 @@ def replay_turn(game: Game, turn: TurnRecord, source: str = "<record>") -> TurnR
         if turn.timed_out:
             done = game.penalty(len(turn.penalty), [list(s) for s in turn.table_after])
         elif turn.played:
-            done = game.play([list(s) for s in turn.table_after])
+            done = game.play([list(s) for s in turn.table_after], placed=True)
         else:
             done = game.draw()
     except RummikubError as err:

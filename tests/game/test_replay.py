@@ -163,3 +163,15 @@ def test_a_time_out_with_an_empty_pool_is_still_a_time_out_in_the_record() -> No
     from solver.game.analysis import analyze
 
     assert analyze(record).turns[-1].label.value != "illegal"
+
+
+def test_a_record_replays_with_its_sets_where_it_placed_them() -> None:
+    # A record keeps the order its version of the game placed the sets in: replayed, the table is
+    # that order, whatever the placing does now (records of older versions stay readable).
+    config = GameConfig(SMALL, 2, seed=4)
+    game = ai_game(config, ["easy", "medium"])
+    last = max(i for i, turn in enumerate(game.history) if turn.played and len(turn.table_after) > 1)
+    lines = [json.loads(line) for line in record_text(game).splitlines()[: last + 2]]
+    lines[-1]["table_after"] = lines[-1]["table_after"][::-1]
+    again = replay(parse_record("\n".join(json.dumps(line) for line in lines)))
+    assert [[str(t) for t in s] for s in again.table] == lines[-1]["table_after"]
