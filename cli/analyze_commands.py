@@ -114,8 +114,14 @@ def render_analysis(result: Analysis, color: bool) -> str:
 
 
 def _played(t: TurnAnalysis, color: bool) -> str:
+    turn = t.turn
+    if turn.timed_out:  # the timer ended it: the table restored (or broken sets taken back)
+        kept = f"{t.played_tiles} ({t.played_points}) {tiles_text(t.played, color)}, " if t.played else ""
+        return kept + "out of time" + (f", penalty {tiles_text(turn.penalty, color)}" if turn.penalty else "")
     if not t.played:
-        return "drew" + (f" {tiles_text([t.turn.drew], color)}" if t.turn.drew is not None else "")
+        if turn.drew is None:
+            return "passed (pool empty)"
+        return f"drew {tiles_text([turn.drew], color)}"
     return f"{t.played_tiles} ({t.played_points}) {tiles_text(t.played, color)}"
 
 

@@ -143,6 +143,8 @@ class TurnAnalysis:
             "opened": self.position.opened,
             "played": [str(t) for t in self.played],
             "drew": str(self.turn.drew) if self.turn.drew is not None else None,
+            "timed_out": self.turn.timed_out,
+            "penalty": [str(t) for t in self.turn.penalty],
             "played_tiles": self.played_tiles,
             "played_points": self.played_points,
             "optimal_tiles": self.optimal_tiles,

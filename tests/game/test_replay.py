@@ -5,9 +5,12 @@ from __future__ import annotations
 
 import dataclasses
 import json
+from pathlib import Path
 
 import pytest
+from click.testing import CliRunner
 
+from cli.main import cli
 from solver.errors import InputError
 from solver.game.editor import TIMER_RULES, Command, TurnEditor, time_out
 from solver.game.engine import Game, GameConfig
@@ -175,3 +178,18 @@ def test_a_record_replays_with_its_sets_where_it_placed_them() -> None:
     lines[-1]["table_after"] = lines[-1]["table_after"][::-1]
     again = replay(parse_record("\n".join(json.dumps(line) for line in lines)))
     assert [[str(t) for t in s] for s in again.table] == lines[-1]["table_after"]
+
+
+def test_analyze_names_a_turn_the_timer_ended_and_a_pass(tmp_path: Path) -> None:
+    game = Game.new(GameConfig(SMALL, 2, seed=21, rack_size=10))
+    time_out(game, TurnEditor(game.position()), TIMER_RULES[40])
+    game.draw()
+    path = tmp_path / "t.jsonl"
+    path.write_text(record_text(game) + "\n")
+    shown = CliRunner().invoke(cli, ["analyze", str(path), "--no-color"])
+    assert shown.exit_code == 0, shown.output
+    penalty = " ".join(str(t) for t in game.history[0].penalty)
+    assert f"out of time, penalty {penalty}" in shown.output
+    data = json.loads(CliRunner().invoke(cli, ["analyze", str(path), "--json"]).output)
+    first = data["turns"][0]
+    assert first["timed_out"] is True and first["penalty"] == penalty.split()
