@@ -104,15 +104,11 @@ def render_solution(solution: Solution, color: bool, title: bool = True) -> str:
         what = f"play {count(n, 'tile')} ({count(pts, 'point')}): {played}" if n else "no move found"
         lines.append(f"Time limit reached; best found, not proven optimal: {what}{meld}")
     else:
-        lines.append(f"Best move{meld}: play {count(n, 'tile')} ({count(pts, 'point')}): {played}")
+        lines.append(fit(f"Best move{meld}: play {count(n, 'tile')} ({count(pts, 'point')}): {played}"))
     if solution.table:
         lines.append("")
         lines.append(f"Table after the move ({count(len(solution.table), 'set')}):")
-        shown = [set_text(s, color) for s in solution.table]
-        width = max(len(click.unstyle(text)) for text in shown)
-        for s, text in zip(solution.table, shown):
-            pad = " " * (width - len(click.unstyle(text)) + 3)
-            lines.append(f"  {text}{pad}{_CHANGE_NOTE[s.change]}")
+        lines += _noted_sets(solution.table, color)
     for r in solution.retrieved:
         old = tiles_text(pos.table[r.table_set - 1], color)
         new = set_text(solution.table[r.new_set - 1], color)
@@ -154,8 +150,13 @@ def render_check(report: CheckReport, show: bool, color: bool) -> str:
     else:
         lines.append(f"Illegal move ({count(len(report.violations), 'problem')}): it plays nothing.")
         for v in report.violations:
-            tiles = f" [{tiles_text(v.tiles, color)}]" if v.tiles else ""
-            lines.append(f"  - {v.message}{tiles}")
+            said = fit(f"  - {v.message}").split("\n")
+            tiles = f"[{tiles_text(v.tiles, color)}]" if v.tiles else ""
+            if tiles and width_of(f"{said[-1]} {tiles}") <= 80:
+                said[-1] += f" {tiles}"
+            elif tiles:
+                said.append(f"      {tiles}")  # the tiles together, under the message
+            lines += said
         if best.tiles_played:
             lines.append(f"The best legal move{'' if report.proven else ' found within the time limit'} plays {optimum}.")
         else:
@@ -193,6 +194,22 @@ def render_arrangement(result: Arrangement, color: bool) -> str:
         lines.append("")
         lines.append(f"Take back: {tiles_text(result.take_back, color)}")
     return "\n".join(lines)
+
+
+def _noted_sets(table: Sequence[PlacedSet], color: bool, width: int = 80) -> list[str]:
+    """The sets, each with its change named in a column, within ``width``: a set too long for
+    the column (a long run in colour) is broken between tiles and its note goes below."""
+    shown = [set_text(s, color) for s in table]
+    room = width - 2 - 3 - max(len(note) for note in _CHANGE_NOTE.values())
+    column = min(max(width_of(text) for text in shown), room)
+    out = []
+    for s, text in zip(table, shown):
+        note = _CHANGE_NOTE[s.change]
+        pieces = fit(f"  {text}", 2 + column).split("\n")  # one line unless it is too long
+        last = pieces.pop()
+        out += pieces
+        out.append(f"{last}{' ' * (2 + column - width_of(last) + 3)}{note}")
+    return out
 
 
 def render_steps(plan: Plan) -> str:

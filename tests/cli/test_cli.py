@@ -956,3 +956,20 @@ def test_puzzles_record_leaves_a_json_position_file_as_it_was(tmp_path: Path) ->
     result = run(["puzzles", "record", str(pos)])
     assert result.exit_code == 1 and "is JSON: a puzzle's answer is recorded in a text position file" in result.stderr
     assert pos.read_bytes() == before and run(["solve", str(pos)]).exit_code == 0
+
+
+@pytest.mark.parametrize("color", ["--color", "--no-color"])
+def test_a_long_answer_fits_80_columns(tmp_path: Path, color: str) -> None:
+    # A 13-tile run in colour (each tile a padded block) and an opening of nine tiles.
+    wide = tmp_path / "wide.txt"
+    wide.write_text("opened: yes\nrack: R13 B13 O13 K12\ntable:\n  K1-13\n  R1-12\n  B1-12\n  O1-12\n")
+    meld = tmp_path / "meld.txt"
+    meld.write_text("opened: no\nrack: K6 K12 B6 B8 B8 B12 R3 R4 R5 R5 R6 O8 O10 O12\n")
+    for path in (wide, meld):
+        result = run(["solve", str(path), color])
+        assert result.exit_code == 0
+        lines = click.unstyle(result.stdout).splitlines()
+        assert max(len(line) for line in lines) <= 80, lines
+        if path is wide:
+            notes = [line.split()[-1] for line in lines if line.endswith(("unchanged", "rebuilt", "new"))]
+            assert notes == ["unchanged", "rebuilt", "rebuilt", "unchanged", "rebuilt", "new"]  # each set's note kept
