@@ -249,10 +249,21 @@ def render_hint(found: Hint, color: bool, numbers: bool = False) -> str:
     return "\n".join(lines)
 
 
-def commands_line(commands: Sequence[str]) -> str:
-    """A hint's steps as one line of commands to type. Print it unbroken (not through ``fit``): a
-    terminal wraps it for the eye, and it stays one line to copy and paste."""
-    return "To do it, type: " + "; ".join(commands) + "; done"
+def commands_line(commands: Sequence[str], width: int = 80) -> str:
+    """A hint's steps as commands to type, within ``width`` columns: on one line where it fits,
+    else on several, each of whole commands (never broken inside one), each typeable as it stands
+    (commands on a line run in order, and lines one after another do the same)."""
+    lines: list[str] = []
+    for command in [*commands, "done"]:
+        joined = f"{lines[-1]}; {command}" if lines else command
+        if lines and 2 + len(joined) <= width:
+            lines[-1] = joined
+        else:
+            lines.append(command)
+    one = f"To do it, type: {'; '.join([*commands, 'done'])}"
+    if len(lines) == 1 and len(one) <= width:
+        return one
+    return "To do it, type these lines (or all of them as one):\n" + "\n".join(f"  {line}" for line in lines)
 
 
 def render_puzzle(puzzle: Puzzle, answer: Solution | None = None) -> str:

@@ -474,10 +474,13 @@ def test_the_screen_fits_80_columns(capsys: pytest.CaptureFixture[str], color: b
     lines = _screen_lines(capsys, color)
     assert any(line.startswith("Your rack (14): ") for line in lines)
     assert any("medium 4" in line for line in lines)
-    # The one line left unbroken: a hint's commands, one line to copy and paste back.
-    typed = [line for line in lines if line.startswith("To do it, type: ")]
-    assert typed and all(line.endswith("; done") for line in typed)
-    too_wide = [line for line in lines if width_of(line) > 80 and line not in typed]
+    # A hint's commands too: on lines of whole commands, each typeable as it stands.
+    at = lines.index("To do it, type these lines (or all of them as one):")
+    typed = lines[at + 1 : at + 1 + next(i for i, line in enumerate(lines[at + 1 :]) if line.endswith("done")) + 1]
+    assert len(typed) > 1 and all(line.startswith("  take ") for line in typed[:-1])
+    joined = "; ".join(line.strip() for line in typed)
+    assert joined == "; ".join([f"take {n} K2 R2 O2 K13 B13" for n in range(10, 16)] + ["done"])
+    too_wide = [line for line in lines if width_of(line) > 80]
     assert too_wide == []
     # A coloured tile is never cut: every escape sequence opened on a line is closed on it.
     for line in lines:
