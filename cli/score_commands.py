@@ -13,6 +13,7 @@ from typing import Any, TypeVar
 import click
 
 from cli.errors import EXIT_BAD_INPUT, fail, guarded
+from cli.render import fit
 from solver.game.scoresheet import JOKER_PENALTIES, Results, Round, RoundError, Scoring, Sheet
 from solver.wording import count
 
@@ -113,8 +114,7 @@ def new_command(file: str, players: str, scoring: str, joker_penalty: str | None
     _guarded(lambda: save(sheet, file, overwrite=force))
     settings = sheet.settings
     click.echo(
-        f"{file}: {', '.join(sheet.players)}; {settings.scoring.value} scoring, "
-        f"joker {settings.joker_penalty}."
+        fit(f"{file}: {', '.join(sheet.players)}; {settings.scoring.value} scoring, joker {settings.joker_penalty}.")
     )
 
 
@@ -202,7 +202,7 @@ def render_round(results: Results, number: int, what: str = "") -> str:
     notes = _notes(rnd)
     head = f"Round {number}{' ' + what if what else ''}: {score.winner} wins{f' ({notes})' if notes else ''}."
     width = max(len(p) for p in sheet.players)
-    lines = [head]
+    lines = [fit(head)]
     for p in sheet.players:
         line = f"  {p:<{width}}  {score.scores[p]:>+5}   total {results.running[number - 1][p]:>5}"
         if club:
@@ -211,14 +211,34 @@ def render_round(results: Results, number: int, what: str = "") -> str:
     return "\n".join(lines)
 
 
+def _rounds_by_player(results: Results, footer: list[tuple[str, dict[str, int]]]) -> list[str]:
+    """The sheet's table turned for a narrow terminal: each round as render_round shows it, then
+    the totals a player per line."""
+    sheet = results.sheet
+    width = max(len(p) for p in sheet.players)
+    out: list[str] = []
+    for number, (rnd, score, running) in enumerate(zip(sheet.rounds, results.rounds, results.running), start=1):
+        notes = _notes(rnd)
+        out.append(fit(f"Round {number}: {score.winner} wins{f' ({notes})' if notes else ''}."))
+        out += [f"  {p:<{width}}  {score.scores[p]:>+5} ({running[p]})" for p in sheet.players]
+    if not sheet.rounds:
+        out.append("(no rounds yet)")
+    for name, per_player in footer:
+        out.append(f"{name}:")
+        out += [f"  {p:<{width}}  {per_player[p]:>5}" for p in sheet.players]
+    return out
+
+
 def render_sheet(results: Results) -> str:
     """The score sheet as a table: a row per round (score and running total), then the standings."""
     sheet = results.sheet
     settings = sheet.settings
     club = settings.scoring is Scoring.CLUB
     lines = [
-        f"{', '.join(sheet.players)}: {settings.scoring.value} scoring, joker {settings.joker_penalty}; "
-        f"{count(len(sheet.rounds), 'round')}."
+        fit(
+            f"{', '.join(sheet.players)}: {settings.scoring.value} scoring, joker {settings.joker_penalty}; "
+            f"{count(len(sheet.rounds), 'round')}."
+        )
     ]
     cells = [
         [f"{s.scores[p]:+d} ({running[p]})" for p in sheet.players]
@@ -237,16 +257,23 @@ def render_sheet(results: Results) -> str:
         text += "".join(f"  {v:>{w}}" for v, w in zip(values, widths))
         return (text + ("  " + notes if notes else "")).rstrip()
 
-    lines.append("")
-    lines.append(row("Round", "Winner", list(sheet.players)))
+    table = [row("Round", "Winner", list(sheet.players))]
     for number, (rnd, score, values) in enumerate(zip(sheet.rounds, results.rounds, cells), start=1):
-        lines.append(row(str(number), score.winner, values, _notes(rnd)))
+        notes = _notes(rnd)
+        line = row(str(number), score.winner, values, notes)
+        if len(line) <= 80:
+            table.append(line)
+        else:  # the notes under the round, within 80 columns
+            table.append(row(str(number), score.winner, values))
+            table += fit(f"{'':<{lead_width}}  {notes}", hang=0).split("\n")
     if not sheet.rounds:
-        lines.append("(no rounds yet)")
+        table.append("(no rounds yet)")
     for name, per_player in footer:
         values = [str(per_player[p]) for p in sheet.players]
-        lines.append(f"{name:<{lead_width}}" + "".join(f"  {v:>{w}}" for v, w in zip(values, widths)))
-    lines.append("")
+        table.append(f"{name:<{lead_width}}" + "".join(f"  {v:>{w}}" for v, w in zip(values, widths)))
+    if max(len(line) for line in table) > 80:  # too many players, or long names: round by round
+        table = _rounds_by_player(results, footer)
+    lines += ["", *table, ""]
     lines.append("Standings (big points, then small points):" if club else "Standings:")
     name_width = max(len(p) for p in sheet.players)
     for s in results.standings:

@@ -51,9 +51,8 @@ def shown(path: Path) -> dict[str, Any]:
 def game(tmp_path: Path) -> Path:
     """A new standard sheet for four players, A B C D."""
     path = tmp_path / "game.json"
-    assert (
-        ok("new", str(path), "--players", "A,B,C,D") == f"{path}: A, B, C, D; standard scoring, joker 30.\n"
-    )
+    said = ok("new", str(path), "--players", "A,B,C,D")  # a long path breaks the line at 80 columns
+    assert " ".join(said.split()) == f"{path}: A, B, C, D; standard scoring, joker 30."
     return path
 
 
@@ -331,3 +330,18 @@ def test_every_score_command_has_help() -> None:
     for command in ([], ["new"], ["round"], ["fix"], ["show"]):
         out = ok(*command, "--help")
         assert out.startswith("Usage: ")
+
+
+def test_the_sheet_fits_80_columns(tmp_path: Path) -> None:
+    three = tmp_path / "three.json"
+    ok("new", str(three), "--players", "Ann,Bob,Cy", "--scoring", "club")
+    ok("round", str(three), "--blocked", "--rack", "Ann=R3 R4", "--rack", "Bob=R2 R3", "--rack", "Cy=O13",
+       "--never-opened", "Cy", "--could-have-opened", "Ann")
+    six = tmp_path / "six.json"
+    names = ["Alexandria", "Bartholomew", "Christopher", "Dominique", "Evangeline", "Fitzgerald"]
+    ok("new", str(six), "--players", ",".join(names))
+    ok("round", str(six), "--winner", "Alexandria", *[f"--rack={n}=R{i + 2}" for i, n in enumerate(names[1:])])
+    for path in (three, six):
+        shown = ok("show", str(path))
+        assert max(len(line) for line in shown.splitlines()) <= 80, shown
+        assert "Cy never opened; Ann could have opened" in shown if path is three else "Round 1: Alexandria wins." in shown
