@@ -574,8 +574,13 @@ class _Story:
             if result.opened and result.opened[seat] != was:
                 raise self.fail(i, f"'opened' says player {seat + 1} {'did not open' if was else 'opened'}, but they {'did' if was else 'did not'}")
         if result.reason == "rack_empty":
-            if not turns or result.winner != turns[-1].seat or racks.get(turns[-1].seat):
+            if not turns or racks.get(turns[-1].seat):
                 raise self.fail(i, "'reason' is 'rack_empty', but the last turn's player did not empty their rack")
+            if result.winner != turns[-1].seat:
+                named = "nobody" if result.winner is None else f"player {result.winner + 1}"
+                raise self.fail(
+                    i, f"'winner' is {named}, but player {turns[-1].seat + 1} emptied their rack and won"
+                )
         else:
             passes = turns[-self.players :]
             if len(passes) < self.players or any(t.played or t.drew is not None or t.penalty for t in passes):

@@ -227,6 +227,10 @@ def _turns(lines: list[dict[str, Any]]) -> None:
     lines[-1]["turns"] += 1
 
 
+def _winner(lines: list[dict[str, Any]]) -> None:
+    lines[-1]["winner"] = lines[-1]["winner"] % 3 + 1  # another of the three players
+
+
 @pytest.mark.parametrize(
     ("edit", "message"),
     [
@@ -239,6 +243,7 @@ def _turns(lines: list[dict[str, Any]]) -> None:
         (_scores, "'scores' is"),
         (_racks, "'racks' gives player"),
         (_turns, "'turns' is"),
+        (_winner, "emptied their rack and won"),
     ],
 )
 def test_every_number_that_follows_from_the_rest_is_checked(
