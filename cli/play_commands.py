@@ -101,6 +101,8 @@ def play(ctx: click.Context, /, **params: Any) -> None:
     from solver.game.players import make_player
     from solver.rules import RuleSet
 
+    if params["force"] and not params["record_file"]:
+        raise click.UsageError("--force overwrites the --record file: give --record FILE too")
     if params["record_file"] and not params["force"]:
         from cli.session import record_path
 
@@ -185,7 +187,9 @@ def _levels(opponents: str | None, players: int | None, ai: str) -> list[str]:
     """The AI levels, seat 2 onwards, from --opponents or --players and --ai."""
     if opponents is None:
         return [ai] * ((players or 2) - 1)
-    levels = [word.strip().lower() for word in opponents.split(",") if word.strip()]
+    levels = [word.strip().lower() for word in opponents.split(",")]
+    if "" in levels:  # ',hard': a seat left out is a typo, not one AI fewer
+        raise click.BadParameter(f"an empty name between commas in {opponents!r}", param_hint="'--opponents'")
     bad = [word for word in levels if word not in LEVELS]
     if bad:
         raise click.BadParameter(

@@ -90,7 +90,9 @@ def labels(ais: Sequence[str]) -> list[str]:
 
 def parse_ais(text: str, players: int) -> list[str]:
     """``hard,medium`` → one AI per player; a single name fills every seat."""
-    names = [n.strip().lower() for n in text.split(",") if n.strip()]
+    names = [n.strip().lower() for n in text.split(",")]
+    if "" in names:  # 'medium,,easy': a seat left out is a typo, not one seat fewer
+        raise RulesError(f"--ai {text!r}: an empty name between commas (AIs: {', '.join(LEVELS)})")
     for n in names:
         if n not in LEVELS:
             raise RulesError(f"unknown AI {n!r} in --ai: choose from {', '.join(LEVELS)}")

@@ -229,6 +229,8 @@ def test_hint_and_help() -> None:
         (["--opponents", "easy,easy,easy,easy"], "1 to 3 AI players, got 4"),
         (["--players", "3", "--opponents", "hard"], "--players 3 but --opponents names 1 AI player (2 in all)"),
         (["--turn-time", "30"], "'30' is not one of '40', '60'"),
+        (["--opponents", ",hard"], "an empty name between commas in ',hard'"),
+        (["--force"], "--force overwrites the --record file: give --record FILE too"),
     ],
 )
 def test_usage_errors(args: list[str], message: str) -> None:

@@ -94,6 +94,8 @@ def test_parse_ais() -> None:
         parse_ais("hard,medium", 3)
     with pytest.raises(RulesError, match="unknown AI 'pro'"):
         parse_ais("pro,medium", 2)
+    with pytest.raises(RulesError, match="an empty name between commas"):
+        parse_ais("medium,,easy", 2)  # not read as two AIs
 
 
 # --------------------------------------------------------------------------- series
