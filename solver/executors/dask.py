@@ -78,28 +78,8 @@ class DaskExecutor:
         return _DaskHandle(self.client.submit(fn, arg, pure=False))
 
     def first_done(self, handles: Sequence[Handle[Any]]) -> Sequence[Handle[Any]]:
-        futures = _futures(handles)
-        alone_since: float | None = None  # since when the scheduler has had no worker
-        while True:
-            try:
-                with self.client.as_current():  # wait() looks for the client to ask there
-                    done = distributed.wait(futures, timeout=WORKERS_POLL_SECONDS, return_when="FIRST_COMPLETED").done
-                return [h for h in handles if cast(_DaskHandle[Any], h).future in done]
-            except TimeoutError:
-                pass  # nothing finished yet: are there workers to finish it?
-            except Exception:
-                with _cluster_errors():
-                    raise
-            with _cluster_errors():
-                alone = not self.client.nthreads()
-            now = time.monotonic()
-            alone_since = (alone_since or now) if alone else None
-            if alone_since is not None and now - alone_since >= WORKERS_SECONDS:
-                address = self.client.scheduler.address if self.client.scheduler else "the scheduler"
-                raise ExecutorError(
-                    f"every Dask worker left the scheduler at {address} during the run, and none came back"
-                    f" within {WORKERS_SECONDS:g} s: start some (dask worker {address})"
-                )
+        done = _first_done(self.client, _futures(handles))
+        return [h for h in handles if cast(_DaskHandle[Any], h).future in done]
 
     def cancel(self, handles: Sequence[Handle[Any]]) -> None:
         with suppress(Exception):  # the scheduler is gone: nothing is left running there
@@ -117,9 +97,38 @@ class _DaskHandle(Generic[R]):
         self.future = future
 
     def result(self) -> R:
+        _first_done(self.future.client, [self.future])  # waited on with an eye on the workers
         with _cluster_errors():
             result: R = self.future.result()
         return result
+
+
+def _first_done(client: distributed.Client, futures: list[distributed.Future[Any]]) -> set[distributed.Future[Any]]:
+    """The futures done once one is, or ExecutorError when the scheduler has had no worker for
+    WORKERS_SECONDS (all left during the run; it would hold the chunks for ever)."""
+    alone_since: float | None = None  # since when the scheduler has had no worker
+    while True:
+        try:
+            with client.as_current():  # wait() looks for the client to ask there
+                done: set[distributed.Future[Any]] = distributed.wait(
+                    futures, timeout=WORKERS_POLL_SECONDS, return_when="FIRST_COMPLETED"
+                ).done
+            return done
+        except TimeoutError:
+            pass  # nothing finished yet: are there workers to finish it?
+        except Exception:
+            with _cluster_errors():
+                raise
+        with _cluster_errors():
+            alone = not client.nthreads()
+        now = time.monotonic()
+        alone_since = (alone_since or now) if alone else None
+        if alone_since is not None and now - alone_since >= WORKERS_SECONDS:
+            address = client.scheduler.address if client.scheduler else "the scheduler"
+            raise ExecutorError(
+                f"every Dask worker left the scheduler at {address} during the run, and none came back"
+                f" within {WORKERS_SECONDS:g} s: start some (dask worker {address})"
+            )
 
 
 @contextmanager
