@@ -20,7 +20,7 @@ import socket
 import sys
 import time
 from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager, suppress
+from contextlib import AbstractContextManager, contextmanager, suppress
 from functools import cache
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
@@ -337,10 +337,11 @@ def _check_workers(client: distributed.Client) -> None:
 
 
 @contextmanager
-def _no_interrupts() -> Iterator[None]:
-    """Ctrl-C held off for the block (only the main thread may change signal handlers)."""
+def _sigint_handled(handler: Any) -> Iterator[None]:
+    """Ctrl-C handled by ``handler`` for the block (only the main thread may change handlers:
+    elsewhere the block runs as it is)."""
     try:
-        previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+        previous = signal.signal(signal.SIGINT, handler)
     except ValueError:  # not the main thread
         yield
         return
@@ -348,21 +349,19 @@ def _no_interrupts() -> Iterator[None]:
         yield
     finally:
         signal.signal(signal.SIGINT, previous)
+
+
+def _no_interrupts() -> AbstractContextManager[None]:
+    """Ctrl-C held off for the block."""
+    return _sigint_handled(signal.SIG_IGN)
 
 
 @contextmanager
 def _interrupts_deferred() -> Iterator[None]:
-    """A Ctrl-C during the block raised when it ends (only the main thread may change handlers)."""
+    """A Ctrl-C during the block raised when it ends."""
     pressed: list[int] = []
-    try:
-        previous = signal.signal(signal.SIGINT, lambda signum, frame: pressed.append(signum))
-    except ValueError:  # not the main thread
+    with _sigint_handled(lambda signum, frame: pressed.append(signum)):
         yield
-        return
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGINT, previous)
     if pressed:
         raise KeyboardInterrupt
 
