@@ -186,8 +186,10 @@ def test_illegal_answer_plays_nothing_in_text_and_json_alike(tmp_path: Path) -> 
     assert text.exit_code == EXIT_ILLEGAL and text.stderr == ""
     assert text.stdout.splitlines() == [
         "Illegal move (2 problems): it plays nothing.",
-        "  - set 1 'B6 B7 B8 B8' is invalid: number repeats in a run (B8 twice) [B6 B7 B8 B8]",
-        "  - B8 used 3 times, but there are only 2 (1 on the table, 1 on the rack); the game has only 2 [B8]",
+        "  - set 1 'B6 B7 B8 B8' is invalid: number repeats in a run (B8 twice)",
+        "      [B6 B7 B8 B8]",  # within 80 columns, the tiles together
+        "  - B8 used 3 times, but there are only 2 (1 on the table, 1 on the rack); the",
+        "      game has only 2 [B8]",
         "The best legal move plays 1 tile (8 points).",
     ]
     data = json.loads(CliRunner().invoke(cli, [*args, "--json"]).stdout)
