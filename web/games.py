@@ -23,7 +23,6 @@ from __future__ import annotations
 import dataclasses
 import json
 import random
-import re
 import secrets
 import threading
 import time
@@ -34,7 +33,16 @@ from itertools import count
 from typing import Any
 
 from solver.errors import RummikubError
-from solver.game.editor import TIMER_RULES, Command, EditError, TimerRule, TurnEditor, TurnTimer, time_out
+from solver.game.editor import (
+    TIMER_RULES,
+    Command,
+    EditError,
+    TimerRule,
+    TurnEditor,
+    TurnTimer,
+    Wording,
+    time_out,
+)
 from solver.game.engine import Game, GameConfig, GameView, Match, RoundResult, TurnRecord
 from solver.game.players import make_player
 from solver.game.records import GameHeader, parse_record, record_lines
@@ -265,20 +273,14 @@ def _moment(body: Any, action: str) -> tuple[Any, tuple[int, int] | None]:
     return (rest if action == "edit" else None), moment
 
 
-_SET_NUMBER = re.compile(r"\bset (\d+)\b|\bsets are numbered 1 to (\d+)\b")
-
-
-def from_zero(message: str) -> str:
-    """An editor's message with its set numbers counted from 0, as the API counts them. The editor
-    words them for the terminal, from 1; a request said "set": 5, and "there is no set 6" would
-    name a set it never asked for."""
-
-    def shifted(found: re.Match[str]) -> str:
-        if found[1] is not None:
-            return f"set {int(found[1]) - 1}"
-        return f"sets are numbered 0 to {int(found[2]) - 1}"
-
-    return _SET_NUMBER.sub(shifted, message)
+# The turn editor's messages in the page's words: sets counted from 0, as requests count them
+# (a request said "set": 5, and "there is no set 6" would name a set it never asked for), and
+# the tiles taken off the table as the page shows them.
+PAGE_WORDING = Wording(
+    first=0,
+    loose_left="taken off the table and not in a set yet: {tiles}; place every tile in a set{back}",
+    put_back=" (or put your own back on your rack)",
+)
 
 
 # --------------------------------------------------------------------------- one game
@@ -355,7 +357,7 @@ class Session:
             and (kept.get("round"), kept.get("turn")) == (session.round, game.turn)
         ):
             try:
-                session.editor = TurnEditor.from_dict(game.position(), kept["editor"])
+                session.editor = TurnEditor.from_dict(game.position(), kept["editor"], PAGE_WORDING)
                 session.started = float(kept["started"])
             except (EditError, KeyError, TypeError, ValueError):
                 pass  # a turn kept from another state of the game: the turn starts afresh
@@ -410,7 +412,7 @@ class Session:
     def _begin_turn(self) -> None:
         """After a turn ends: the next person's turn opens an editor and starts the clock."""
         if self._person_to_move():
-            self.editor = TurnEditor(self.game.position())
+            self.editor = TurnEditor(self.game.position(), wording=PAGE_WORDING)
             self.started = time.time()
         else:
             self.editor = None
@@ -467,7 +469,7 @@ class Session:
         editor = self.person_turn()
         marked = editor.marked_problems()
         if marked:
-            return [{"message": _in_page_words(m, editor), "sets": list(sets)} for m, sets in marked]
+            return [{"message": m, "sets": list(sets)} for m, sets in marked]
         record = self.game.play([list(s) for s in editor.finish()])
         self.notice = f"You played {format_tiles(record.played)}."
         self.notice_seat = record.seat
@@ -710,16 +712,6 @@ def from_rack(table: Sequence[Sequence[Tile]], played: Sequence[Tile], changed: 
     return out
 
 
-def _in_page_words(problem: str, editor: TurnEditor) -> str:
-    """A problem of the turn as the page names things: the editor's workspace (play's word) is the
-    page's "Taken off the table", and its 'back' command a drag back to the rack."""
-    if not problem.startswith("the workspace still holds "):
-        return problem
-    state = editor.state
-    mine = " (or put your own back on your rack)" if any(state.own_loose) else ""
-    return f"taken off the table and not in a set yet: {format_tiles(state.workspace)}; place every tile in a set{mine}"
-
-
 def _editing(editor: TurnEditor) -> Json:
     """The turn in progress: the sets by their numbers during the turn (a set emptied this turn
     stays as an empty place, so that no number shifts), each tile laid this turn marked."""
@@ -868,7 +860,7 @@ class Sessions:
             except TimedOut:
                 pass  # the penalty was taken instead; the view says so
             except EditError as err:
-                raise RequestError(409, from_zero(str(err))) from None
+                raise RequestError(409, str(err)) from None
             data = session.view(seat)
             if refused:
                 data["refused"] = refused

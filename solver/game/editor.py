@@ -8,7 +8,8 @@ undoable). :meth:`TurnEditor.finish` gives the table to play, or raises :class:`
 precisely what is still wrong. The turn timer and its penalty rules live here too. Nothing here
 prints or parses text: a front-end turns what the person does into commands.
 
-Manipulations (set numbers from 0 here; front-ends show them from 1):
+Manipulations (set numbers from 0 here; the messages count them as the front-end's ``Wording`` says: from
+1 on a terminal, from 0 for the web API, whose requests count from 0):
 
 - ``lay TILES``: a new set; each tile comes from the workspace if it is there, else from the rack;
 - ``add N TILES``: tiles (workspace first, then rack) onto set N;
@@ -125,6 +126,21 @@ def _pick(pieces: Pieces, want: Counter[Tile], own_first: bool) -> tuple[Pieces,
     return taken, [p for i, p in enumerate(pieces) if i not in taken_at]
 
 
+@dataclass(frozen=True)
+class Wording:
+    """How the editor's messages name what the player sees: set numbers counted from ``first``
+    (a terminal counts from 1; the web API, whose requests count from 0, from 0), and the table
+    tiles taken off and not placed yet (``loose_left``, with ``put_back``: how a player takes their
+    own tiles back)."""
+
+    first: int = 1
+    loose_left: str = "the workspace still holds {tiles}: place every tile in a set{back}"
+    put_back: str = " (or put your own back with 'back')"
+
+
+TERMINAL = Wording()
+
+
 @dataclass
 class TurnEditor:
     """The undo stack of one turn: ``states[index]`` is the current state."""
@@ -132,6 +148,11 @@ class TurnEditor:
     position: Position  # the turn's start: rack, table, opened, rules
     states: list[Edit] = field(default_factory=list)
     index: int = 0
+    wording: Wording = TERMINAL
+
+    def _set(self, n: int) -> str:
+        """Set ``n`` (from 0) as the messages name it."""
+        return f"set {n + self.wording.first}"
 
     def __post_init__(self) -> None:
         if not self.states:
@@ -259,7 +280,7 @@ class TurnEditor:
         }
 
     @classmethod
-    def from_dict(cls, position: Position, data: Any) -> TurnEditor:
+    def from_dict(cls, position: Position, data: Any, wording: Wording = TERMINAL) -> TurnEditor:
         """A turn in progress as :meth:`to_dict` kept it, for the turn that starts at ``position``;
         EditError when the data is not such a turn (each state must hold the turn's tiles)."""
         rules = position.rules
@@ -294,7 +315,7 @@ class TurnEditor:
                 raise EditError("not a kept turn: a state does not hold the turn's tiles")
         if _layout(states[0]) != _layout(cls(position).start):
             raise EditError("not a kept turn: it starts from another table or rack")
-        return cls(position, states, index)
+        return cls(position, states, index, wording)
 
     def _sets(self) -> list[Pieces]:
         s = self.state
@@ -314,7 +335,7 @@ class TurnEditor:
         loose, rack, pieces = self._from_hand(command.tiles)
         sets = [*self._sets(), pieces]
         state = self._edit(sets, loose, rack)
-        return state, f"laid {format_tiles(state.table[-1])} as set {len(sets)}"
+        return state, f"laid {format_tiles(state.table[-1])} as {self._set(len(sets) - 1)}"
 
     def _add(self, command: Command) -> tuple[Edit, str]:
         n = self._existing(command.source)
@@ -322,7 +343,7 @@ class TurnEditor:
         sets = self._sets()
         sets[n] = sets[n] + pieces
         state = self._edit(sets, loose, rack)
-        return state, f"added {format_tiles(command.tiles)} to set {n + 1}: {format_tiles(state.table[n])}"
+        return state, f"added {format_tiles(command.tiles)} to {self._set(n)}: {format_tiles(state.table[n])}"
 
     def _move(self, command: Command) -> tuple[Edit, str]:
         s = self.state
@@ -331,13 +352,13 @@ class TurnEditor:
         moving, sets[n] = self._off(sets[n], command.tiles, n)
         if command.target is None:
             sets.append(moving)
-            said = f"moved {format_tiles(command.tiles)} from set {n + 1} to a new set {len(sets)}"
+            said = f"moved {format_tiles(command.tiles)} from {self._set(n)} to a new {self._set(len(sets) - 1)}"
         else:
             m = self._existing(command.target)
             if m == n:
-                raise EditError(f"set {n + 1} is both where the tiles come from and where they go")
+                raise EditError(f"{self._set(n)} is both where the tiles come from and where they go")
             sets[m] = sets[m] + moving
-            said = f"moved {format_tiles(command.tiles)} from set {n + 1} to set {m + 1}"
+            said = f"moved {format_tiles(command.tiles)} from {self._set(n)} to {self._set(m)}"
         return self._edit(sets, list(zip(s.workspace, s.own_loose)), s.rack), said
 
     def _take(self, command: Command) -> tuple[Edit, str]:
@@ -346,7 +367,7 @@ class TurnEditor:
         sets = self._sets()
         taken, sets[n] = self._off(sets[n], command.tiles, n)
         loose = [*zip(s.workspace, s.own_loose), *taken]
-        said = f"took {format_tiles(command.tiles)} off set {n + 1} into the workspace"
+        said = f"took {format_tiles(command.tiles)} off {self._set(n)} into the workspace"
         return self._edit(sets, loose, s.rack), said
 
     def _split(self, command: Command) -> tuple[Edit, str]:
@@ -356,12 +377,12 @@ class TurnEditor:
         shown = s.table[n]
         places = [i for i, t in enumerate(shown) if t == cut]
         if not places:
-            raise EditError(f"{cut} is not in set {n + 1} ({format_tiles(shown)})")
+            raise EditError(f"{cut} is not in {self._set(n)} ({format_tiles(shown)})")
         if command.at is not None and command.at not in places:
-            raise EditError(f"{cut} is not at place {command.at + 1} of set {n + 1} ({format_tiles(shown)})")
+            raise EditError(f"{cut} is not at place {command.at + self.wording.first} of {self._set(n)} ({format_tiles(shown)})")
         at = places[-1] if command.at is None else command.at
         if at == 0:
-            raise EditError(f"{cut} starts set {n + 1} ({format_tiles(shown)}): nothing to split off")
+            raise EditError(f"{cut} starts {self._set(n)} ({format_tiles(shown)}): nothing to split off")
         sets = self._sets()
         # The first part keeps the set's number; the second goes at the end, as a new set does.
         first, second = sets[n][:at], sets[n][at:]
@@ -369,8 +390,8 @@ class TurnEditor:
         sets.append(second)
         state = self._edit(sets, list(zip(s.workspace, s.own_loose)), s.rack)
         said = (
-            f"split set {n + 1}: {format_tiles(state.table[n])} stays set {n + 1},"
-            f" {format_tiles(state.table[-1])} is set {len(sets)}"
+            f"split {self._set(n)}: {format_tiles(state.table[n])} stays {self._set(n)},"
+            f" {format_tiles(state.table[-1])} is {self._set(len(sets) - 1)}"
         )
         return state, said
 
@@ -394,10 +415,11 @@ class TurnEditor:
         table = self.state.table
         count = len(table)
         if n is None or not 0 <= n < count:
-            shown = "the table is empty" if not any(table) else f"sets are numbered 1 to {count}"
-            raise EditError(f"there is no set {(n or 0) + 1}: {shown}")
+            first = self.wording.first
+            shown = "the table is empty" if not any(table) else f"sets are numbered {first} to {count - 1 + first}"
+            raise EditError(f"there is no {self._set(n or 0)}: {shown}")
         if not table[n]:
-            raise EditError(f"set {n + 1} is empty now: its tiles were moved this turn (lay a new set instead)")
+            raise EditError(f"{self._set(n)} is empty now: its tiles were moved this turn (lay a new set instead)")
         return n
 
     def _off(self, pieces: Pieces, tiles: Sequence[Tile], n: int) -> tuple[Pieces, Pieces]:
@@ -406,7 +428,7 @@ class TurnEditor:
         short = want - Counter(t for t, _ in pieces)
         if short:
             shown = format_tiles(self.state.table[n])
-            raise EditError(f"{_names(short)} not in set {n + 1} ({shown})")
+            raise EditError(f"{_names(short)} not in {self._set(n)} ({shown})")
         return _pick(pieces, want, own_first=True)
 
     def _from_hand(self, tiles: Sequence[Tile]) -> tuple[Pieces, tuple[Tile, ...], Pieces]:
@@ -441,15 +463,12 @@ class TurnEditor:
         s = self.state
         out: list[tuple[str, tuple[int, ...]]] = []
         if s.workspace:
-            laid = any(s.own_loose)
-            extra = " (or put your own back with 'back')" if laid else ""
-            out.append(
-                (f"the workspace still holds {format_tiles(s.workspace)}: place every tile in a set{extra}", ())
-            )
+            back = self.wording.put_back if any(s.own_loose) else ""
+            out.append((self.wording.loose_left.format(tiles=format_tiles(s.workspace), back=back), ()))
         for i, tiles in enumerate(s.table):
             reason = why_invalid(tiles, self.rules) if tiles else None
             if reason is not None:
-                out.append((f"set {i + 1} ({format_tiles(tiles)}) is not valid: {reason}", (i,)))
+                out.append((f"{self._set(i)} ({format_tiles(tiles)}) is not valid: {reason}", (i,)))
         if not self.laid:
             out.append(("no tile from your rack is on the table: lay at least one, or draw", ()))
         if not out:
