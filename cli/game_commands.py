@@ -182,6 +182,9 @@ def odds(ctx: click.Context, /, deals: int, turns: int, seed: int, as_json: bool
     """
     from solver.game.selfplay import OddsSettings, odds_report, odds_variants, run_deals
 
+    ignored = [key for key in ("joker-rules", "joker-retrieval", "joker-in-meld") if key in explicit_rule_options(ctx, params)]
+    if ignored:  # dealt racks have no table jokers, and both meld variants are always reported
+        raise click.UsageError(f"--{ignored[0]} changes nothing in odds: it deals racks and reports both meld variants")
     rules = _rules(ctx, params)
     settings = OddsSettings(rules=rules, deals=deals, turns=turns, seed=seed)
     guarded(lambda: odds_variants(settings))  # refuse impossible settings up front

@@ -263,6 +263,9 @@ def test_odds_command() -> None:
     assert max(len(line) for line in text.stdout.splitlines()) <= 80
     none = run(["odds", "--deals", 5, "--turns", 2, "--jokers", 0, "--json"])
     assert set(json.loads(none.stdout)["variants"]) == {"no joker in meld"}
+    for option in (["--joker-rules", "strict"], ["--joker-in-meld"]):  # would change nothing: refused
+        refused = run(["odds", "--deals", 5, *option])
+        assert refused.exit_code == 2 and "changes nothing in odds" in refused.stderr
 
 
 def test_report_counts_agree_and_the_joker_difference_is_in_percentage_points() -> None:
