@@ -12,7 +12,7 @@ from typing import Any
 
 from solver.errors import ValidationFailure
 from solver.joker_account import Retrieved, account
-from solver.jokers import Role, table_readings
+from solver.jokers import TableReading, table_readings
 from solver.melds import Kind, Reading, best_reading, preferred, readings
 from solver.position import Position
 from solver.rules import JokerRules, RuleSet
@@ -204,8 +204,7 @@ def written_as_declared(
     out = list(placed)
     for i, tiles in declared:
         p = placed[i]
-        said = [r for r in table_readings(p.tiles, rules) if r.kind is Kind.GROUP or _run_declares(r.roles, tiles)]
-        if said:
+        if any(_declares(r, tiles) for r in table_readings(p.tiles, rules)):
             continue
         fitting = [r for r in readings(p.tiles, rules) if r.kind is Kind.RUN and _jokers_of(r) == tiles]
         if not fitting:
@@ -220,8 +219,11 @@ def written_as_declared(
     return tuple(out)
 
 
-def _run_declares(roles: Sequence[Role], tiles: tuple[Tile, ...]) -> bool:
-    return tuple(sorted(r.options[0] for r in roles)) == tiles
+def _declares(reading: TableReading, tiles: tuple[Tile, ...]) -> bool:
+    """Whether a set read this way may have its jokers stand for ``tiles`` (sorted)."""
+    if reading.kind is Kind.GROUP:  # any distinct missing colours
+        return len(set(tiles)) == len(tiles) and all(t in reading.roles[0].options for t in tiles)
+    return tuple(sorted(r.options[0] for r in reading.roles)) == tiles
 
 
 def _jokers_of(reading: Reading) -> tuple[Tile, ...]:

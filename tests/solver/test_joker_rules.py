@@ -606,3 +606,21 @@ def test_an_unchanged_set_with_jokers_is_shown_as_given_so_that_it_means_the_sam
     position = Position.from_strings("K4", ["J K1 J"], rules=RuleSet(joker_rules=JokerRules.STRICT))
     answer = solve(position)
     assert answer.played == () and [s.tiles for s in answer.table] == [tuple(parse_token("J") + parse_token("K1") + parse_token("J"))]
+
+
+@pytest.mark.parametrize(
+    ("declared", "written"),
+    [("R2 R3", "J J R4"), ("R5 R6", "R4 J J"), ("B4 K4", "R4 J J")],  # the last: a group, any order
+)
+def test_a_joker_set_is_written_so_it_reads_back_as_declared(declared: str, written: str) -> None:
+    from solver.solution import PlacedSet, SetChange, written_as_declared
+
+    rules = RuleSet(joker_rules=JokerRules.STRICT)
+    placed = (PlacedSet(tuple(tiles("R4 J J")), SetChange.NEW, (False,) * 3),)
+    (out,) = written_as_declared(placed, [(0, tuple(tiles(declared)))], rules)
+    assert format_tiles(out.tiles) == written
+    # Read back as a table set, one of its readings has the jokers stand for the declared tiles.
+    assert any(
+        sorted(str(t) for r in reading.roles for t in r.options[:1]) == declared.split() or reading.kind.value == "group"
+        for reading in table_readings(out.tiles, rules)
+    )
