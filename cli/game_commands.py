@@ -9,7 +9,13 @@ from typing import Any
 import click
 
 from cli.errors import EXIT_INTERRUPTED, collect, guarded
-from cli.options import executor_options, explicit_rule_options, rule_options, workers_from
+from cli.options import (
+    executor_options,
+    explicit_rule_options,
+    rule_options,
+    rule_options_without,
+    workers_from,
+)
 from solver.rules import RuleSet
 from solver.wording import count
 
@@ -168,7 +174,7 @@ def render_selfplay(data: dict[str, Any]) -> str:
     "--seed", type=int, default=0, show_default=True, help="Seed: the same seed gives the same deals."
 )
 @executor_options
-@rule_options
+@rule_options_without("joker-rules", "joker-retrieval", "joker-in-meld")  # no table; both meld variants
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of text.")
 @click.pass_context
 def odds(ctx: click.Context, /, deals: int, turns: int, seed: int, as_json: bool, **params: Any) -> None:
@@ -182,9 +188,6 @@ def odds(ctx: click.Context, /, deals: int, turns: int, seed: int, as_json: bool
     """
     from solver.game.selfplay import OddsSettings, odds_report, odds_variants, run_deals
 
-    ignored = [key for key in ("joker-rules", "joker-retrieval", "joker-in-meld") if key in explicit_rule_options(ctx, params)]
-    if ignored:  # dealt racks have no table jokers, and both meld variants are always reported
-        raise click.UsageError(f"--{ignored[0]} changes nothing in odds: it deals racks and reports both meld variants")
     rules = _rules(ctx, params)
     settings = OddsSettings(rules=rules, deals=deals, turns=turns, seed=seed)
     guarded(lambda: odds_variants(settings))  # refuse impossible settings up front

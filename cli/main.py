@@ -30,6 +30,7 @@ from cli.options import (
     output_options,
     position_inputs,
     rule_options,
+    rule_options_without,
     solve_options,
     solver_options,
     turn_options,
@@ -175,10 +176,15 @@ def check(
         ctx.exit(EXIT_NOT_OPTIMAL)
 
 
+# A heap of tiles has no table jokers standing for anything and no initial meld: the options that
+# would change nothing in arrange are not offered.
+ARRANGE_LEFT_OUT = ("joker-rules", "joker-retrieval", "meld-threshold", "joker-in-meld", "continue-after-meld", "joker-penalty")
+
+
 @cli.command()
 @click.argument("table_file", metavar="TABLE_FILE")
 @click.option("--heap", is_flag=True, help="The tiles are a loose heap: no line is worth keeping.")
-@rule_options
+@rule_options_without(*ARRANGE_LEFT_OUT)
 @click.option(
     "--backend",
     type=click.Choice(["bnb", "highs"]),
@@ -203,9 +209,6 @@ def arrange(ctx: click.Context, /, table_file: str, heap: bool, **params: Any) -
     from solver.rules import RuleSet
 
     given = explicit_rule_options(ctx, params)
-    if any(key in given for key in ("joker-rules", "joker-retrieval")):
-        # A heap of tiles has no table jokers standing for anything: only a turn's table does.
-        raise click.UsageError("--joker-rules and --joker-retrieval are about a turn's table jokers: arrange has none")
     rules = guarded(lambda: RuleSet.from_options(given))
     lines = guarded(lambda: load_lines(table_file, rules))
     if not lines:  # almost always the wrong file

@@ -72,9 +72,10 @@ def position_inputs(func: F) -> F:
     return func
 
 
-def rule_options(func: F) -> F:
-    """The rule variants (defaults: the standard game); a position file's rules apply unless overridden."""
-    decorators = [
+# The rule options, each with the rule it sets (RuleSet.from_options spelling).
+_RULE_OPTIONS: list[tuple[str, Callable[[Any], Any]]] = [
+    (
+        "numbers",
         click.option(
             "--numbers",
             type=click.IntRange(2, 40),
@@ -82,6 +83,9 @@ def rule_options(func: F) -> F:
             show_default=True,
             help="Tile numbers run 1..N.",
         ),
+    ),
+    (
+        "colours",
         click.option(
             "--colours",
             "--colors",
@@ -91,6 +95,9 @@ def rule_options(func: F) -> F:
             show_default=True,
             help="Number of colours (K B R O, then G P W C).",
         ),
+    ),
+    (
+        "copies",
         click.option(
             "--copies",
             type=click.IntRange(1, 8),
@@ -98,9 +105,15 @@ def rule_options(func: F) -> F:
             show_default=True,
             help="Copies of each numbered tile.",
         ),
+    ),
+    (
+        "jokers",
         click.option(
             "--jokers", type=click.IntRange(0, 8), default=2, show_default=True, help="Jokers in the game."
         ),
+    ),
+    (
+        "min-set-size",
         click.option(
             "--min-set-size",
             type=click.IntRange(2, 40),
@@ -108,6 +121,9 @@ def rule_options(func: F) -> F:
             show_default=True,
             help="Fewest tiles in a set.",
         ),
+    ),
+    (
+        "meld-threshold",
         click.option(
             "--meld-threshold",
             type=click.IntRange(0, 10_000),
@@ -115,18 +131,27 @@ def rule_options(func: F) -> F:
             show_default=True,
             help="Points the initial meld needs.",
         ),
+    ),
+    (
+        "joker-in-meld",
         click.option(
             "--joker-in-meld/--no-joker-in-meld",
             default=False,
             show_default=True,
             help="May a joker be part of the initial meld?",
         ),
+    ),
+    (
+        "continue-after-meld",
         click.option(
             "--continue-after-meld/--no-continue-after-meld",
             default=False,
             show_default=True,
             help="After the initial meld, may the player go on with the table in the same turn?",
         ),
+    ),
+    (
+        "wrap",
         click.option(
             "--wrap",
             type=click.Choice(["none", "american", "full"]),
@@ -134,6 +159,9 @@ def rule_options(func: F) -> F:
             show_default=True,
             help="Runs past the top number: none; american (12-13-1 at the end only); full.",
         ),
+    ),
+    (
+        "joker-penalty",
         click.option(
             "--joker-penalty",
             type=click.IntRange(0, 10_000),
@@ -141,6 +169,9 @@ def rule_options(func: F) -> F:
             show_default=True,
             help="A joker's value for --objective points (what it costs left on a rack).",
         ),
+    ),
+    (
+        "joker-rules",
         click.option(
             "--joker-rules",
             type=click.Choice(["free", "strict", "locked"]),
@@ -149,6 +180,9 @@ def rule_options(func: F) -> F:
             help="Table jokers: free (move like any tile); strict (keep standing for their tile until "
             "that tile retrieves them); locked (strict, and a set holding one may only grow).",
         ),
+    ),
+    (
+        "joker-retrieval",
         click.option(
             "--joker-retrieval",
             type=click.Choice(["official", "club"]),
@@ -157,10 +191,26 @@ def rule_options(func: F) -> F:
             help="A retrieved joker goes into another set, never back into its own: one holding two "
             "rack tiles (official), or any other (club: the player plays a rack tile that turn).",
         ),
-    ]
-    for decorator in reversed(decorators):
-        func = decorator(func)
-    return func
+    ),
+]
+
+
+def rule_options(func: F) -> F:
+    """The rule variants (defaults: the standard game); a position file's rules apply unless overridden."""
+    return rule_options_without()(func)
+
+
+def rule_options_without(*left_out: str) -> Callable[[F], F]:
+    """The rule options but ``left_out`` (rule names): for a command they would change nothing in,
+    so that its --help offers only what it takes and click refuses the others."""
+
+    def apply(func: F) -> F:
+        for name, decorator in reversed(_RULE_OPTIONS):
+            if name not in left_out:
+                func = decorator(func)
+        return func
+
+    return apply
 
 
 def turn_options(func: F) -> F:

@@ -176,11 +176,10 @@ def render_arrangement(result: Arrangement, color: bool) -> str:
     lines = []
     n = len(result.take_back)
     if not result.optimal:  # a search the limit stopped proves nothing about what cannot be done
-        if total and n == total:
-            lines.append("Time limit reached before an arrangement was found (try a longer --time-limit).")
-        else:
-            found = f"all {count(total, 'tile')} fit" if not n else f"take back {n} of {count(total, 'tile')}"
-            lines.append(f"Time limit reached; best found, not proven the fewest to take back: {found}.")
+        if total and n == total:  # nothing found: no arrangement, no advice
+            return "Time limit reached before an arrangement was found (try a longer --time-limit)."
+        found = f"all {count(total, 'tile')} fit" if not n else f"take back {n} of {count(total, 'tile')}"
+        lines.append(fit(f"Time limit reached; best found, not proven the fewest to take back: {found}."))
     elif not n:
         lines.append(f"All {count(total, 'tile')} fit in {count(len(result.table), 'valid set')}.")
     else:
@@ -189,10 +188,10 @@ def render_arrangement(result: Arrangement, color: bool) -> str:
         lines.append(f"Lines kept as they were: {len(result.kept_lines)} of {len(result.lines)}.")
     lines.append("")
     for s in result.table:
-        lines.append(f"  {tiles_text(s, color)}")
+        lines.append(fit(f"  {tiles_text(s, color)}"))
     if result.take_back:
         lines.append("")
-        lines.append(f"Take back: {tiles_text(result.take_back, color)}")
+        lines.append(fit(f"Take back: {tiles_text(result.take_back, color)}"))
     return "\n".join(lines)
 
 

@@ -17,6 +17,7 @@ import codecs
 import json
 import os
 import re
+import stat
 import sys
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -110,12 +111,19 @@ def _why(err: OSError) -> str:
 
 def write_whole(path: str | Path, text: str, what: str) -> None:
     """Write a ``what`` file whole or not at all: into a side file, renamed into place at the end,
-    so an interrupted or failed write never leaves half a file behind."""
-    target = Path(path)
+    so an interrupted or failed write never leaves half a file behind. A symbolic link's file is
+    the one written (the link stays), and a file keeps its permissions."""
+    target = Path(os.path.realpath(path))
     side = target.with_name(f".{target.name}.partial")
+    try:
+        mode: int | None = stat.S_IMODE(os.stat(target).st_mode)
+    except OSError:
+        mode = None  # a new file: the usual permissions
     try:
         try:
             side.write_text(text, encoding="utf-8")
+            if mode is not None:
+                os.chmod(side, mode)
             os.replace(side, target)
         except BaseException:
             side.unlink(missing_ok=True)

@@ -7,6 +7,9 @@ messages listed underneath. Every tile is one ``<g class="tile">`` holding one `
 
 from __future__ import annotations
 
+import os
+import re
+import stat
 from collections import Counter
 from collections.abc import Sequence
 from xml.sax.saxutils import escape
@@ -186,14 +189,29 @@ def answer_svg(report: CheckReport) -> str:
 
 def write_svg(path: str, picture: str) -> None:
     """Write the picture whole or not at all; a file already there is replaced only if it is a
-    picture too (``--svg`` given the position file itself must not destroy it)."""
+    picture too, or empty (``--svg`` given the position file itself must not destroy it). A pipe
+    or a terminal (``/dev/stdout``) is written as it is."""
     try:
-        with open(path, "rb") as old:
-            start = old.read(512)
-    except FileNotFoundError:
-        start = None
+        info = os.stat(path)
     except OSError:
-        start = None  # a directory or unreadable: the write below says why
-    if start is not None and b"<svg" not in start:
-        raise InputError(f"{path} exists and is not an SVG picture: not overwritten (give --svg another file)")
+        info = None  # no such file yet (or unreachable: the write says why)
+    if info is not None and not stat.S_ISREG(info.st_mode) and not stat.S_ISDIR(info.st_mode):
+        try:
+            with open(path, "w", encoding="utf-8") as out:
+                out.write(picture)
+        except OSError as err:
+            raise InputError(f"cannot write picture {path}: {err.strerror or err}") from None
+        return
+    if info is not None and stat.S_ISREG(info.st_mode) and info.st_size:
+        try:
+            with open(path, "rb") as old:
+                start = old.read(4096)
+        except OSError as err:
+            raise InputError(f"cannot write picture {path}: {err.strerror or err}") from None
+        if not _SVG_START.match(start):
+            raise InputError(f"{path} exists and is not an SVG picture: not overwritten (give --svg another file)")
     write_whole(path, picture, "picture")
+
+
+# How an SVG file begins: an XML declaration, comments and a doctype may come before <svg.
+_SVG_START = re.compile(rb"(\xef\xbb\xbf)?\s*(<\?xml[^>]*\?>\s*)?(<!--.*?-->\s*|<!DOCTYPE[^>]*>\s*)*<svg\b", re.S | re.I)

@@ -947,6 +947,20 @@ def test_svg_never_writes_over_a_file_that_is_not_a_picture(tmp_path: Path) -> N
     assert run(["solve", str(mine), "--svg", str(picture)]).exit_code == 0
     assert run(["solve", str(mine), "--svg", str(picture)]).exit_code == 0  # a picture is redrawn
     assert picture.read_text().startswith("<svg") and [p.name for p in tmp_path.iterdir() if p.name.startswith(".")] == []
+    page = tmp_path / "page.html"  # text that only mentions <svg is not a picture
+    page.write_text('<!doctype html>\n<html><body><svg width="10"></svg><p>my notes</p></body></html>\n')
+    assert run(["solve", str(mine), "--svg", str(page)]).exit_code == 1 and "my notes" in page.read_text()
+    empty = tmp_path / "empty.svg"  # nothing to lose (mktemp --suffix=.svg)
+    empty.write_text("")
+    assert run(["solve", str(mine), "--svg", str(empty)]).exit_code == 0 and empty.read_text().startswith("<svg")
+    (tmp_path / "pics").mkdir()
+    real = tmp_path / "pics" / "real.svg"
+    real.write_text('<?xml version="1.0"?>\n<!-- old -->\n<svg></svg>\n')
+    real.chmod(0o600)
+    link = tmp_path / "link.svg"
+    link.symlink_to(real)
+    assert run(["solve", str(mine), "--svg", str(link)]).exit_code == 0
+    assert link.is_symlink() and real.read_text().startswith("<svg") and real.stat().st_mode & 0o777 == 0o600
 
 
 def test_puzzles_record_leaves_a_json_position_file_as_it_was(tmp_path: Path) -> None:

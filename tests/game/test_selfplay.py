@@ -263,9 +263,10 @@ def test_odds_command() -> None:
     assert max(len(line) for line in text.stdout.splitlines()) <= 80
     none = run(["odds", "--deals", 5, "--turns", 2, "--jokers", 0, "--json"])
     assert set(json.loads(none.stdout)["variants"]) == {"no joker in meld"}
-    for option in (["--joker-rules", "strict"], ["--joker-in-meld"]):  # would change nothing: refused
+    for option in (["--joker-rules", "free"], ["--no-joker-in-meld"]):  # would change nothing: not options
         refused = run(["odds", "--deals", 5, *option])
-        assert refused.exit_code == 2 and "changes nothing in odds" in refused.stderr
+        assert refused.exit_code == 2 and f"No such option '{option[0]}'" in refused.stderr
+    assert "joker-in-meld" not in run(["odds", "--help"]).stdout
 
 
 def test_report_counts_agree_and_the_joker_difference_is_in_percentage_points() -> None:

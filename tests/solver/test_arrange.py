@@ -74,11 +74,13 @@ def test_cli_errors(tmp_path: Path) -> None:
     assert result.stderr.startswith("Error: too many copies of R1: 3")
     usage = CliRunner().invoke(cli, ["arrange", str(path), "--backend", "cbc"])
     assert usage.exit_code == 2
-    # A heap has no table jokers standing for a tile: joker rules would be ignored, so refused.
+    # A heap has no table jokers standing for a tile and no initial meld: those options would be
+    # ignored, so arrange has none (and its --help offers none).
     path.write_text("B10 O10 R10 J\nK11 K12\n")
-    for option in (["--joker-rules", "strict"], ["--joker-retrieval", "club"]):
+    for option in (["--joker-rules", "strict"], ["--joker-retrieval", "club"], ["--meld-threshold", "20"]):
         refused = CliRunner().invoke(cli, ["arrange", str(path), *option])
-        assert refused.exit_code == 2 and "arrange has none" in refused.stderr
+        assert refused.exit_code == 2 and f"No such option '{option[0]}'" in refused.stderr
+    assert "--joker-rules" not in CliRunner().invoke(cli, ["arrange", "--help"]).stdout
     empty = tmp_path / "empty.txt"
     empty.write_text("")
     warned = CliRunner().invoke(cli, ["arrange", str(empty)])
@@ -106,10 +108,12 @@ def test_an_arrangement_the_time_limit_cut_short_claims_nothing() -> None:
         back = tuple(Tile.parse(t) for t in take_back.split())
         return render_arrangement(Arrangement(sets, sets, (), back, optimal=False, seconds=0.0), color=False)
 
-    assert shown("B1 B2", ("R1 R2 R3",)).splitlines()[0] == (
-        "Time limit reached; best found, not proven the fewest to take back: take back 2 of 5 tiles."
+    assert shown("B1 B2", ("R1 R2 R3",)).startswith(
+        "Time limit reached; best found, not proven the fewest to take back: take back 2\n    of 5 tiles.\n"
     )
-    assert shown("R1 R2 R3", ()).splitlines()[0] == (
+    assert shown("R1 R2 R3", ()) == (  # and no take-back advice the search never found
         "Time limit reached before an arrangement was found (try a longer --time-limit)."
     )
+    many = " ".join(f"{c}{n}" for c in "KBRO" for n in range(1, 14))
+    assert max(len(line) for line in shown(many, ("R1 R2 R3",)).splitlines()) <= 80
     assert "fewest possible" not in shown("B1", ("R1 R2 R3",)) and "No arrangement holds" not in shown("B1", ())
