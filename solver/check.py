@@ -107,7 +107,7 @@ def check_answer(
     options: SolveOptions = SolveOptions(),
 ) -> CheckReport:
     """Validate ``answer`` (the whole table after the move) and compare it with the optimum."""
-    violations = validate(position, answer)
+    violations = validate(position, answer, as_written=True)  # the next turn reads it as written
     played = played_tiles(position, answer) & Counter(position.rack)
     best = solve(position, options)
     return CheckReport(

@@ -28,8 +28,9 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from itertools import combinations, product
 
-from solver.jokers import Role, assignments, numbered, table_readings
-from solver.melds import Kind, is_valid
+from solver.jokers import Role, assignments, numbered, table_readings, written_assignments
+from solver.melds import Kind, Reading, is_valid
+from solver.melds import readings as set_readings
 from solver.position import Position
 from solver.rules import JokerRules, Retrieval
 from solver.tiles import JOKER, Tile, format_tiles
@@ -76,6 +77,48 @@ def account(position: Position, new_table: Sequence[Sequence[Tile]]) -> JokerAcc
     return _Search(position, new_table).run()
 
 
+def written_problems(position: Position, new_table: Sequence[Sequence[Tile]]) -> list[JokerProblem]:
+    """For a legal move written by a player: the sets whose written order makes a joker stand for
+    another tile than the move needs (``R4 R5 R6 R7 J`` keeping the R3 of ``J R4 R5 R6``: as written
+    the joker is R8, and the next turn reads it so). Empty when the move may stand as written."""
+    rules = position.rules
+    if rules.joker_rules is JokerRules.FREE or not any(t.is_joker for s in position.table for t in s):
+        return []
+    search = _Search(position, new_table)
+    story = search.run()
+    if story is None or search.run(written=frozenset(search.after_sets)) is not None:
+        return []
+    needed = dict(story.declared)
+    out = []
+    for j in search.after_sets:
+        if search.run(written=frozenset({j})) is None:
+            written = search.new_table[j]
+            said = [r for r in table_readings(written, rules) if r.kind is Kind.RUN]
+            as_written = " ".join(str(r.options[0]) for r in said[0].roles) if said else "another tile"
+            fits = [r for r in set_readings(written, rules) if r.kind is Kind.RUN and _jokers(r) == needed[j]]
+            how = f": write it {format_tiles(fits[0].tiles)}" if fits else ""
+            out.append(
+                JokerProblem(
+                    "joker_written",
+                    f"set {j + 1} '{format_tiles(written)}' as written has its joker stand for {as_written},"
+                    f" not {format_tiles(needed[j])} as the move needs (a joker stands where it is written){how}",
+                    (JOKER,),
+                    (j,),
+                )
+            )
+    return out or [
+        JokerProblem(
+            "joker_written",
+            "the sets' written order makes their jokers stand for other tiles than the move needs",
+            (JOKER,),
+        )
+    ]
+
+
+def _jokers(reading: Reading) -> tuple[Tile, ...]:
+    return tuple(sorted(s for t, s in zip(reading.tiles, reading.stands_for) if t.is_joker))
+
+
 def joker_problems(position: Position, new_table: Sequence[Sequence[Tile]]) -> list[JokerProblem]:
     """Why no account exists (empty if one does), most basic reason first."""
     rules = position.rules
@@ -115,16 +158,22 @@ class _Search:
             for t in kinds:
                 self.holding.setdefault(t, []).append(i)
 
-    def run(self, another: bool = True, hosting: bool = True, locks: bool = True) -> JokerAccount | None:
+    def run(
+        self, another: bool = True, hosting: bool = True, locks: bool = True, written: frozenset[int] = frozenset()
+    ) -> JokerAccount | None:
         """An account, or None. The flags drop rules, to find which one a move breaks:
         ``another`` (a retrieved joker goes into another set), ``hosting`` (official retrieval's
-        two rack tiles), ``locks`` (locked sets only grow)."""
+        two rack tiles), ``locks`` (locked sets only grow). ``written``: the sets after the move
+        whose jokers stand for what their written order says (an answer as a player writes it)."""
         hosting = hosting and self.rules.joker_retrieval is Retrieval.OFFICIAL
         locks = locks and self.rules.joker_rules is JokerRules.LOCKED
+        options = [
+            (written_assignments if i in written else assignments)(self.new_table[i], self.rules) for i in self.after_sets
+        ]
         for readings in product(*(r for _, _, r in self.before)):
             roles = [(k, role) for k, reading in enumerate(readings) for role in reading.roles]
             groups = {k for k, reading in enumerate(readings) if reading.kind is Kind.GROUP}
-            for declared in product(*(assignments(self.new_table[i], self.rules) for i in self.after_sets)):
+            for declared in product(*options):
                 slots = [(i, t) for i, d in zip(self.after_sets, declared) for t in d]
                 for fate in self._fates(roles, slots, groups):
                     if self._holds(roles, slots, fate, another, hosting, locks):

@@ -128,6 +128,20 @@ def _roles(reading: Reading, written: tuple[Tile, ...] | None, rules: RuleSet) -
     return tuple(Role((s,)) for t, s in zip(reading.tiles, reading.stands_for) if t.is_joker)
 
 
+def declares(reading: TableReading, tiles: tuple[Tile, ...]) -> bool:
+    """Whether a set read this way may have its jokers stand for ``tiles`` (sorted)."""
+    if reading.kind is Kind.GROUP:  # any distinct missing colours
+        return len(set(tiles)) == len(tiles) and all(t in reading.roles[0].options for t in tiles)
+    return tuple(sorted(r.options[0] for r in reading.roles)) == tiles
+
+
+def written_assignments(written: Sequence[Tile], rules: RuleSet) -> tuple[tuple[Tile, ...], ...]:
+    """The assignments of a set after the move that its written order allows (read as a table
+    set is: the answer becomes the next turn's table)."""
+    readings = table_readings(written, rules)
+    return tuple(a for a in assignments(written, rules) if any(declares(r, a) for r in readings))
+
+
 def assignments(tiles: Sequence[Tile], rules: RuleSet) -> tuple[tuple[Tile, ...], ...]:
     """Every way to declare the jokers of a set on the table after the move (sorted tuples).
 

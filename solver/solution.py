@@ -12,7 +12,7 @@ from typing import Any
 
 from solver.errors import ValidationFailure
 from solver.joker_account import Retrieved, account
-from solver.jokers import TableReading, table_readings
+from solver.jokers import declares, table_readings
 from solver.melds import Kind, Reading, best_reading, preferred, readings
 from solver.position import Position
 from solver.rules import JokerRules, RuleSet
@@ -204,7 +204,7 @@ def written_as_declared(
     out = list(placed)
     for i, tiles in declared:
         p = placed[i]
-        if any(_declares(r, tiles) for r in table_readings(p.tiles, rules)):
+        if any(declares(r, tiles) for r in table_readings(p.tiles, rules)):
             continue
         fitting = [r for r in readings(p.tiles, rules) if r.kind is Kind.RUN and _jokers_of(r) == tiles]
         if not fitting:
@@ -217,13 +217,6 @@ def written_as_declared(
             laid[t] -= 1
         out[i] = PlacedSet(ordered, p.change, tuple(flags))
     return tuple(out)
-
-
-def _declares(reading: TableReading, tiles: tuple[Tile, ...]) -> bool:
-    """Whether a set read this way may have its jokers stand for ``tiles`` (sorted)."""
-    if reading.kind is Kind.GROUP:  # any distinct missing colours
-        return len(set(tiles)) == len(tiles) and all(t in reading.roles[0].options for t in tiles)
-    return tuple(sorted(r.options[0] for r in reading.roles)) == tiles
 
 
 def _jokers_of(reading: Reading) -> tuple[Tile, ...]:

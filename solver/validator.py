@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from solver.initial_meld import best_meld_sets, best_meld_value
-from solver.joker_account import joker_problems
+from solver.joker_account import joker_problems, written_problems
 from solver.melds import best_reading, why_invalid
 from solver.position import Position
 from solver.tiles import Tile, format_tiles
@@ -36,8 +36,10 @@ def played_tiles(position: Position, new_table: Sequence[Sequence[Tile]]) -> Cou
     return after - position.table_tiles
 
 
-def validate(position: Position, new_table: Sequence[Sequence[Tile]]) -> list[Violation]:
-    """Every rule the proposed table breaks; an empty list means the move is legal."""
+def validate(position: Position, new_table: Sequence[Sequence[Tile]], as_written: bool = False) -> list[Violation]:
+    """Every rule the proposed table breaks; an empty list means the move is legal. ``as_written``:
+    the table as a player wrote it, which the next turn reads as written: under strict and locked
+    jokers each joker must stand where it is written for what the move needs it to."""
     rules = position.rules
     out: list[Violation] = []
     for i, s in enumerate(new_table, 1):
@@ -78,6 +80,8 @@ def validate(position: Position, new_table: Sequence[Sequence[Tile]]) -> list[Vi
         out += _initial_meld_violations(position, new_table, played - extra)
     if not missing and not extra:
         out += [Violation(p.code, p.message, p.tiles, p.sets) for p in joker_problems(position, new_table)]
+    if as_written and not out:
+        out += [Violation(p.code, p.message, p.tiles, p.sets) for p in written_problems(position, new_table)]
     return out
 
 

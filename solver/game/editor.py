@@ -475,7 +475,7 @@ class TurnEditor:
             # The independent validator has the last word (initial meld, tiles that left the table).
             table = self.table()
             shown = [i for i, tiles in enumerate(s.table) if tiles]  # table() leaves out emptied sets
-            for v in validate(self.position, table):
+            for v in validate(self.position, table, as_written=True):
                 named = set(v.tiles)
                 about = [shown[k] for k in v.sets] or [i for i, tiles in enumerate(s.table) if named & set(tiles)]
                 out.append((v.message, tuple(about)))

@@ -624,3 +624,24 @@ def test_a_joker_set_is_written_so_it_reads_back_as_declared(declared: str, writ
         sorted(str(t) for r in reading.roles for t in r.options[:1]) == declared.split() or reading.kind.value == "group"
         for reading in table_readings(out.tiles, rules)
     )
+
+
+@pytest.mark.parametrize(
+    ("table", "rack", "answer", "message"),
+    [
+        # J R4 R5 R6 (the joker R3) with R7: written R4 R5 R6 R7 J, the joker would be R8.
+        ("J R4 R5 R6", "R7", "R4 R5 R6 R7 J", "set 1 'R4 R5 R6 R7 J' as written has its joker stand for R8, not R3"),
+        # R4 R5 R6 J (the joker R7) with R3: written J R3 R4 R5 R6, the joker would be R2.
+        ("R4 R5 R6 J", "R3", "J R3 R4 R5 R6", "set 1 'J R3 R4 R5 R6' as written has its joker stand for R2, not R7"),
+    ],
+)
+def test_check_reads_an_answer_as_written(table: str, rack: str, answer: str, message: str) -> None:
+    from solver.check import check_answer as check
+
+    pos = position(rack, [table])
+    report = check(pos, [tiles(answer)])
+    assert not report.legal and [v.code for v in report.violations] == ["joker_written"]
+    assert report.violations[0].message.startswith(message)
+    assert validate(pos, [tiles(answer)]) == []  # the move itself is legal: only its writing is not
+    right = "J R4 R5 R6 R7" if rack == "R7" else "R3 R4 R5 R6 J"
+    assert check(pos, [tiles(right)]).legal
