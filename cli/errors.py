@@ -68,16 +68,18 @@ def collect(results: Callable[[], Iterable[T]], length: int, label: str, show_et
     """Every item of ``results()`` (library errors as :func:`guarded` makes them), with a progress
     bar on stderr; Ctrl-C stops early and keeps the items so far. Returns (items, interrupted)."""
     done: list[T] = []
+
+    def take_all(step: Callable[[int], None]) -> bool:
+        try:
+            for item in results():
+                done.append(item)
+                step(1)
+        except KeyboardInterrupt:
+            return True
+        return False
+
+    if not sys.stderr.isatty():  # no bar for a log or a pipe: click would print its label alone
+        return done, guarded(lambda: take_all(lambda _: None))
     with click.progressbar(length=length, label=label, file=sys.stderr, show_eta=show_eta) as bar:
-
-        def take_all() -> bool:
-            try:
-                for item in results():
-                    done.append(item)
-                    bar.update(1)
-            except KeyboardInterrupt:
-                return True
-            return False
-
-        interrupted = guarded(take_all)
+        interrupted = guarded(lambda: take_all(bar.update))
     return done, interrupted
