@@ -46,7 +46,7 @@ def test_interrupted_selfplay_reports_the_games_finished(tmp_path: Path, jobs: s
     process = ctrl_c(
         ["selfplay", "--games", "2000", "--ai", "easy,easy", "--numbers", "7", "--json",
          "--record", str(records), "--jobs", jobs],
-        lambda: records.exists() and len(list(records.iterdir())) >= 3,
+        lambda: records.exists() and len(list(records.glob("game-*.jsonl"))) >= 3,  # whole records
     )
     out, err = process.out, process.err
     assert process.returncode == 130
