@@ -97,16 +97,22 @@ class _DaskHandle(Generic[R]):
         self.future = future
 
     def result(self) -> R:
-        _first_done(self.future.client, [self.future])  # waited on with an eye on the workers
-        with _cluster_errors():
-            result: R = self.future.result()
-        return result
+        alone_since: float | None = None
+        while True:  # waited on with an eye on the workers (all may leave mid-run)
+            try:
+                with _cluster_errors():
+                    result: R = self.future.result(timeout=WORKERS_POLL_SECONDS)
+                return result
+            except ExecutorError:
+                if self.future.done():
+                    raise
+            alone_since = _still_workers(self.future.client, alone_since)
 
 
 def _first_done(client: distributed.Client, futures: list[distributed.Future[Any]]) -> set[distributed.Future[Any]]:
     """The futures done once one is, or ExecutorError when the scheduler has had no worker for
     WORKERS_SECONDS (all left during the run; it would hold the chunks for ever)."""
-    alone_since: float | None = None  # since when the scheduler has had no worker
+    alone_since: float | None = None
     while True:
         try:
             with client.as_current():  # wait() looks for the client to ask there
@@ -119,16 +125,23 @@ def _first_done(client: distributed.Client, futures: list[distributed.Future[Any
         except Exception:
             with _cluster_errors():
                 raise
-        with _cluster_errors():
-            alone = not client.nthreads()
-        now = time.monotonic()
-        alone_since = (alone_since or now) if alone else None
-        if alone_since is not None and now - alone_since >= WORKERS_SECONDS:
-            address = client.scheduler.address if client.scheduler else "the scheduler"
-            raise ExecutorError(
-                f"every Dask worker left the scheduler at {address} during the run, and none came back"
-                f" within {WORKERS_SECONDS:g} s: start some (dask worker {address})"
-            )
+        alone_since = _still_workers(client, alone_since)
+
+
+def _still_workers(client: distributed.Client, alone_since: float | None) -> float | None:
+    """Since when the scheduler has had no worker (None: it has some); ExecutorError once that
+    has lasted WORKERS_SECONDS."""
+    with _cluster_errors():
+        alone = not client.nthreads()
+    now = time.monotonic()
+    alone_since = (alone_since or now) if alone else None
+    if alone_since is not None and now - alone_since >= WORKERS_SECONDS:
+        address = client.scheduler.address if client.scheduler else "the scheduler"
+        raise ExecutorError(
+            f"every Dask worker left the scheduler at {address} during the run, and none came back"
+            f" within {WORKERS_SECONDS:g} s: start some (dask worker {address})"
+        )
+    return alone_since
 
 
 @contextmanager
