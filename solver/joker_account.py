@@ -28,9 +28,8 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from itertools import combinations, product
 
-from solver.jokers import Role, assignments, numbered, table_readings, written_assignments
-from solver.melds import Kind, Reading, is_valid
-from solver.melds import readings as set_readings
+from solver.jokers import Role, assignments, numbered, run_declaring, table_readings, written_assignments
+from solver.melds import Kind, is_valid
 from solver.position import Position
 from solver.rules import JokerRules, Retrieval
 from solver.tiles import JOKER, Tile, format_tiles
@@ -95,8 +94,8 @@ def written_problems(position: Position, new_table: Sequence[Sequence[Tile]]) ->
             written = search.new_table[j]
             said = [r for r in table_readings(written, rules) if r.kind is Kind.RUN]
             as_written = " ".join(str(r.options[0]) for r in said[0].roles) if said else "another tile"
-            fits = [r for r in set_readings(written, rules) if r.kind is Kind.RUN and _jokers(r) == needed[j]]
-            how = f": write it {format_tiles(fits[0].tiles)}" if fits else ""
+            run = run_declaring(written, needed[j], rules)
+            how = f": write it {format_tiles(run.tiles)}" if run else ""
             out.append(
                 JokerProblem(
                     "joker_written",
@@ -113,10 +112,6 @@ def written_problems(position: Position, new_table: Sequence[Sequence[Tile]]) ->
             (JOKER,),
         )
     ]
-
-
-def _jokers(reading: Reading) -> tuple[Tile, ...]:
-    return tuple(sorted(s for t, s in zip(reading.tiles, reading.stands_for) if t.is_joker))
 
 
 def joker_problems(position: Position, new_table: Sequence[Sequence[Tile]]) -> list[JokerProblem]:
@@ -379,14 +374,14 @@ class _Search:
         pairs.sort(key=lambda p: not any(self.kinds[p[2]][t] for r in p[3][0].roles for t in r.options))
         for i, written, j, _ in pairs:
             if numbered(written) & self.kinds[j]:
-                    return JokerProblem(
-                        "joker_retrieval",
-                        f"the joker of table set {i} '{format_tiles(written)}' is back in a set with its old"
-                        f" set's tiles ('{format_tiles(self.new_table[j])}') without standing for its tile:"
-                        " a retrieved joker must go into another set",
-                        (JOKER,),
-                        (j,),
-                    )
+                return JokerProblem(
+                    "joker_retrieval",
+                    f"the joker of table set {i} '{format_tiles(written)}' is back in a set with its old"
+                    f" set's tiles ('{format_tiles(self.new_table[j])}') without standing for its tile:"
+                    " a retrieved joker must go into another set",
+                    (JOKER,),
+                    (j,),
+                )
         return JokerProblem(
             "joker_retrieval", "a retrieved joker must go into another set, not back into its own", (JOKER,)
         )

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from itertools import combinations
 
-from solver.melds import Kind, Reading, readings
+from solver.melds import Kind, Reading, preferred, readings
 from solver.rules import RuleSet
 from solver.tiles import Tile, tile
 
@@ -86,19 +86,16 @@ def keeps_places(reading: Reading, written: Sequence[Tile]) -> bool:
     numbered = [place.get(t, -1) for t in written if not t.is_joker]
     # The direction the first two numbered tiles are written in; with one, ascending (as
     # table_readings reads it: R4 J J is R4 R5 R6).
-    orders = [tuple(written)] if len(numbered) < 2 or numbered[0] < numbered[1] else [tuple(written[::-1])]
-    for order in orders:
-        taken: set[int] = set()
-        for i, t in enumerate(order):
-            if not t.is_joker:
-                continue
-            at = _written_place(order, i, place)
-            if at is None or not 0 <= at < len(reading.tiles) or not reading.tiles[at].is_joker or at in taken:
-                break
-            taken.add(at)
-        else:
-            return True
-    return False
+    order = tuple(written) if len(numbered) < 2 or numbered[0] < numbered[1] else tuple(written[::-1])
+    taken: set[int] = set()
+    for i, t in enumerate(order):
+        if not t.is_joker:
+            continue
+        at = _written_place(order, i, place)
+        if at is None or not 0 <= at < len(reading.tiles) or not reading.tiles[at].is_joker or at in taken:
+            return False
+        taken.add(at)
+    return True
 
 
 def _written_place(order: tuple[Tile, ...], i: int, place: dict[Tile, int]) -> int | None:
@@ -133,6 +130,18 @@ def declares(reading: TableReading, tiles: tuple[Tile, ...]) -> bool:
     if reading.kind is Kind.GROUP:  # any distinct missing colours
         return len(set(tiles)) == len(tiles) and all(t in reading.roles[0].options for t in tiles)
     return tuple(sorted(r.options[0] for r in reading.roles)) == tiles
+
+
+def run_declaring(tiles: Sequence[Tile], declared: tuple[Tile, ...], rules: RuleSet) -> Reading | None:
+    """The run reading of ``tiles`` (the one a player would declare, of several) whose jokers
+    stand for ``declared`` (sorted), if there is one: how to write the set so it says that."""
+    fitting = [
+        r
+        for r in readings(tiles, rules)
+        if r.kind is Kind.RUN
+        and tuple(sorted(s for t, s in zip(r.tiles, r.stands_for) if t.is_joker)) == declared
+    ]
+    return preferred(fitting) if fitting else None
 
 
 def written_assignments(written: Sequence[Tile], rules: RuleSet) -> tuple[tuple[Tile, ...], ...]:

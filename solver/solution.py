@@ -12,8 +12,8 @@ from typing import Any
 
 from solver.errors import ValidationFailure
 from solver.joker_account import Retrieved, account
-from solver.jokers import declares, table_readings
-from solver.melds import Kind, Reading, best_reading, preferred, readings
+from solver.jokers import declares, run_declaring, table_readings
+from solver.melds import Kind, best_reading
 from solver.position import Position
 from solver.rules import JokerRules, RuleSet
 from solver.tiles import JOKER, Tile, format_tiles, points
@@ -206,10 +206,10 @@ def written_as_declared(
         p = placed[i]
         if any(declares(r, tiles) for r in table_readings(p.tiles, rules)):
             continue
-        fitting = [r for r in readings(p.tiles, rules) if r.kind is Kind.RUN and _jokers_of(r) == tiles]
-        if not fitting:
+        run = run_declaring(p.tiles, tiles, rules)
+        if run is None:
             continue  # the account's tiles are a group's: any order says them
-        ordered = preferred(fitting).tiles
+        ordered = run.tiles
         laid = Counter(t for t, own in zip(p.tiles, p.from_rack) if own)
         flags = []
         for t in ordered:
@@ -217,10 +217,6 @@ def written_as_declared(
             laid[t] -= 1
         out[i] = PlacedSet(ordered, p.change, tuple(flags))
     return tuple(out)
-
-
-def _jokers_of(reading: Reading) -> tuple[Tile, ...]:
-    return tuple(sorted(s for t, s in zip(reading.tiles, reading.stands_for) if t.is_joker))
 
 
 def unchanged(before: Sequence[Sequence[Tile]], after: Sequence[Sequence[Tile]]) -> list[int]:
