@@ -190,7 +190,7 @@ ARRANGE_LEFT_OUT = ("joker-rules", "joker-retrieval", "meld-threshold", "joker-i
     type=click.Choice(["bnb", "highs"]),
     default="bnb",
     show_default=True,
-    help="Exact solver on the flow model: bnb (fastest) or HiGHS's MIP solver.",
+    help="Exact solver: bnb (fastest) or HiGHS's MIP solver.",
 )
 @click.option("--time-limit", type=FiniteRange(min=0.001), default=None, help="Seconds for the search.")
 @click.option(

@@ -16,9 +16,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from solver.backends import get_backend
-from solver.errors import RulesError, ValidationFailure
+from solver.errors import ValidationFailure
 from solver.melds import best_reading, why_invalid
 from solver.model.flow import build_flow_model, flow_supported
+from solver.model.sets import build_set_model
 from solver.position import Position
 from solver.rules import RuleSet
 from solver.solution import Objective, sort_key, unchanged
@@ -59,12 +60,12 @@ def arrange(
     ``heap``: the lines are no sets at all, only tiles (none is kept, ``kept_lines`` is empty).
     """
     started = time.perf_counter()
-    if not flow_supported(rules):
-        raise RulesError("arrange needs wrap none or american and fewer jokers than min-set-size")
     tiles = tuple(t for line in lines for t in line)
     position = Position(rack=tiles, table=(), opened=True, rules=rules)
     wanted = [] if heap else [line for line in lines if why_invalid(list(line), rules) is None]
-    model = build_flow_model(position, Objective.TILES, keep=wanted)
+    # The flow model where the rules allow it (fastest); the set model beyond (full wrap, many jokers).
+    build = build_flow_model if flow_supported(rules) else build_set_model
+    model = build(position, Objective.TILES, keep=wanted)
     result = get_backend(backend)(model.lp, time_limit)
     values = result.values if result.values is not None else model.lp.hint
     sets, placed = model.decode(values)

@@ -391,10 +391,10 @@ class _Search:
         for i in self.after_sets:
             mine = sum(min(n, self.played[t]) for t, n in numbered(self.new_table[i]).items())
             best = max(best, min(mine, 2))
-        rack = "one rack tile" if best == 1 else "no rack tile"  # best < 2, or hosting would work
+        rack = "only one rack tile" if best == 1 else "no rack tile"  # best < 2, or hosting would work
         return JokerProblem(
             "joker_retrieval",
-            f"retrieved joker played with only {rack} in its new set"
+            f"retrieved joker played with {rack} in its new set"
             " (official retrieval: a new set with at least two tiles from the rack)",
             (JOKER,),
         )

@@ -43,7 +43,11 @@ def _needs(key: TileKey) -> tuple[tuple[int, int], ...]:
     return tuple(Counter(key).items())
 
 
-def build_set_model(position: Position, objective: Objective = Objective.TILES) -> TurnModel:
+def build_set_model(
+    position: Position, objective: Objective = Objective.TILES, keep: Sequence[Sequence[Tile]] | None = None
+) -> TurnModel:
+    """The turn as a set model. ``keep``: the sets the tie-break tries to leave exactly as they
+    were (default: the table's sets; ``arrange`` passes the lines it was given)."""
     rules = position.rules
     cands = candidate_sets(rules)
     rack, table = tile_counts(position)
@@ -51,6 +55,8 @@ def build_set_model(position: Position, objective: Objective = Objective.TILES) 
     initial = not position.opened
     table_fixed = initial and not rules.continue_after_meld
     table_keys = table_set_keys(position)
+    keep_sets = position.table if keep is None else tuple(tuple(s) for s in keep)
+    keep_keys = Counter(tuple(sorted(t.index(rules) for t in s)) for s in keep_sets)
     strict = needs_joker_rows(position)
 
     set_vars: list[tuple[int, TileKey]] = []
@@ -63,7 +69,7 @@ def build_set_model(position: Position, objective: Objective = Objective.TILES) 
     if not table_fixed:
         available = rack + table
         keys = [k for k in cands.keys if fits(k, available)]
-        keys += [k for k in table_keys if k not in cands.index]
+        keys += [k for k in keep_keys | table_keys if k not in cands.index]
         for key in keys:
             v = lp.var(f"x_{set_name(key, rules)}", fits(key, available), hint=table_keys.get(key, 0))
             x_of[key] = v
@@ -105,10 +111,11 @@ def build_set_model(position: Position, objective: Objective = Objective.TILES) 
 
     kept = []
     kept_sets: KeptSets = []
-    written = {tuple(sorted(t.index(rules) for t in s)): tuple(s) for s in position.table}
+    written = {tuple(sorted(t.index(rules) for t in s)): tuple(s) for s in keep_sets}
     if not table_fixed:
-        for key, count in sorted(table_keys.items()):
-            k = lp.var(f"k_{set_name(key, rules)}", count, hint=count)
+        for key, count in sorted(keep_keys.items()):
+            # The zero move keeps the table's sets; lines only wished for (``arrange``) start unkept.
+            k = lp.var(f"k_{set_name(key, rules)}", count, hint=count if keep is None else 0)
             kept.append(k)
             kept_sets.append((k, written[key]))
             # A table set counts as kept only if a copy of exactly that set is on the new table.
@@ -120,7 +127,7 @@ def build_set_model(position: Position, objective: Objective = Objective.TILES) 
 
     if exact is not None:
         kept += exact.kept
-    add_objective(lp, position, objective, played, kept, len(position.table))
+    add_objective(lp, position, objective, played, kept, len(keep_sets))
 
     def decode(values: Sequence[int]) -> tuple[list[list[Tile]], list[Tile]]:
         sets: list[list[Tile]] = [list(s) for s in position.table] if table_fixed else []

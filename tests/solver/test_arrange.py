@@ -3,15 +3,17 @@
 from __future__ import annotations
 
 import json
+import random
 from collections import Counter
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 
 from cli.main import cli
 from solver.arrange import arrange
 from solver.melds import is_valid
-from solver.rules import RuleSet
+from solver.rules import RuleSet, Wrap
 from solver.tiles import Tile, parse_token
 
 RULES = RuleSet()
@@ -117,3 +119,34 @@ def test_an_arrangement_the_time_limit_cut_short_claims_nothing() -> None:
     many = " ".join(f"{c}{n}" for c in "KBRO" for n in range(1, 14))
     assert max(len(line) for line in shown(many, ("R1 R2 R3",)).splitlines()) <= 80
     assert "fewest possible" not in shown("B1", ("R1 R2 R3",)) and "No arrangement holds" not in shown("B1", ())
+
+
+def test_full_wrap_runs_on_the_set_model() -> None:
+    rules = RuleSet(wrap=Wrap.FULL)
+    given = [[Tile.parse(tok, rules) for tok in text.split()] for text in ("R12 R13 R1 R2", "B13 B1 B2", "O5 O6")]
+    result = arrange(given, rules)
+    assert all(is_valid(s, rules) for s in result.table)
+    assert result.kept_lines == (1, 2)
+    assert [str(t) for t in result.take_back] == ["O5", "O6"]
+
+
+def test_the_set_model_agrees_with_the_flow_model(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Where both can go, the set model (full wrap, many jokers) and the flow model reach the same
+    tiles placed, points placed and lines kept."""
+    rng = random.Random(5)
+    pool = [Tile.parse(tok) for tok in ("J", "J", *(f"{c}{n}" for c in "RBKO" for n in range(1, 14) for _ in (1, 2)))]
+    for _ in range(25):
+        tiles = rng.sample(pool, rng.randint(4, 16))
+        cut = sorted(rng.sample(range(1, len(tiles)), 2))
+        given = [tiles[: cut[0]], tiles[cut[0] : cut[1]], tiles[cut[1] :]]
+        flow = arrange(given, RULES)
+        monkeypatch.setattr("solver.arrange.flow_supported", lambda rules: False)
+        sets = arrange(given, RULES)
+        monkeypatch.undo()
+        check_arrangement(given, sets.table, sets.take_back)
+        assert sets.optimal and flow.optimal
+        assert Counter(sets.take_back) == Counter(flow.take_back) or (
+            len(sets.take_back) == len(flow.take_back)
+            and sum(t.number for t in sets.take_back) == sum(t.number for t in flow.take_back)
+        )
+        assert len(sets.kept_lines) == len(flow.kept_lines), given

@@ -168,6 +168,9 @@ def test_declarations_after_the_move() -> None:
         (["R4 J R6", "K7 K8 K9 K10"], "R5 B7", ["R4 R5 R6", "B7 K7 J", "K8 K9 K10"], "strict", "joker_retrieval",
          "retrieved joker played with only one rack tile in its new set"
          " (official retrieval: a new set with at least two tiles from the rack)"),
+        (["R4 J R6", "K7 K8 K9 K10"], "R5", ["R4 R5 R6", "K7 K8 K9 K10 J"], "strict", "joker_retrieval",
+         "retrieved joker played with no rack tile in its new set"
+         " (official retrieval: a new set with at least two tiles from the rack)"),
         (["R3 R4 R5 R6 J"], "B3 O3", ["R4 R5 R6 J", "R3 B3 O3"], "locked", "locked_set_broken",
          "table set 1 'R3 R4 R5 R6 J' holds a joker and may only grow until it is retrieved"
          " (joker-rules=locked): R3 left it"),
