@@ -438,7 +438,7 @@ def position_from_record(
     if not isinstance(file_rules, dict):
         raise InputError(f'{where}: \'rules\' must be an object such as {{"wrap": "american"}}')
     try:
-        rules = RuleSet.from_options(rule_overrides or {}, RuleSet.from_options(file_rules))
+        rules = RuleSet.from_options(rule_overrides or {}, RuleSet.from_json(file_rules))
     except RulesError as err:
         raise RulesError(f"{where}: {err}") from None
     if opened is None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import json
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -196,6 +197,24 @@ class RuleSet:
             return _built(tuple((k, type(v), v) for k, v in options.items()), base)
         except TypeError:  # an unhashable value (a list from JSON): refused below with its name
             return cls._build(options, base)
+
+    @classmethod
+    def from_json(cls, options: Mapping[str, object], base: RuleSet | None = None) -> RuleSet:
+        """As ``from_options``, for a JSON object of rules: each value of its JSON type (a number
+        for a count, true or false for a yes-or-no rule, a string for a choice), so that a file's
+        ``"numbers": "13"`` or ``"joker-in-meld": "no"`` is refused, not read as text."""
+        kinds = {f.name: str(f.type) for f in dataclasses.fields(cls) if f.init}
+        for raw_key, value in options.items():
+            key = raw_key.strip().lower().replace("-", "_") if isinstance(raw_key, str) else ""
+            kind = kinds.get("colours" if key == "colors" else key)
+            shown = json.dumps(value)[:24]
+            if kind == "int" and (type(value) is not int):
+                raise RulesError(f"invalid rule {raw_key}={shown}: must be a whole number, such as 13")
+            if kind == "bool" and type(value) is not bool:
+                raise RulesError(f"invalid rule {raw_key}={shown}: must be true or false")
+            if kind not in (None, "int", "bool") and not isinstance(value, str):
+                raise RulesError(f'invalid rule {raw_key}={shown}: must be a string, such as "none"')
+        return cls.from_options(options, base)
 
     @classmethod
     def _build(cls, options: Mapping[str, object], base: RuleSet | None) -> RuleSet:

@@ -264,7 +264,7 @@ def rules_from(value: Any, limits: Limits) -> RuleSet:
         raise RequestError(400, 'request: \'rules\' must be an object such as {"wrap": "american"}')
     # This server's bounds first: the rules' own wider ones would send a player to a value it refuses.
     _check_bounds({k: v for k, v in value.items() if type(v) is int}, limits)
-    rules = RuleSet.from_options(value)
+    rules = RuleSet.from_json(value)
     check_rules(rules, limits)
     return rules
 

@@ -332,7 +332,7 @@ def _header(reader: _Reader) -> GameHeader:
     if not isinstance(raw_rules, dict):
         raise InputError(f"{where}: 'rules' must be an object of rule options")
     try:
-        rules = RuleSet.from_options(raw_rules)
+        rules = RuleSet.from_json(raw_rules)
     except RulesError as err:
         raise InputError(f"{where}: {err}") from None
     raw_players = reader.get("players")

@@ -364,7 +364,7 @@ def test_batch_file_mixed_lines() -> None:
     assert out[1]["line"] == 2 and "JSON" in out[1]["error"]
     assert out[2]["line"] == 3 and "'X5'" in out[2]["error"]
     assert out[3]["line"] == 5 and "'foo'" in out[3]["error"] and "unknown field" in out[3]["error"]
-    assert out[4]["id"] == "7" and out[4]["points_played"] == 33 and out[4]["initial_meld"] is True
+    assert out[4]["id"] == 7 and out[4]["points_played"] == 33 and out[4]["initial_meld"] is True
     for bad in out[1:4]:
         assert set(bad) == {"line", "error"} and "\n" not in bad["error"]
         assert bad["error"].startswith(f"line {bad['line']}: ")
@@ -398,6 +398,9 @@ def test_batch_from_stdin_all_good_exits_0() -> None:
     pytest.param('{"rack": ["R1"], "rules": {"wrap": "sideways"}}', ["sideways"], id="bad-rule"),
     pytest.param('{"rack": ["J", "J", "J"]}', ["too many jokers"], id="three-jokers"),
     pytest.param('{"rack": "R1", "rules": {"wrap": "full", "wrap": "none"}}', ["key 'wrap' appears twice"], id="key-twice"),
+    pytest.param('{"rack": "R1", "rules": {"numbers": "13"}}', ['numbers="13": must be a whole number'], id="count-as-text"),
+    pytest.param('{"rack": "R1", "rules": {"joker-in-meld": "no"}}', ['"no": must be true or false'], id="yes-no-as-text"),
+    pytest.param('{"rack": "R1", "rules": {"wrap": 0}}', ["wrap=0: must be a string"], id="choice-as-number"),
 ])
 def test_batch_bad_line_is_reported_and_others_answered(line: str, words: list[str]) -> None:
     good = '{"rack": ["R5", "B7", "O7"], "table": [["R4", "J", "R6"]]}'
@@ -482,6 +485,12 @@ def test_batch_skips_blank_lines_and_shapes_every_error(tmp_path: Path) -> None:
         assert e["error"].startswith(f"line {e['line']}: ") and e["error"].count(f"line {e['line']}") == 1
     assert errors[0]["error"] == "line 4: invalid tile 'X1' in rack: unknown colour 'X' (colours are K B R O)"
     assert errors[1]["error"] == "line 5: invalid set 'R1 R2' in table set 1: too short: 2 tiles, a set needs at least 3"
+
+
+def test_batch_echoes_each_id_as_given() -> None:
+    lines = '{"id": 7, "rack": "R1"}\n{"id": "7", "rack": "R1"}\n{"rack": "R1"}\n'
+    result = run(["batch", "-"], input=lines)
+    assert [json.loads(x).get("id") for x in result.stdout.splitlines()] == [7, "7", None]
 
 
 def test_batch_options_apply_to_every_line() -> None:

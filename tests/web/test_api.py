@@ -307,6 +307,8 @@ BAD_SOLVES = [
     (b'{"rack": "R1", "rules": {"copies": 8}}', 400, "invalid rule copies=8: this server takes 1..4"),
     (b'{"rack": "R1", "rules": {"wrap": "sideways"}}', 400, "request: invalid rule wrap='sideways': must be none, american or full"),
     (b'{"rack": "R1", "rules": {"colour": 3}}', 400, "request: unknown rule 'colour'"),
+    (b'{"rack": "R1", "rules": {"numbers": "9"}}', 400, 'request: invalid rule numbers="9": must be a whole number, such as 13'),
+    (b'{"rack": "R1", "rules": {"joker-in-meld": "yes"}}', 400, 'request: invalid rule joker-in-meld="yes": must be true or false'),
     (b'{"rack": "R1", "objective": "fun"}', 400, "request: 'objective' must be tiles or points, got 'fun'"),
     (b'{"rack": "R1", "time_limit": -1}', 400, "request: 'time_limit' must be a number of seconds above 0, got -1"),
     (b'{"rack": "R1", "time_limit": "1"}', 400, "request: 'time_limit' must be a number of seconds above 0, got '1'"),
