@@ -130,7 +130,8 @@ def render_selfplay(data: dict[str, Any]) -> str:
     width = max(6, *(len(n) for n in names))
     lines = [
         f"{count(data['games'], 'game')}, {count(data['players'], 'player')}, seed {data['seed']}, "
-        f"{data['scoring']} scoring, {data.get('games_per_second', 0):.2f} games/s",
+        f"{data['scoring']} scoring"
+        + (f", {data['games_per_second']:.2f} games/s" if "games_per_second" in data else ""),
         "",
         f"{'AI':<{width}}  {'wins':>6}  {'win rate':>8}  {'95% interval':>13}  {'avg points':>10}  opened by turn 1/2/3/5/10",
     ]

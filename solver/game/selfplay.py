@@ -400,7 +400,8 @@ class Summary:
             data["resumed"] = resumed
         if self.seconds > 0:
             data["seconds"] = round(self.seconds, 3)
-            data["games_per_second"] = _r((games - resumed) / self.seconds)  # the games played now
+            if games > resumed:  # every game read back: none played now, no speed to give
+                data["games_per_second"] = _r((games - resumed) / self.seconds)  # the games played now
         return data
 
     def joker_value(self) -> dict[str, Any]:

@@ -335,6 +335,17 @@ def test_records_already_there_are_never_overwritten_without_resume(tmp_path: Pa
     assert {p.name: p.read_bytes() for p in folder.iterdir()} == written
 
 
+def test_a_series_resumed_whole_gives_no_speed(tmp_path: Path) -> None:
+    """Every game read back: none was played now, so there is no games-per-second to report."""
+    args = ["selfplay", "--games", "2", "--ai", "easy,medium", "--seed", "9", *FAST, "--record", str(tmp_path / "r")]
+    assert run(args).exit_code == 0
+    again = run([*args, "--resume"])
+    assert again.exit_code == 0 and "Resumed: 2 of 2 games read back" in again.stderr
+    assert "games/s" not in again.stdout.splitlines()[0] and "2 games, 2 players" in again.stdout
+    data = json.loads(run([*args, "--resume", "--json"]).stdout)
+    assert data["resumed"] == 2 and "games_per_second" not in data
+
+
 def test_selfplay_stopped_by_ctrl_c_then_resumed_reports_the_whole_series(tmp_path: Path) -> None:
     """The person's way: Ctrl-C in the terminal, then the same command with --resume."""
     folder = tmp_path / "records"
