@@ -31,6 +31,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from solver.initial_meld import a_meld
+from solver.jokers import table_readings
 from solver.least_moves import Placed, Rearrangement, least_moves, match
 from solver.melds import Kind, best_reading
 from solver.rules import JokerRules, RuleSet
@@ -250,29 +251,27 @@ class _Planner:
         """(rack tile, tile it frees) pairs for old set i: a joker's exact tile, or in a group
         another colour of its number for a tile that leaves."""
         old = self.before[i]
-        reading = best_reading(old, self.rules)
-        if reading is None:
+        roles = self._joker_roles(old)
+        if roles is None:
             return []
+        kind, number, meanings = roles
         offered = +offered
         out: list[tuple[Tile, Tile]] = []
         leaving = self.leaving[i].copy()
         present = {t.colour for t in old if not t.is_joker}  # a group's colours as it will be
-        for shown, meant in zip(reading.tiles, reading.stands_for):
-            if not (shown.is_joker and leaving[shown] > 0):
-                continue
-            if reading.kind is Kind.RUN:
-                options = [meant] if offered[meant] else []
+        for meant in meanings:
+            if leaving[JOKER] <= 0:
+                break
+            if kind is Kind.RUN:
+                options = [t for t in meant if offered[t]]
             else:
-                options = [
-                    t for t in sorted(+offered) if t.number == meant.number and t.colour not in present
-                ]
+                options = [t for t in sorted(+offered) if t.number == number and t.colour not in present]
             if options:
-                out.append((options[0], shown))
+                out.append((options[0], JOKER))
                 offered[options[0]] -= 1
-                leaving[shown] -= 1
+                leaving[JOKER] -= 1
                 present.add(options[0].colour)
-        if reading.kind is Kind.GROUP:
-            number = reading.stands_for[0].number
+        if kind is Kind.GROUP:
             for gone in sorted(t for t in leaving.elements() if not t.is_joker):
                 options = [t for t in sorted(+offered) if t.number == number and t.colour not in present]
                 if options:
@@ -280,6 +279,24 @@ class _Planner:
                     offered[options[0]] -= 1
                     present.add(options[0].colour)
         return out
+
+    def _joker_roles(self, old: Sequence[Tile]) -> tuple[Kind, int, list[tuple[Tile, ...]]] | None:
+        """An old set's kind, number (a group's) and what each of its jokers stands for: under
+        strict and locked jokers as the set is written (``R12 R13 J`` under american wrap: R1),
+        as the rules read it; else its best reading. None for an invalid set."""
+        if self.rules.joker_rules is not JokerRules.FREE:
+            written = table_readings(old, self.rules)
+            if not written:
+                return None
+            first = written[0]
+            return first.kind, first.stands_for[0].number, [role.options for role in first.roles]
+        reading = best_reading(old, self.rules)
+        if reading is None:
+            return None
+        meanings: list[tuple[Tile, ...]] = [
+            (meant,) for shown, meant in zip(reading.tiles, reading.stands_for) if shown.is_joker
+        ]
+        return reading.kind, reading.stands_for[0].number, meanings
 
     # -- naming ----------------------------------------------------------------------------
     def _name(self, live: int) -> str:
@@ -551,7 +568,9 @@ def _replayed(
     """After each step: the sets (an emptied set stays, empty, so indices hold), the indices the
     step changed, the tiles put aside. The checks of ``replay`` run as it goes; the last ones
     after the last step."""
-    table: list[tuple[str, Counter[Tile]]] = [(name(s, rules), Counter(s)) for s in before]
+    strict = rules.joker_rules is not JokerRules.FREE
+    # Named as the plan names them: an old set holding strict jokers as written, until it changes.
+    table = [(format_tiles(s) if strict and JOKER in s else name(s, rules), Counter(s)) for s in before]
     rack = Counter(played)
     aside: dict[str, Counter[Tile]] = {}
     moved = 0

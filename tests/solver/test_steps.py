@@ -12,6 +12,7 @@ from hypothesis import HealthCheck, given, settings
 from cli.main import cli
 from solver.least_moves import least_moves
 from solver.position import Position
+from solver.rules import JokerRules, RuleSet, Wrap
 from solver.solve import SolveOptions, solve
 from solver.steps import ACTIONS, Plan, best_steps, plan_steps, replay, tables_after_steps
 from solver.tiles import Tile
@@ -237,3 +238,12 @@ def test_an_opening_that_goes_on_lays_its_meld_before_any_table_tile_moves(rack:
     assert first and best_meld_value(sum(first, Counter()), rules, rules.meld_threshold) >= rules.meld_threshold
     reached = replay(position.table, plan, answer.played, rules)  # the steps still reach the answer
     assert sorted(sorted(s.elements()) for s in reached) == sorted(sorted(s.tiles) for s in answer.table)
+
+
+def test_a_strict_joker_is_retrieved_as_its_set_is_written() -> None:
+    """Under american wrap ``R12 R13 J`` reads R12 R13 R1 as written (the joker R1), not R11 R12
+    R13: R1 retrieves it, a step of its own, rather than the joker being taken off the end."""
+    rules = RuleSet(wrap=Wrap.AMERICAN, joker_rules=JokerRules.STRICT)
+    _, plan = steps_for(Position.from_strings("R1 O8 O9", ["R12 R13 J", "B5 B6 B7"], rules=rules))
+    assert [s.action for s in plan.steps] == ["retrieve", "lay"]
+    assert plan.steps[0].tiles == (Tile.parse("R1"), Tile.parse("J"))
