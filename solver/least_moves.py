@@ -152,7 +152,9 @@ def match(before: Sets, after: Sets, rules: RuleSet) -> Rearrangement:
         or any(Kind.RUN not in old_kinds[i] and n > 1 for i, n in Counter(i for i, _ in pairs).items())
     )
     chosen = (
-        _best_bases(old, pairs, old_kinds) if clash else {j: (i, common) for (i, j), common in pairs.items()}
+        _best_bases(old, pairs, old_kinds, [_ordered(s, rules) for s in before])
+        if clash
+        else {j: (i, common) for (i, j), common in pairs.items()}
     )
     table = []
     for j, s in enumerate(after):
@@ -163,9 +165,16 @@ def match(before: Sets, after: Sets, rules: RuleSet) -> Rearrangement:
 
 
 def _best_bases(
-    old: list[Counter[Tile]], pairs: dict[tuple[int, int], Counter[Tile]], old_kinds: list[set[Kind]]
+    old: list[Counter[Tile]],
+    pairs: dict[tuple[int, int], Counter[Tile]],
+    old_kinds: list[set[Kind]],
+    old_order: list[tuple[Tile, ...]],
 ) -> dict[int, tuple[int, Counter[Tile]]]:
-    """When candidate bases compete: the choice keeping the most tiles, a small integer program."""
+    """When candidate bases compete: the choice keeping the most tiles, a small integer program;
+    of those, the one keeping the most neighbours of an old run together (``old_order``: each old
+    set in its natural order). A copy of a tile from the rack can stand in for the table's own,
+    so several choices keep as many tiles; the neighbours make a split a plain cut between them
+    (``O4 O5 J | O7 O8``, not ``O4 J`` and ``O5 O7 O8``) and a set kept whole keep its tiles."""
     lp = LinearModel()
     chosen: dict[tuple[int, int], int] = {}
     kept: dict[tuple[int, int, Tile], int] = {}
@@ -194,8 +203,20 @@ def _best_bases(
             terms = [(k, 1) for (ii, _, tt), k in kept.items() if ii == i and tt == t]
             if len(terms) > 1:
                 lp.row(f"copies_{i}_{t}", terms, 0, c)
-    lp.objective = [(k, 1) for k in kept.values()]
-    lp.stages = [list(lp.objective)]
+    neighbours: list[int] = []
+    for (i, j), common in pairs.items():
+        if Kind.RUN not in old_kinds[i]:
+            continue
+        for a, b in zip(old_order[i], old_order[i][1:]):
+            if a in common and b in common:
+                n = lp.var(f"n_{i}_{j}_{len(neighbours)}", 1)
+                lp.row(f"n_{i}_{j}_{len(neighbours)}_a", [(n, 1), (kept[i, j, a], -1)], -INF, 0)
+                lp.row(f"n_{i}_{j}_{len(neighbours)}_b", [(n, 1), (kept[i, j, b], -1)], -INF, 0)
+                neighbours.append(n)
+    tiles = [(k, 1) for k in kept.values()]
+    together = [(n, 1) for n in neighbours]
+    lp.objective = [(k, len(neighbours) + 1) for k in kept.values()] + together
+    lp.stages = [tiles, together]
     lp.hint = [0] * len(lp.names)
     values = get_backend("bnb")(lp, None).values
     assert values is not None

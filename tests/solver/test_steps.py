@@ -247,3 +247,19 @@ def test_a_strict_joker_is_retrieved_as_its_set_is_written() -> None:
     _, plan = steps_for(Position.from_strings("R1 O8 O9", ["R12 R13 J", "B5 B6 B7"], rules=rules))
     assert [s.action for s in plan.steps] == ["retrieve", "lay"]
     assert plan.steps[0].tiles == (Tile.parse("R1"), Tile.parse("J"))
+
+
+def test_a_set_the_answer_keeps_whole_is_not_split_for_a_copy_of_its_tiles() -> None:
+    """The rack's K4 K6 K7 are copies of the kept run's own: the run stays whole and the rack
+    tiles make the new set, rather than the run giving up its K4 K6 K7 and taking the rack's."""
+    _, plan = steps_for(Position.from_strings("K4 K6 K7 B7", ["K3 K4 K5 K6 K7", "B6 J B8", "B7 B8 B9 B10 B11"]))
+    assert [s.action for s in plan.steps] == ["retrieve", "lay"]
+    assert plan.tiles_moved == 1
+
+
+def test_a_split_is_a_cut_between_neighbours_where_one_will_do() -> None:
+    _, plan = steps_for(Position.from_strings("O5 O6", ["O4 O5 J O7 O8"]))
+    assert [str(s) for s in plan.steps] == [
+        "Split O4 O5 J O7 O8 between J and O7 into O4 O5 J and O7 O8",
+        "Add O5 O6 from your rack to O7 O8",
+    ]
