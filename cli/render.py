@@ -140,7 +140,14 @@ def render_check(report: CheckReport, show: bool, color: bool) -> str:
     if report.legal:
         n, pts = report.tiles_played, report.points_played
         lines.append(f"Legal move: {count(n, 'tile')} ({count(pts, 'point')}) played.")
-        if report.optimal:
+        tiles_first = report.objective.value == "tiles"
+        other, best_other = (pts, best.points_played) if tiles_first else (n, best.tiles_played)
+        if report.optimal and other != best_other:
+            # As good by the objective; the best move's tie-break (the other measure) goes further.
+            unit = "tile" if tiles_first else "point"
+            then = count(best_other, "point" if tiles_first else "tile")
+            lines.append(f"Optimal: no move plays more {unit}s; the best of them plays {then}.")
+        elif report.optimal:
             lines.append(f"Optimal: the best move also plays {optimum}.")
         elif report.optimal is None:
             lines.append(f"As good as {the_best} ({optimum}), or better; not proven optimal.")

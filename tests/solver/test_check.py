@@ -214,3 +214,24 @@ def test_report_of_an_illegal_answer_counts_nothing() -> None:
     report = check_answer(POSITION, sets("R4 R5 R6 R5", "B7 O7 J", "K1 K2 K3"))
     assert not report.legal
     assert (report.tiles_played, report.points_played, report.missed) == (0, 0, 3)
+
+
+@pytest.mark.parametrize(
+    ("objective", "answer", "verdict"),
+    [
+        ("tiles", "K2 K3 K4\n", "Optimal: no move plays more tiles; the best of them plays 12 points."),
+        ("tiles", "K4 B4 O4\n", "Optimal: the best move also plays 3 tiles (12 points)."),
+        ("points", "K4 B4 O4\n", "Optimal: the best move also plays 3 tiles (12 points)."),
+    ],
+)
+def test_an_answer_optimal_by_its_objective_says_what_the_tie_break_would_add(
+    tmp_path: Path, objective: str, answer: str, verdict: str
+) -> None:
+    """K2 K3 K4 plays as many tiles as K4 B4 O4, 3 points fewer: optimal by tiles, and the text
+    does not say the best move 'also' plays its 12 points."""
+    rack = write(tmp_path, "rack.txt", "K2 K3 K4 B4 O4\n")
+    answer_file = write(tmp_path, "answer.txt", answer)
+    args = ["check", "--rack", rack, "--opened", "--answer", answer_file, "--objective", objective]
+    result = CliRunner().invoke(cli, args)
+    assert result.exit_code == 0
+    assert result.stdout.splitlines()[1] == verdict
