@@ -99,10 +99,10 @@ def render_solution(solution: Solution, color: bool, title: bool = True) -> str:
     played = tiles_text(solution.played, color, from_rack=True)
     meld = " (initial meld)" if not pos.opened and n else ""
     if solution.status is Status.NO_MOVE:
-        lines.append(f"No move: draw a tile{_meld_note(pos)}.")
+        lines.append(fit(f"No move: draw a tile{_meld_note(pos)}."))
     elif solution.status is Status.TIME_LIMIT:
         what = f"play {count(n, 'tile')} ({count(pts, 'point')}): {played}" if n else "no move found"
-        lines.append(f"Time limit reached; best found, not proven optimal: {what}{meld}")
+        lines.append(fit(f"Time limit reached; best found, not proven optimal: {what}{meld}"))
     else:
         lines.append(fit(f"Best move{meld}: play {count(n, 'tile')} ({count(pts, 'point')}): {played}"))
     if solution.table:
@@ -113,8 +113,10 @@ def render_solution(solution: Solution, color: bool, title: bool = True) -> str:
         old = tiles_text(pos.table[r.table_set - 1], color)
         new = set_text(solution.table[r.new_set - 1], color)
         lines.append(
-            f"Joker retrieved: {tiles_text([r.tile], color)} takes the place of the joker in table set"
-            f" {r.table_set} ({old}), where it stood for {r.role}; the joker goes to {new}."
+            fit(
+                f"Joker retrieved: {tiles_text([r.tile], color)} takes the place of the joker in table set"
+                f" {r.table_set} ({old}), where it stood for {r.role}; the joker goes to {new}."
+            )
         )
     left = solution.rack_left
     lines.append("")
@@ -150,7 +152,7 @@ def render_check(report: CheckReport, show: bool, color: bool) -> str:
         elif report.optimal:
             lines.append(f"Optimal: the best move also plays {optimum}.")
         elif report.optimal is None:
-            lines.append(f"As good as {the_best} ({optimum}), or better; not proven optimal.")
+            lines.append(fit(f"As good as {the_best} ({optimum}), or better; not proven optimal."))
         else:
             unit = "tile" if report.objective.value == "tiles" else "point"
             lines.append(f"Not optimal: {the_best} plays {optimum}, {count(report.missed, unit)} more.")
@@ -165,10 +167,11 @@ def render_check(report: CheckReport, show: bool, color: bool) -> str:
                 said.append(f"      {tiles}")  # the tiles together, under the message
             lines += said
         if best.tiles_played:
-            lines.append(f"The best legal move{'' if report.proven else ' found within the time limit'} plays {optimum}.")
+            found = "" if report.proven else " found within the time limit"
+            lines.append(fit(f"The best legal move{found} plays {optimum}."))
         else:
             if report.proven:
-                lines.append(f"No legal move plays a tile: draw one{_meld_note(report.position)}.")
+                lines.append(fit(f"No legal move plays a tile: draw one{_meld_note(report.position)}."))
             else:
                 lines.append("No legal move playing a tile was found within the time limit.")
     if show:
@@ -235,11 +238,15 @@ def render_hint(found: Hint, color: bool, numbers: bool = False) -> str:
     if not n:
         if unproven:  # a search the limit stopped proves nothing: never a false "no move"
             return "Time limit reached before a move was found: no hint (try a longer --time-limit)."
-        return f"No move this turn: draw a tile{_meld_note(best.position)}."
+        return fit(f"No move this turn: draw a tile{_meld_note(best.position)}.")
     lines = [f"You can play {count(n, 'tile')} ({count(best.points_played, 'point')})."]
     if unproven:
-        lines = [f"You can play at least {count(n, 'tile')} ({count(best.points_played, 'point')}):"
-                 " the time limit stopped the search before it proved more impossible."]
+        lines = [
+            fit(
+                f"You can play at least {count(n, 'tile')} ({count(best.points_played, 'point')}):"
+                " the time limit stopped the search before it proved more impossible."
+            )
+        ]
     if found.level >= 2:
         lines.append(fit(f"Use your {tiles_text(best.played, color)}."))
         if found.involved:

@@ -207,13 +207,13 @@ class RuleSet:
         for raw_key, value in options.items():
             key = raw_key.strip().lower().replace("-", "_") if isinstance(raw_key, str) else ""
             kind = kinds.get("colours" if key == "colors" else key)
-            shown = json.dumps(value)[:24]
+            said = f"invalid rule {key.replace('_', '-')}={json.dumps(value)[:24]}"  # the key as the rules name it
             if kind == "int" and (type(value) is not int):
-                raise RulesError(f"invalid rule {raw_key}={shown}: must be a whole number, such as 13")
+                raise RulesError(f"{said}: must be a whole number, such as 13")
             if kind == "bool" and type(value) is not bool:
-                raise RulesError(f"invalid rule {raw_key}={shown}: must be true or false")
+                raise RulesError(f"{said}: must be true or false")
             if kind not in (None, "int", "bool") and not isinstance(value, str):
-                raise RulesError(f'invalid rule {raw_key}={shown}: must be a string, such as "none"')
+                raise RulesError(f'{said}: must be a string, such as "none"')
         return cls.from_options(options, base)
 
     @classmethod

@@ -141,11 +141,13 @@ def stopped_early(found_nothing: bool) -> Any:
         # As good as the best found, which is the optimum here, but nobody proved it: unknown.
         (False, "R4 R5 R6\nB7 O7 J\nK1 K2 K3\n", EXIT_UNPROVEN, None,
          ["Legal move: 3 tiles (19 points) played.",
-          "As good as the best move found within the time limit (3 tiles (19 points)), or better; not proven optimal."]),
+          "As good as the best move found within the time limit (3 tiles (19 points)), or",
+          "    better; not proven optimal."]),
         # Better than what the search found in time: still only "not proven".
         (True, "R4 J R6 R5\nK1 K2 K3\n", EXIT_UNPROVEN, None,
          ["Legal move: 1 tile (5 points) played.",
-          "As good as the best move found within the time limit (0 tiles (0 points)), or better; not proven optimal."]),
+          "As good as the best move found within the time limit (0 tiles (0 points)), or",
+          "    better; not proven optimal."]),
         # Below a legal move found: not optimal, whatever the proof.
         (False, "R4 J R6 R5\nK1 K2 K3\n", EXIT_NOT_OPTIMAL, False,
          ["Legal move: 1 tile (5 points) played.",
@@ -204,10 +206,10 @@ def test_illegal_answer_when_no_legal_move_plays_a_tile(tmp_path: Path) -> None:
     answer = write(tmp_path, "answer.txt", "R1 R2 R3\n")
     result = CliRunner().invoke(cli, ["check", "--rack", rack, "--answer", answer])
     assert result.exit_code == EXIT_ILLEGAL
-    assert result.stdout.splitlines()[-1] == (
-        "No legal move plays a tile: draw one (this turn is the initial meld: new sets from your rack"
-        " worth at least 30 points)."
-    )
+    assert result.stdout.splitlines()[-2:] == [
+        "No legal move plays a tile: draw one (this turn is the initial meld: new sets",
+        "    from your rack worth at least 30 points).",
+    ]
 
 
 def test_report_of_an_illegal_answer_counts_nothing() -> None:

@@ -89,8 +89,8 @@ def test_cli_level_3_json_and_no_move() -> None:
     assert empty.stdout == "No move this turn: draw a tile.\n"
     meld = CliRunner().invoke(cli, ["hint", "--rack", "-", "--level", "3"], input="R1 R2 R3\n")
     assert meld.stdout == (
-        "No move this turn: draw a tile (this turn is the initial meld: new sets from your rack"
-        " worth at least 30 points).\n"
+        "No move this turn: draw a tile (this turn is the initial meld: new sets from\n"
+        "    your rack worth at least 30 points).\n"
     )
     bad = CliRunner().invoke(cli, ["hint", "puzzles/joker-retrieval.txt", "--level", "4"])
     assert bad.exit_code == 2
