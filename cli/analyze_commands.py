@@ -108,7 +108,10 @@ def render_analysis(result: Analysis, color: bool) -> str:
         ("points missed", [str(s.points_missed) for s in result.summary]),
         ("accuracy", [f"{s.accuracy:.1f}%" for s in result.summary]),
     ]
-    lines += _table(["Summary", *players], [[name, *cells] for name, cells in measures], [])
+    summary = _table(["Summary", *players], [[name, *cells] for name, cells in measures], [])
+    if max(width_of(x) for x in summary) > WIDTH:  # long names: the players by number, named above
+        summary = _table(["Summary", *(str(s.player) for s in result.summary)], [[n, *c] for n, c in measures], [])
+    lines += summary
     lines.append(fit(f"accuracy: {unit} played as a percentage of the optimum's {unit}, over the player's turns."))
     return "\n".join(lines)
 

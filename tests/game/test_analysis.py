@@ -226,13 +226,21 @@ def test_text_output_fits_80_columns(tmp_path: Path) -> None:
     )
     assert played.exit_code == 0, played.stderr
     (record,) = records.iterdir()
-    for color in ("--no-color", "--color"):
-        result = run([str(record), color])
-        assert result.exit_code == 0
-        lines = result.stdout.splitlines()
-        # The file's path is one word that may not fit; everything else does.
-        assert max(len(click.unstyle(line)) for line in lines if str(record) not in line) <= 80
-        assert "better: play" in result.stdout  # the easy AI misses moves
+    # The same game again with names as long as the web takes (20 characters).
+    first, *rest = record.read_text().splitlines()
+    header = json.loads(first)
+    for n, player in enumerate(header["players"]):
+        player["name"] = f"Maximiliane Ottolin{n}"
+    named = tmp_path / "named.jsonl"
+    named.write_text("\n".join([json.dumps(header), *rest]) + "\n")
+    for path in (record, named):
+        for color in ("--no-color", "--color"):
+            result = run([str(path), color])
+            assert result.exit_code == 0
+            lines = result.stdout.splitlines()
+            # The file's path is one word that may not fit; everything else does.
+            assert max(len(click.unstyle(line)) for line in lines if str(path) not in line) <= 80
+            assert "better: play" in result.stdout  # the easy AI misses moves
 
 
 def test_text_output_names_the_violations() -> None:
