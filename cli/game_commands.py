@@ -77,6 +77,13 @@ def _interval(pair: list[float]) -> str:
 )
 @rule_options
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of text.")
+@click.option(
+    "--timing/--no-timing",
+    default=True,
+    show_default=True,
+    help="Include the time taken ('seconds', 'games_per_second'); --no-timing makes the output "
+    "byte-identical from run to run.",
+)
 @click.pass_context
 def selfplay(ctx: click.Context, /, **params: Any) -> None:
     """Play many games between AI players and report who wins.
@@ -118,7 +125,8 @@ def selfplay(ctx: click.Context, /, **params: Any) -> None:
         click.echo(f"\nInterrupted after {len(outcomes)} of {settings.games} games.", err=True)
         if not outcomes:
             ctx.exit(EXIT_INTERRUPTED)
-    summary = summarize(outcomes, settings, time.perf_counter() - started).to_dict()
+    seconds = time.perf_counter() - started if params["timing"] else 0.0  # 0: no time reported
+    summary = summarize(outcomes, settings, seconds).to_dict()
     click.echo(json.dumps(summary) if params["as_json"] else render_selfplay(summary))
     if interrupted:
         ctx.exit(EXIT_INTERRUPTED)

@@ -365,3 +365,11 @@ def test_selfplay_stopped_by_ctrl_c_then_resumed_reports_the_whole_series(tmp_pa
     assert run(["selfplay", "--games", "2", "--resume"]).stderr.endswith(
         "Error: --resume needs --record DIR (the records of the games already played)\n"
     )
+
+
+def test_no_timing_makes_the_report_byte_identical() -> None:
+    args = ["selfplay", "--games", "2", "--ai", "easy,medium", "--seed", "4", *FAST, "--json", "--no-timing"]
+    first, second = run(args), run(args)
+    assert first.exit_code == 0 and first.stdout == second.stdout
+    assert "seconds" not in json.loads(first.stdout) and "games_per_second" not in json.loads(first.stdout)
+    assert "games/s" not in run([*args[:-2], "--no-timing"]).stdout
