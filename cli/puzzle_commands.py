@@ -201,6 +201,8 @@ def puzzles_record(puzzle_file: str) -> None:
     from puzzles.library import measure, recorded_text
     from solver.files import load_position, read_text, write_whole
 
+    if puzzle_file == "-":
+        raise click.UsageError("puzzles record writes into its FILE: give a path, not - (standard input)")
     text, _ = guarded(lambda: read_text(puzzle_file, "puzzle"))
     if text.lstrip().startswith("{"):
         raise fail(

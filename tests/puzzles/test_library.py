@@ -107,6 +107,13 @@ def test_record_writes_difficulty_and_answer(tmp_path: Path) -> None:
     assert again.exit_code == 0 and load_puzzle(str(path)) == puzzle
 
 
+def test_record_refuses_standard_input() -> None:
+    """It writes into the file it reads: standard input has no file to write into."""
+    result = CliRunner().invoke(cli, ["puzzles", "record", "-"], input="rack: R4 B9\ntable:\n  R1 R2 R3\n")
+    assert result.exit_code == 2
+    assert result.stderr.endswith("Error: puzzles record writes into its FILE: give a path, not - (standard input)\n")
+
+
 def _svg_tiles(path: Path) -> list[str]:
     """The tiles a picture draws, in order (each tile's <title>)."""
     import xml.etree.ElementTree as ET
