@@ -499,7 +499,7 @@ class Session:
             raise RequestError(409, "the round is over: no more turns")
         seat = self.settings.seats[self.game.seat]
         if seat.kind != "ai" or seat.level is None:
-            raise RequestError(409, f"it is {seat.name}'s turn: a person moves, not an AI")
+            raise RequestError(409, f"a person moves now ({seat.name}), not an AI")
         return seat.level, self.game.view()
 
     def ai_move(self, turn: int, table: list[list[str]] | None) -> TurnRecord:

@@ -192,7 +192,7 @@ def test_an_edit_refused_names_the_sets_as_the_request_numbers_them(client: Test
 
 def test_an_ai_turn_is_shown_with_the_sets_it_changed_and_its_steps(client: TestClient) -> None:
     game = ais_move(client, new_game(client))
-    assert error_of(client.post(f"/api/games/{game['id']}/ai"), 409) == "it is you's turn: a person moves, not an AI"
+    assert error_of(client.post(f"/api/games/{game['id']}/ai"), 409) == "a person moves now (you), not an AI"
     rules = RuleSet.from_options(game["settings"]["rules"])
     while True:  # play until the AI lays tiles
         commands = easy_commands(game, rules)
