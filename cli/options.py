@@ -167,7 +167,8 @@ _RULE_OPTIONS: list[tuple[str, Callable[[Any], Any]]] = [
             type=click.IntRange(0, 10_000),
             default=30,
             show_default=True,
-            help="A joker's value for --objective points (what it costs left on a rack).",
+            help="A joker's points: what it costs left on a rack when a round ends (and its value for "
+            "--objective points, where a command has it).",
         ),
     ),
     (
@@ -232,7 +233,8 @@ def solver_options(func: F) -> F:
             type=click.Choice(["tiles", "points"]),
             default="tiles",
             show_default=True,
-            help="tiles: most rack tiles played; points: largest value played (joker 30).",
+            help="tiles: most rack tiles played; points: largest value played (a joker counts "
+            "--joker-penalty).",
         ),
         click.option(
             "--backend",
