@@ -89,7 +89,8 @@ def test_bad_tile_in_rack_file_names_file_line_and_token() -> None:
         ("K\n", "invalid tile 'K' in rack file r.txt line 1: missing number after colour K"),
         ("R1 J5\n", "invalid tile 'J5' in rack file r.txt line 1: a joker is written J, without a number"),
         ("R1 # R99 is a comment\nR7-4\n",
-         "invalid tile 'R7-4' in rack file r.txt line 2: runs do not wrap past 13 (rule wrap=none)"),
+         "invalid tile 'R7-4' in rack file r.txt line 2: runs do not wrap past 13 (rule wrap=none);"
+         " a run from R4 to R7 is written R4-7"),
     ],
 )
 def test_rack_file_errors(content: str, expected: str) -> None:

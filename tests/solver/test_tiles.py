@@ -127,7 +127,7 @@ def test_shorthand_is_not_one_tile(token: str) -> None:
 def test_wrap_shorthand_refused_without_wrap(token: str) -> None:
     with pytest.raises(TileSyntaxError) as err:
         parse_token(token, STANDARD)
-    assert err.value.reason == "runs do not wrap past 13 (rule wrap=none)"
+    assert err.value.reason.startswith("runs do not wrap past 13 (rule wrap=none); a run from R")
 
 
 @pytest.mark.parametrize(
@@ -174,7 +174,7 @@ def test_american_shorthand_refuses_runs_past_the_1(token: str) -> None:
         ("KJ5", "a joker is written J, without a number"),
         ("KK7", "a colour repeats in the group shorthand"),
         ("KBK7", "a colour repeats in the group shorthand"),
-        ("R7-4", "runs do not wrap past 13 (rule wrap=none)"),
+        ("R7-4", "runs do not wrap past 13 (rule wrap=none); a run from R4 to R7 is written R4-7"),
         ("hello", "not a tile (write a colour K B R O and a number, like R7, or J)"),
         ("R7x", "not a tile (write a colour K B R O and a number, like R7, or J)"),
         ("", "not a tile (write a colour K B R O and a number, like R7, or J)"),
