@@ -625,9 +625,9 @@ def loads(text: str, label: str = "<text>") -> Sheet:
         raise InputError(f'{where} is not a score sheet (expected a JSON object with "format": "{FORMAT}")')
     _check_keys(data, _TOP_KEYS, where)
     version = data.get("version")
-    if version != VERSION:
+    if type(version) is not int or version != VERSION:  # true == 1 in Python, not in JSON
         raise InputError(
-            f"{where}: format version {version!r} is not supported (this program reads {VERSION})"
+            f"{where}: format version {json.dumps(version)[:20]} is not supported (this program reads {VERSION})"
         )
     for key in _TOP_KEYS:
         if key not in data:
@@ -681,6 +681,10 @@ def round_from_json(item: Any, sheet: Sheet, where: str) -> Round:
         if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
             raise InputError(f"{where}: {key!r} must be a list of names")
         flags[key] = names
+    for name, rack in racks.items():
+        if not isinstance(rack, (str, int)) or isinstance(rack, bool):
+            shown = json.dumps(rack)[:20]
+            raise InputError(f'{where}: racks {name!r} must be tiles ("R5 K12 J") or points (23), got {shown}')
     entries = [(f"{name}={rack}", name, rack) for name, rack in racks.items()]
     try:
         return make_round(

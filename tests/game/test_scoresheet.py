@@ -459,6 +459,11 @@ def changed(**changes: Any) -> str:
         ("[]", "is not a score sheet"),
         ('{"players": []}', "is not a score sheet"),
         (changed(version=2), "format version 2 is not supported"),
+        (changed(version=True), "format version true is not supported"),
+        (
+            changed(rounds=[{"winner": "Ann", "racks": {"Bob": True}}]),
+            """round 1: racks 'Bob' must be tiles ("R5 K12 J") or points (23), got true""",
+        ),
         (changed(extra=1), "unknown key 'extra'"),
         (changed(players=None), "'players' is missing"),
         (changed(settings={"scoring": "standard"}), "settings 'joker_penalty' is missing"),
