@@ -276,6 +276,8 @@ def _load_position(
         raise click.UsageError("give either a POSITION_FILE or --rack/--table files, not both")
     if position_file is None and rack_file is None:
         raise click.UsageError("give a POSITION_FILE, or a rack with --rack RACK_FILE")
+    if rack_file == STDIN and table_file == STDIN:
+        raise click.UsageError("only one input can be standard input (-)")
 
     if position_file not in (None, STDIN) and not os.path.lexists(position_file):
         _no_such_position_file(position_file)

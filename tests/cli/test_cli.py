@@ -997,3 +997,10 @@ def test_a_long_answer_fits_80_columns(tmp_path: Path, color: str) -> None:
         if path is wide:
             notes = [line.split()[-1] for line in lines if line.endswith(("unchanged", "rebuilt", "new"))]
             assert notes == ["unchanged", "rebuilt", "rebuilt", "unchanged", "rebuilt", "new"]  # each set's note kept
+
+
+@pytest.mark.parametrize("command", ["solve", "hint", "check"])
+def test_two_inputs_from_standard_input_are_a_usage_error(command: str, tmp_path: Path) -> None:
+    answer = ["--answer", str(tmp_path / "a.txt")] if command == "check" else []
+    result = run([command, "--rack", "-", "--table", "-", *answer], input="R1\n")
+    assert result.exit_code == 2 and result.stderr.endswith("Error: only one input can be standard input (-)\n")
