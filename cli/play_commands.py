@@ -246,7 +246,7 @@ class Screen:
         self.last_seen = [tuple(sorted(s)) for s in table]
 
     def turn_start(self, game: Game, editor: TurnEditor, round_number: int) -> None:
-        others = ", ".join(f"{self.names[seat]} {len(game.racks[seat])}" for seat in range(game.players) if seat != HUMAN)
+        others = ", ".join(f"{self.names[seat]}: {len(game.racks[seat])}" for seat in range(game.players) if seat != HUMAN)
         self.echo("")
         self.echo(f"Round {round_number}, turn {game.turn}: your turn. Pool: {count(game.pool_size, 'tile')}.")
         self.echo(f"Tiles on the other racks: {others}.")
