@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING
 
@@ -38,8 +39,24 @@ _WORD = re.compile(r"\x1b\[[0-9;]*m.*?\x1b\[0m|(?:(?!\x1b)\S)+|\s+")
 
 
 def width_of(text: str) -> int:
-    """Columns the text takes on a terminal (colour codes take none)."""
-    return len(click.unstyle(text))
+    """Columns the text takes on a terminal: colour codes and combining marks take none, wide
+    characters (most CJK, fullwidth forms) two."""
+    plain = click.unstyle(text)
+    if plain.isascii():
+        return len(plain)
+    return sum(
+        0 if unicodedata.combining(c) else 2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in plain
+    )
+
+
+def ljust(text: str, width: int) -> str:
+    """``text`` padded on the right to ``width`` terminal columns."""
+    return text + " " * (width - width_of(text))
+
+
+def rjust(text: str, width: int) -> str:
+    """``text`` padded on the left to ``width`` terminal columns."""
+    return " " * (width - width_of(text)) + text
 
 
 def fit(text: str, width: int = 80, hang: int = 4) -> str:

@@ -13,7 +13,7 @@ from typing import Any, TypeVar
 import click
 
 from cli.errors import EXIT_BAD_INPUT, fail, guarded
-from cli.render import fit
+from cli.render import fit, ljust, rjust, width_of
 from solver.game.scoresheet import JOKER_PENALTIES, Results, Round, RoundError, Scoring, Sheet
 from solver.wording import count
 
@@ -201,10 +201,10 @@ def render_round(results: Results, number: int, what: str = "") -> str:
     big = {p: sum(1 for s in results.rounds[:number] if s.winner == p) for p in sheet.players}
     notes = _notes(rnd)
     head = f"Round {number}{' ' + what if what else ''}: {score.winner} wins{f' ({notes})' if notes else ''}."
-    width = max(len(p) for p in sheet.players)
+    width = max(width_of(p) for p in sheet.players)
     lines = [fit(head)]
     for p in sheet.players:
-        line = f"  {p:<{width}}  {score.scores[p]:>+5}   total {results.running[number - 1][p]:>5}"
+        line = f"  {ljust(p, width)}  {score.scores[p]:>+5}   total {results.running[number - 1][p]:>5}"
         if club:
             line += f"   big points {big[p]}"
         lines.append(line)
@@ -215,17 +215,17 @@ def _rounds_by_player(results: Results, footer: list[tuple[str, dict[str, int]]]
     """The sheet's table turned for a narrow terminal: each round as render_round shows it, then
     the totals a player per line."""
     sheet = results.sheet
-    width = max(len(p) for p in sheet.players)
+    width = max(width_of(p) for p in sheet.players)
     out: list[str] = []
     for number, (rnd, score, running) in enumerate(zip(sheet.rounds, results.rounds, results.running), start=1):
         notes = _notes(rnd)
         out.append(fit(f"Round {number}: {score.winner} wins{f' ({notes})' if notes else ''}."))
-        out += [f"  {p:<{width}}  {score.scores[p]:>+5} ({running[p]})" for p in sheet.players]
+        out += [f"  {ljust(p, width)}  {score.scores[p]:>+5} ({running[p]})" for p in sheet.players]
     if not sheet.rounds:
         out.append("(no rounds yet)")
     for name, per_player in footer:
         out.append(f"{name}:")
-        out += [f"  {p:<{width}}  {per_player[p]:>5}" for p in sheet.players]
+        out += [f"  {ljust(p, width)}  {per_player[p]:>5}" for p in sheet.players]
     return out
 
 
@@ -246,22 +246,22 @@ def render_sheet(results: Results) -> str:
     ]
     footer = [("Big points", results.big_points), ("Small points", results.totals)] if club else []
     footer = footer or [("Total", results.totals)]
-    winner_width = max([len("Winner"), *(len(s.winner) for s in results.rounds)])
+    winner_width = max([len("Winner"), *(width_of(s.winner) for s in results.rounds)])
     # The footer's labels span the round and winner columns.
     lead_width = max([len("Round") + 2 + winner_width, *(len(name) for name, _ in footer)])
     label_width = lead_width - 2 - winner_width
-    widths = [max([len(p), *(len(row[i]) for row in cells)]) for i, p in enumerate(sheet.players)]
+    widths = [max([width_of(p), *(len(row[i]) for row in cells)]) for i, p in enumerate(sheet.players)]
 
     def row(label: str, winner: str, values: list[str], notes: str = "") -> str:
-        text = f"{label:<{label_width}}  {winner:<{winner_width}}"
-        text += "".join(f"  {v:>{w}}" for v, w in zip(values, widths))
+        text = f"{label:<{label_width}}  {ljust(winner, winner_width)}"
+        text += "".join(f"  {rjust(v, w)}" for v, w in zip(values, widths))
         return (text + ("  " + notes if notes else "")).rstrip()
 
     table = [row("Round", "Winner", list(sheet.players))]
     for number, (rnd, score, values) in enumerate(zip(sheet.rounds, results.rounds, cells), start=1):
         notes = _notes(rnd)
         line = row(str(number), score.winner, values, notes)
-        if len(line) <= 80:
+        if width_of(line) <= 80:
             table.append(line)
         else:  # the notes under the round, within 80 columns
             table.append(row(str(number), score.winner, values))
@@ -271,14 +271,14 @@ def render_sheet(results: Results) -> str:
     for name, per_player in footer:
         values = [str(per_player[p]) for p in sheet.players]
         table.append(f"{name:<{lead_width}}" + "".join(f"  {v:>{w}}" for v, w in zip(values, widths)))
-    if max(len(line) for line in table) > 80:  # too many players, or long names: round by round
+    if max(width_of(line) for line in table) > 80:  # too many players, or long names: round by round
         table = _rounds_by_player(results, footer)
     lines += ["", *table, ""]
     lines.append("Standings (big points, then small points):" if club else "Standings:")
-    name_width = max(len(p) for p in sheet.players)
+    name_width = max(width_of(p) for p in sheet.players)
     for s in results.standings:
         detail = f"{s.big_points} big, {s.total:+d} small" if club else f"{s.total:+d}"
-        lines.append(f"  {s.rank}. {s.player:<{name_width}}  {detail}")
+        lines.append(f"  {s.rank}. {ljust(s.player, name_width)}  {detail}")
     lines.append("")
     lines.append("Each round: the round's score (running total in brackets).")
     return "\n".join(lines)

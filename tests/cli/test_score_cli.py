@@ -345,3 +345,15 @@ def test_the_sheet_fits_80_columns(tmp_path: Path) -> None:
         shown = ok("show", str(path))
         assert max(len(line) for line in shown.splitlines()) <= 80, shown
         assert "Cy never opened; Ann could have opened" in shown if path is three else "Round 1: Alexandria wins." in shown
+
+
+def test_wide_names_keep_the_columns_straight(tmp_path: Path) -> None:
+    """A name in CJK characters takes two columns a character: the columns below it line up."""
+    path = tmp_path / "wide.json"
+    ok("new", str(path), "--players", "李明,Bob,Ann")
+    ok("round", str(path), "--winner", "李明", "--rack", "Bob=R5", "--rack", "Ann=K13")
+    table = ok("show", str(path)).splitlines()
+    header = next(line for line in table if line.startswith("Round"))
+    row = next(line for line in table if line.startswith("1 "))
+    assert header.index("Bob") + len("Bob") + 1 == len(row.split("(-5)")[0]) + len("(-5)") + 1  # ends align
+    assert "  1. 李明  +18" in table
