@@ -174,7 +174,7 @@ def _best_bases(
     of those, the one keeping the most neighbours of an old run together (``old_order``: each old
     set in its natural order). A copy of a tile from the rack can stand in for the table's own,
     so several choices keep as many tiles; the neighbours make a split a plain cut between them
-    (``O4 O5 J | O7 O8``, not ``O4 J`` and ``O5 O7 O8``) and a set kept whole keep its tiles."""
+    (``O4 O5 J | O7 O8``, not ``O4 J`` and ``O5 O7 O8``) and a set kept whole keeps its tiles."""
     lp = LinearModel()
     chosen: dict[tuple[int, int], int] = {}
     kept: dict[tuple[int, int, Tile], int] = {}
