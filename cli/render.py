@@ -137,7 +137,7 @@ def render_solution(solution: Solution, color: bool, title: bool = True) -> str:
         )
     left = solution.rack_left
     lines.append("")
-    lines.append(f"Left on your rack ({len(left)}): {tiles_text(left, color) if left else 'nothing'}")
+    lines.append(fit(f"Left on your rack ({len(left)}): {tiles_text(left, color) if left else 'nothing'}"))
     return "\n".join(lines)
 
 
@@ -172,7 +172,7 @@ def render_check(report: CheckReport, show: bool, color: bool) -> str:
             lines.append(fit(f"As good as {the_best} ({optimum}), or better; not proven optimal."))
         else:
             unit = "tile" if report.objective.value == "tiles" else "point"
-            lines.append(f"Not optimal: {the_best} plays {optimum}, {count(report.missed, unit)} more.")
+            lines.append(fit(f"Not optimal: {the_best} plays {optimum}, {count(report.missed, unit)} more."))
     else:
         lines.append(f"Illegal move ({count(len(report.violations), 'problem')}): it plays nothing.")
         for v in report.violations:

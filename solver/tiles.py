@@ -160,11 +160,10 @@ def _parse_token(token: str, rules: RuleSet) -> tuple[Tile, ...]:
     if high >= low:
         return tuple(tile(colour, n) for n in range(low, high + 1))
     if rules.wrap is Wrap.NONE:
-        raise TileSyntaxError(
-            shown,
-            f"runs do not wrap past {rules.numbers} (rule wrap=none); a run from {letters}{high} to"
-            f" {letters}{low} is written {letters}{high}-{low}",
-        )
+        said = f"runs do not wrap past {rules.numbers} (rule wrap=none)"
+        if low - high + 1 < rules.numbers - low + 1 + high:  # shorter written backwards than wrapped
+            said += f"; a run from {letters}{high} to {letters}{low} is written {letters}{high}-{low}"
+        raise TileSyntaxError(shown, said)
     if rules.wrap is Wrap.AMERICAN and high != 1:
         raise TileSyntaxError(shown, f"only a 1 may follow {rules.numbers} (rule wrap=american)")
     numbers = list(range(low, rules.numbers + 1)) + list(range(1, high + 1))

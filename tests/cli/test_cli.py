@@ -1004,3 +1004,11 @@ def test_two_inputs_from_standard_input_are_a_usage_error(command: str, tmp_path
     answer = ["--answer", str(tmp_path / "a.txt")] if command == "check" else []
     result = run([command, "--rack", "-", "--table", "-", *answer], input="R1\n")
     assert result.exit_code == 2 and result.stderr.endswith("Error: only one input can be standard input (-)\n")
+
+
+def test_a_long_rack_left_fits_80_columns(tmp_path: Path) -> None:
+    rack = "K1 K3 K5 K7 K9 K11 K13 B2 B4 B6 B8 B10 B12 R1 R3 R5 R7 R9 R11 R13 O2 O4"
+    result = run(["solve", *position_args(tmp_path, rack, ["O10 O11 O12"]), "--no-color"])
+    assert result.exit_code == 0
+    assert max(len(line) for line in result.stdout.splitlines()) <= 80
+    assert "Left on your rack (22): B2 B4" in result.stdout

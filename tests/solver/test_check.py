@@ -151,7 +151,8 @@ def stopped_early(found_nothing: bool) -> Any:
         # Below a legal move found: not optimal, whatever the proof.
         (False, "R4 J R6 R5\nK1 K2 K3\n", EXIT_NOT_OPTIMAL, False,
          ["Legal move: 1 tile (5 points) played.",
-          "Not optimal: the best move found within the time limit plays 3 tiles (19 points), 2 tiles more."]),
+          "Not optimal: the best move found within the time limit plays 3 tiles (19",
+          "    points), 2 tiles more."]),
         (True, "R4 J R6 B7\nK1 K2 K3 O7\n", EXIT_ILLEGAL, False,
          ["Illegal move (2 problems): it plays nothing."]),
     ],
