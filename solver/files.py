@@ -463,7 +463,7 @@ def position_from_record(
     for key in ("id", "title", "notes"):
         if key in record:
             if not isinstance(record[key], (str, int)) or isinstance(record[key], bool):
-                raise InputError(f"{where}: '{key}' must be a string")
+                raise InputError(f"{where}: '{key}' must be a string or a whole number")
             meta[key] = str(record[key])
     return _build(rack, table, opened, rules, **meta)
 

@@ -487,8 +487,8 @@ def test_json_overrides() -> None:
          "position file p.json: unknown rule 'colour': known rules are numbers, colours, copies, jokers,"
          " min-set-size, meld-threshold, joker-in-meld, continue-after-meld, wrap, joker-penalty, joker-rules,"
          " joker-retrieval"),
-        ({"rack": "R1", "title": ["x"]}, InputError, "position file p.json: 'title' must be a string"),
-        ({"rack": "R1", "id": True}, InputError, "position file p.json: 'id' must be a string"),
+        ({"rack": "R1", "title": ["x"]}, InputError, "position file p.json: 'title' must be a string or a whole number"),
+        ({"rack": "R1", "id": True}, InputError, "position file p.json: 'id' must be a string or a whole number"),
         (["R1"], InputError, "position file p.json: expected a JSON object with 'rack' and 'table'"),
     ],
 )
