@@ -33,6 +33,7 @@ from cli.options import (
     rule_options_without,
     solve_options,
     solver_options,
+    timing_option,
     turn_options,
     use_color,
     workers_from,
@@ -76,6 +77,7 @@ def cli() -> None:
 @rule_options
 @turn_options
 @solver_options
+@timing_option
 @output_options
 @click.option("--svg", "svg_file", metavar="FILE", help="Also draw the position and the answer as SVG.")
 @click.option("--steps", is_flag=True, help="Also give the move as steps to carry out at the table.")
@@ -315,6 +317,7 @@ def _no_such_position_file(name: str) -> None:
 @rule_options
 @turn_options
 @solver_options
+@timing_option
 @executor_options
 @click.option(
     "--skip",

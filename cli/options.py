@@ -262,17 +262,21 @@ def solver_options(func: F) -> F:
             help="Seconds for the search; stopped early, the best move found is shown "
             "with status time_limit.",
         ),
-        click.option(
-            "--timing/--no-timing",
-            default=True,
-            show_default=True,
-            help="Include the solve time ('seconds') in JSON output; --no-timing makes the output "
-            "byte-identical from run to run.",
-        ),
     ]
     for decorator in reversed(decorators):
         func = decorator(func)
     return func
+
+
+def timing_option(func: F) -> F:
+    """For the commands whose JSON reports the solve time."""
+    return click.option(
+        "--timing/--no-timing",
+        default=True,
+        show_default=True,
+        help="Include the solve time ('seconds') in JSON output; --no-timing makes the output "
+        "byte-identical from run to run.",
+    )(func)
 
 
 def solve_options(params: dict[str, Any]) -> SolveOptions:
