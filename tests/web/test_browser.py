@@ -457,3 +457,27 @@ def test_building_a_position_from_the_palette(page: Page) -> None:
     p.click("#undo")
     p.click("#undo")
     assert tiles(p, "#board .rack-zone") == ["R5", "J"] and tiles(p, "#board [data-set='0']") == ["K9"]
+
+
+def test_a_joker_keeps_its_place_in_a_run_written_descending(page: Page) -> None:
+    # K6 K5 J fits no ascending reading: read descending, its joker is K4. K7 joining it keeps
+    # the joker K4 (J K5 K6 K7), as the game editor does, instead of making it K8.
+    p = page.open("/?rack=K7+K4+O1&set=K6+K5+J&joker-rules=strict")
+    p.click("#board .rack-zone [data-tile='K7']")
+    p.click("#board [data-set='0'] .move-here")
+    assert tiles(p, "#board [data-set='0']") == ["J", "K5", "K6", "K7"]
+    assert "set=J+K5+K6+K7" in p.url
+
+
+def test_an_emptied_rule_keeps_its_value_and_says_so(page: Page) -> None:
+    p = page.open("/?rack=R5")
+    p.click("#rules-box summary")
+    numbers = "#rules [name='numbers']"
+    p.fill(numbers, "9")
+    p.press(numbers, "Tab")
+    p.fill(numbers, "")
+    p.press(numbers, "Tab")
+    p.wait_for_selector("#message:not(:empty)")
+    assert p.input_value(numbers) == "9"  # not the minimum, 2
+    assert p.inner_text("#message") == "numbers: left empty, it stays 9"
+    assert "numbers=9" in p.url

@@ -503,3 +503,89 @@ def test_back_and_forward_between_the_form_and_the_game(page: Page) -> None:
     p.go_forward()
     p.wait_for_selector("#game:not([hidden])")
     assert p.url == game and p.is_hidden("#setup")
+
+
+def seconds_shown(p: Any) -> int:
+    return int(p.inner_text("#timer").removesuffix(" s left"))
+
+
+def test_on_a_shared_screen_the_timer_shown_is_the_servers(page: Page) -> None:
+    """The clock of the person to move runs while the screen is handed over: "Show my rack" must
+    not start the page's countdown again from the turn's full time."""
+    p = ann_and_bob(page.open("/play"))
+    p.select_option("#turn-time", "40")
+    p.click("#start")
+    p.wait_for_selector("#handover:not([hidden])")
+    time.sleep(3)
+    p.click("#handover-ready")
+    game = p.url.split("id=")[1]
+    left = p.request.get(f"{page.server.url}/api/games/{game}").json()["timer"]["left"]
+    assert left <= 37 and abs(seconds_shown(p) - left) <= 2, (seconds_shown(p), left)  # not 40
+
+
+def test_on_a_shared_screen_a_time_out_at_the_card_asks_for_the_next_person(page: Page) -> None:
+    """The next person's time runs out while the card is up: the screen may be in their hands, so
+    the person now to move is asked for before their rack is shown."""
+    p = ann_and_bob(page.open("/play"))
+    p.select_option("#turn-time", "40")
+    p.click("#start")
+    p.click("#handover-ready")
+    mover = p.locator("#players li.you .name").inner_text()
+    p.click("#draw")
+    p.wait_for_selector("#handover:not([hidden])")
+    turn = p.evaluate("document.body.dataset.turn")
+    until(p, "t => document.body.dataset.turn !== t", turn, seconds=50)  # the following person timed out
+    assert "ran out of time" in (p.locator("#log").text_content() or "")
+    assert p.is_visible("#handover") and p.is_hidden("#turn") and p.is_hidden("#watch")
+    assert p.inner_text("#handover-text") == f"{mover}'s turn: pass the screen to them."
+    assert p.inner_text("#whose-turn") == f"{mover}'s turn"
+    p.click("#handover-ready")
+    assert p.is_visible("#turn") and p.locator("#players li.you .name").inner_text() == mover
+
+
+def focused(p: Any, selector: str) -> bool:
+    return bool(p.evaluate("s => document.activeElement?.matches(s) ?? false", selector))
+
+
+def test_the_focus_goes_to_the_work_when_a_turn_begins(browser: Any, server: Server, screenshots: Path) -> None:
+    """Keyboard only: after Start and Draw the focus is on the rack (or the card, or the links),
+    not left on the page's body ~20 Tabs away."""
+    page = Page(browser, server, screenshots, DESKTOP)
+    p = page.open("/play")
+    p.select_option("#seat-2", "easy")
+    p.fill("#seed", "21")
+    p.focus("#start")
+    p.keyboard.press("Enter")
+    your_turn(p)
+    assert focused(p, "#board .rack-zone [data-tile]")
+    for _ in range(2):
+        tab_to(p, "#draw")
+        turn = p.evaluate("document.body.dataset.turn")
+        p.keyboard.press("Enter")
+        until(p, "t => document.body.dataset.turn !== t && document.body.dataset.toMove === '1'", turn)
+        assert focused(p, "#board .rack-zone [data-tile]")
+    # A shared screen: the card's button first, then the rack.
+    p = ann_and_bob(page.open("/play"))
+    p.focus("#start")
+    p.keyboard.press("Enter")
+    p.wait_for_selector("#handover:not([hidden])")
+    assert focused(p, "#handover-ready")
+    p.keyboard.press("Enter")
+    assert focused(p, "#board .rack-zone [data-tile]")
+    # Several devices: the links to send first.
+    p = ann_and_bob(page.open("/play"))
+    p.check("#devices")
+    p.focus("#start")
+    p.keyboard.press("Enter")
+    p.wait_for_selector("#invite:not([hidden])")
+    assert focused(p, "#invite-links input")
+    page.context.close()
+    assert not page.unexpected(), page.unexpected()
+
+
+def test_the_play_form_and_turn_say_what_a_joker_and_a_zero_meld_mean(page: Page) -> None:
+    p = page.open("/play")
+    label = p.locator("#rules label", has=p.locator("[name='joker-penalty']")).text_content() or ""
+    assert label.startswith("What a joker left on a rack costs") and "objective" not in label
+    new_game(p)  # meld threshold 0
+    assert p.inner_text("#problems") == "You have not opened yet: lay any new set from your rack (no minimum of points)."

@@ -22,10 +22,11 @@ function sortEntries(list) {
 }
 
 /** A set in the order a person reads it: a run with its jokers where they stood (a joker keeps
- * its number beside the nearest numbered tile it was given after, or before, as the strict joker
- * rules read it), the others in its gaps, any left over after its top; anything else by colour
- * then number, jokers last. The server reads jokers from this order under strict joker rules. */
-function arranged(list) {
+ * its number beside the nearest numbered tile it was given after, or before, in the direction the
+ * set is written, as the strict joker rules read it), the others in its gaps, any left over after
+ * its top; anything else by colour then number, jokers last. The server reads jokers from this
+ * order under strict joker rules. */
+function arranged(list, written = list.length) {
   const sorted = sortEntries([...list]);
   const isJoker = (e) => parts(e.tile).letter === "J";
   const numbered = sorted.filter((e) => !isJoker(e));
@@ -36,9 +37,14 @@ function arranged(list) {
     return sorted;
   }
   const at = new Map(numbered.map((e) => [parts(e.tile).number, e]));
+  // In the direction the set was written (tiles joining it come after): that of its first two
+  // numbered tiles, ascending with one, as solver/jokers.py keeps_places reads it. K6 K5 J given
+  // K7 is J K5 K6 K7, the joker still K4.
+  const [first, second] = list.slice(0, written).filter((e) => !isJoker(e)).map((e) => parts(e.tile).number);
+  const step = first > second ? -1 : 1;
   list.forEach((e, i) => {
     if (!isJoker(e)) return;
-    const wanted = writtenNumber(list, i);
+    const wanted = writtenNumber(list, i, step);
     if (wanted >= 1 && !at.has(wanted)) at.set(wanted, e);
     else spare.push(e);
   });
@@ -51,15 +57,16 @@ function arranged(list) {
 }
 
 /** The number the joker at list[i] stands for by its place: counted from the nearest numbered
- * tile before it in the list, or after it when none is before (null when there is none). */
-function writtenNumber(list, i) {
+ * tile before it in the list, or after it when none is before, `step` a place (1: the list is
+ * written ascending, -1: descending; null when there is no numbered tile). */
+function writtenNumber(list, i, step) {
   for (let k = i - 1; k >= 0; k--) {
     const { letter, number } = parts(list[k].tile);
-    if (letter !== "J") return number + (i - k);
+    if (letter !== "J") return number + step * (i - k);
   }
   for (let k = i + 1; k < list.length; k++) {
     const { letter, number } = parts(list[k].tile);
-    if (letter !== "J") return number - (k - i);
+    if (letter !== "J") return number - step * (k - i);
   }
   return null;
 }
@@ -194,7 +201,7 @@ export class Board {
         state.sets.push(arranged(taken));
       } else if (target.startsWith("set:")) {
         const index = Number(target.slice(4));
-        state.sets[index] = arranged([...state.sets[index], ...taken]);
+        state.sets[index] = arranged([...state.sets[index], ...taken], state.sets[index].length);
       } // "palette": dropped back on the palette, the tiles are gone
     });
   }

@@ -25,12 +25,14 @@ const PREFS = "rummikub.play"; // rack order and how steps are shown, kept in th
 let info; // GET /api/rules
 let rulesControls;
 let view = null; // the latest answer of the server
+let viewAt = 0; // when it came (performance.now()): its timer's "left" counts from then
 let board;
 let hintLevel = 0;
 let hintTurn = 0;
 let timerId = null;
 let aiBusy = false;
-let shownViewer = null; // the person the screen was last shown to (0: unknown, after a reload)
+let shownViewer = null; // the person the screen was last shown to (0: unknown, after a reload or at the card)
+let focusedAt = ""; // the moment (round, turn, person, card) the page last put the focus on the work
 let noticeFor = null; // the seat whose notice ("You drew O9.") the page shows
 let seatKey = null; // with devices: this page's seat
 let pollId = null;
@@ -134,6 +136,8 @@ async function start(event) {
       showInvite(created.id, others);
     }
     show(created);
+    // The links are the first thing to do on several devices (Start, gone with the form, had the focus).
+    if (!$("invite").hidden) $("invite-links").querySelector("input").focus();
   } catch (error) {
     say(error.message);
   }
@@ -195,6 +199,7 @@ function showInvite(id, links) {
   $("invite-close").onclick = () => {
     $("invite").hidden = true;
     $("invite-again").hidden = false;
+    (workPlace() ?? $("invite-again")).focus(); // not lost with the card
   };
   $("invite-again").onclick = () => {
     $("invite").hidden = false;
@@ -286,6 +291,7 @@ function person(seat) {
 }
 
 function show(next) {
+  if (next !== view) viewAt = performance.now(); // the card's "Show my rack" shows the same view again
   view = next;
   lastChange = performance.now();
   document.title = `Round ${view.round}, turn ${view.turn} · Play Rummikub`;
@@ -308,11 +314,32 @@ function show(next) {
   showLog(handover);
   showEnd();
   showTimer();
-  if (!handover) shownViewer = view.you;
+  // At the card the screen is on its way to someone: whoever is to move next (after a time-out
+  // there too) says they are at it first.
+  shownViewer = handover ? 0 : view.you;
+  focusWork(handover, mine);
   document.body.dataset.turn = String(view.turn);
   document.body.dataset.toMove = view.over ? "" : String(view.to_move);
   if (!view.over && !person(view.to_move) && asksForAi()) setTimeout(aiTurns, 0);
   poll();
+}
+
+/** Where a keyboard user's work is: the card's button, else the rack's first tile on their turn. */
+function workPlace() {
+  if (!$("handover").hidden) return $("handover-ready");
+  if ($("turn").hidden) return null;
+  return $("board").querySelector(".rack-zone [data-tile]") ?? $("done");
+}
+
+/** The focus stays where the work is: when a turn (or its card) begins on this screen and the
+ * focus went with what was hidden (Start, Draw, Done, the card's button), it goes to the work. */
+function focusWork(handover, mine) {
+  const moment = `${view.round}:${view.turn}:${view.you}:${handover}:${mine}`;
+  const active = document.activeElement;
+  const lost = !active || active === document.body || !active.getClientRects().length;
+  if (moment === focusedAt || !lost) return;
+  focusedAt = moment;
+  workPlace()?.focus();
 }
 
 /** The server tells of the person's own move once ("You drew O9."): the notice stays while the
@@ -390,7 +417,8 @@ function showTurn() {
   const opened = view.players[view.you - 1].opened;
   if (!opened && !editing.changed && !refused.length) {
     const meld = view.settings.rules["meld-threshold"];
-    $("problems").replaceChildren(el("p", "note", `You have not opened yet: lay new sets from your rack worth ${meld} points or more.`));
+    const lay = meld ? `new sets from your rack worth ${meld} points or more` : "any new set from your rack (no minimum of points)";
+    $("problems").replaceChildren(el("p", "note", `You have not opened yet: lay ${lay}.`));
   }
 }
 
@@ -523,7 +551,7 @@ function showTimer() {
   const timer = view.timer;
   $("timer").hidden = !timer;
   if (!timer) return;
-  const deadline = performance.now() + timer.left * 1000;
+  const deadline = viewAt + timer.left * 1000;
   const tick = () => {
     const left = Math.max(0, (deadline - performance.now()) / 1000);
     $("timer").textContent = `${Math.ceil(left)} s left`;
@@ -533,9 +561,9 @@ function showTimer() {
       clearInterval(timerId);
       if (view.to_move === view.you) act("timeout"); // the others see it when they ask next
     }
+    return left > 0;
   };
-  tick();
-  if (timer.left > 0) timerId = setInterval(tick, 250);
+  if (tick()) timerId = setInterval(tick, 250);
 }
 
 async function nextHint() {

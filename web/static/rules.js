@@ -56,8 +56,11 @@ function select(name, values) {
  * `withObjective` (a game has no objective), only the rules. */
 export function rulesForm(form, info, onChange, { withObjective = true } = {}) {
   const controls = {};
+  const kept = { ...info.defaults }; // each number as last read: what an emptied field keeps
   const objective = select("objective", info.objectives);
   if (withObjective) form.append(field("Objective", objective));
+  // In a game a joker has no value to play for: it is what one left on a rack costs (docs/rules.md).
+  const labels = withObjective ? LABELS : { ...LABELS, "joker-penalty": "What a joker left on a rack costs (points)" };
   for (const [key, value] of Object.entries(info.defaults)) {
     let control;
     if (typeof value === "boolean") {
@@ -75,7 +78,7 @@ export function rulesForm(form, info, onChange, { withObjective = true } = {}) {
     }
     control.name = key;
     controls[key] = control;
-    form.append(field(LABELS[key] ?? key, control));
+    form.append(field(labels[key] ?? key, control));
   }
   const read = () => {
     const rules = {};
@@ -85,12 +88,19 @@ export function rulesForm(form, info, onChange, { withObjective = true } = {}) {
         // Within the server's bounds: a typo of 1000 colours should not draw 1000 rows of tiles.
         const typed = control.value;
         const number = Math.round(Number(typed));
-        const clamped = Math.min(Number(control.max), Math.max(Number(control.min), Number.isFinite(number) ? number : info.defaults[key]));
-        if (typed.trim() && clamped !== Number(typed)) {
-          say(`${key}: ${typed} became ${clamped} (whole numbers from ${control.min} to ${control.max} here)`, "info");
+        const clamped = Math.min(Number(control.max), Math.max(Number(control.min), Number.isFinite(number) ? number : kept[key]));
+        if (!typed.trim()) {
+          // Emptied (or not a number, which a number field also reads as empty): not a silent minimum.
+          say(`${key}: left empty, it stays ${kept[key]}`, "info");
+          control.value = String(kept[key]);
+        } else {
+          if (clamped !== Number(typed)) {
+            say(`${key}: ${typed} became ${clamped} (whole numbers from ${control.min} to ${control.max} here)`, "info");
+          }
+          control.value = String(clamped);
+          kept[key] = clamped;
         }
-        control.value = String(clamped);
-        rules[key] = clamped;
+        rules[key] = kept[key];
       } else rules[key] = control.value;
     }
     return rules;
@@ -104,6 +114,7 @@ export function rulesForm(form, info, onChange, { withObjective = true } = {}) {
       for (const [key, control] of Object.entries(controls)) {
         if (control.type === "checkbox") control.checked = Boolean(rules[key]);
         else control.value = String(rules[key]);
+        if (control.type === "number") kept[key] = rules[key];
       }
     },
   };
