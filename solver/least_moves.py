@@ -152,7 +152,7 @@ def match(before: Sets, after: Sets, rules: RuleSet) -> Rearrangement:
         or any(Kind.RUN not in old_kinds[i] and n > 1 for i, n in Counter(i for i, _ in pairs).items())
     )
     chosen = (
-        _best_bases(old, pairs, old_kinds, [_ordered(s, rules) for s in before])
+        _best_bases(old, pairs, old_kinds, [_ordered(s, rules) for s in before], new)
         if clash
         else {j: (i, common) for (i, j), common in pairs.items()}
     )
@@ -169,12 +169,15 @@ def _best_bases(
     pairs: dict[tuple[int, int], Counter[Tile]],
     old_kinds: list[set[Kind]],
     old_order: list[tuple[Tile, ...]],
+    new: list[Counter[Tile]],
 ) -> dict[int, tuple[int, Counter[Tile]]]:
     """When candidate bases compete: the choice keeping the most tiles, a small integer program;
-    of those, the one keeping the most neighbours of an old run together (``old_order``: each old
-    set in its natural order). A copy of a tile from the rack can stand in for the table's own,
-    so several choices keep as many tiles; the neighbours make a split a plain cut between them
-    (``O4 O5 J | O7 O8``, not ``O4 J`` and ``O5 O7 O8``) and a set kept whole keeps its tiles."""
+    of those, the one basing the most new sets on an old set they repeat exactly, then the one
+    keeping the most neighbours of an old run together (``old_order``: each old set in its natural
+    order). A copy of a tile from the rack can stand in for the table's own, so several choices
+    keep as many tiles: a set the answer leaves unchanged is then its own base, untouched by the
+    steps, and a split is a plain cut where one will do (``O4 O5 J | O7 O8``, not ``O4 J`` and
+    ``O5 O7 O8``)."""
     lp = LinearModel()
     chosen: dict[tuple[int, int], int] = {}
     kept: dict[tuple[int, int, Tile], int] = {}
@@ -214,9 +217,12 @@ def _best_bases(
                 lp.row(f"n_{i}_{j}_{len(neighbours)}_b", [(n, 1), (kept[i, j, b], -1)], -INF, 0)
                 neighbours.append(n)
     tiles = [(k, 1) for k in kept.values()]
+    whole = [(b, 1) for (i, j), b in chosen.items() if old[i] == new[j]]
     together = [(n, 1) for n in neighbours]
-    lp.objective = [(k, len(neighbours) + 1) for k in kept.values()] + together
-    lp.stages = [tiles, together]
+    w_whole = len(together) + 1
+    w_tiles = (len(whole) + 1) * w_whole
+    lp.objective = [(k, w_tiles) for k, _ in tiles] + [(b, w_whole) for b, _ in whole] + together
+    lp.stages = [tiles, whole, together]
     lp.hint = [0] * len(lp.names)
     values = get_backend("bnb")(lp, None).values
     assert values is not None

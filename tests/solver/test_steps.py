@@ -13,9 +13,10 @@ from cli.main import cli
 from solver.least_moves import least_moves
 from solver.position import Position
 from solver.rules import JokerRules, RuleSet, Wrap
+from solver.solution import SetChange
 from solver.solve import SolveOptions, solve
 from solver.steps import ACTIONS, Plan, best_steps, plan_steps, replay, tables_after_steps
-from solver.tiles import Tile
+from solver.tiles import Tile, format_tiles
 from tests.strategies import positions
 
 
@@ -263,3 +264,18 @@ def test_a_split_is_a_cut_between_neighbours_where_one_will_do() -> None:
         "Split O4 O5 J O7 O8 between J and O7 into O4 O5 J and O7 O8",
         "Add O5 O6 from your rack to O7 O8",
     ]
+
+
+def test_a_set_the_answer_leaves_unchanged_is_its_own_base() -> None:
+    """K10 B10 R10 stays as it was and K10 (from K8 K9 K10) joins B10 R10 O10 from the rack: no
+    step adds O10 to the unchanged group and lays it again from other tiles."""
+    table = [
+        "K13 B13 R13", "K6 B6 R6", "K8 K9 K10", "K4 B4 R4", "K1 B1 R1", "K5 B5 R5", "K2 B2 R2 O2",
+        "K10 B10 R10", "B9 R9 O9", "B2 B3 B4", "K13 R13 O13", "O2 O3 O4", "K11 B11 O11", "K6 B6 R6",
+        "K7 B7 R7 O7", "K3 B3 O3", "B12 O12 J",
+    ]
+    position = Position.from_strings("K1 K12 B8 B10 R2 R5 R7 R10 R12 R12 O8 O10", table)
+    _, plan = steps_for(position)  # replays to the answer
+    answer, _ = best_steps(solve(position))
+    assert "K10 B10 R10" in [format_tiles(s.tiles) for s in answer.table if s.change is SetChange.UNCHANGED]
+    assert all(s.target != "K10 B10 R10" and s.source != "K10 B10 R10" for s in plan.steps)
