@@ -43,6 +43,7 @@ from itertools import combinations
 from solver.backends import get_backend
 from solver.backends.linear import INF, LinearModel
 from solver.errors import BackendError, ValidationFailure
+from solver.jokers import table_readings
 from solver.melds import Kind, best_reading, readings
 from solver.model.flow import add_run_flow, number_at, places
 from solver.position import Position
@@ -145,6 +146,8 @@ def match(before: Sets, after: Sets, rules: RuleSet) -> Rearrangement:
         for i in sorted({i for t in n if not t.is_joker for i in holders.get(t, [])}):
             if old_kinds[i] & new_kinds[j]:
                 pairs[i, j] = old[i] & n
+                if JOKER in pairs[i, j] and rules.joker_rules is not JokerRules.FREE:
+                    _keep_standing_jokers(pairs[i, j], before[i], after[j], rules)
     claims = Counter((i, t) for (i, _), common in pairs.items() for t in common)
     clash = (
         len({j for _, j in pairs}) < len(pairs)  # a new set with two candidate bases
@@ -231,6 +234,20 @@ def _best_bases(
         if values[b]:
             out[j] = (i, Counter({t: values[kept[i, j, t]] for t in pairs[i, j] if values[kept[i, j, t]]}))
     return out
+
+
+def _keep_standing_jokers(common: Counter[Tile], old: Sequence[Tile], new: Sequence[Tile], rules: RuleSet) -> None:
+    """Under strict and locked jokers a joker stays in a set built on its old one only where it
+    still stands for its tile (read as written, as the next turn reads it): one that stands for
+    another tile there was retrieved, and its retrieval is a step of its own."""
+    before, after = table_readings(old, rules), table_readings(new, rules)
+    if not before or not after:
+        common[JOKER] = 0
+    elif before[0].kind is Kind.RUN or after[0].kind is Kind.RUN:
+        stood = Counter(role.options[0] for role in before[0].roles)
+        stands = Counter(role.options[0] for role in after[0].roles)
+        common[JOKER] = min(common[JOKER], sum((stood & stands).values()))
+    common += Counter()  # no joker kept: none left in the counter
 
 
 def _kinds(tiles: Sequence[Tile], rules: RuleSet) -> set[Kind]:

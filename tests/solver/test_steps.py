@@ -279,3 +279,13 @@ def test_a_set_the_answer_leaves_unchanged_is_its_own_base() -> None:
     answer, _ = best_steps(solve(position))
     assert "K10 B10 R10" in [format_tiles(s.tiles) for s in answer.table if s.change is SetChange.UNCHANGED]
     assert all(s.target != "K10 B10 R10" and s.source != "K10 B10 R10" for s in plan.steps)
+
+
+@pytest.mark.parametrize("mode", [JokerRules.STRICT, JokerRules.LOCKED])
+def test_a_strict_joker_that_stands_for_another_tile_was_retrieved(mode: JokerRules) -> None:
+    """The joker of R1 … R7 J stands for R8; in R1 J R3 it stands for R2, so R8 retrieved it: a
+    retrieve step, not a split that carries the joker off (which locked jokers forbid)."""
+    rules = RuleSet(joker_rules=mode)
+    _, plan = steps_for(Position.from_strings("R3 R8 R1", ["R1 R2 R3 R4 R5 R6 R7 J", "K13 B13 O13"], rules=rules))
+    assert [s.action for s in plan.steps] == ["retrieve", "lay"]
+    assert plan.steps[0].tiles == (Tile.parse("R8"), Tile.parse("J"))
