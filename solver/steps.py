@@ -280,6 +280,18 @@ class _Planner:
                     present.add(options[0].colour)
         return out
 
+    def _run_order(self, old: Sequence[Tile]) -> tuple[Kind | None, list[Tile]]:
+        """An old set's kind and its tiles in the order it is read: under strict and locked jokers
+        as written (``J B9 B10 B11 B12``: the joker B8 first), else its best reading (sorted
+        when it is no set)."""
+        if self.rules.joker_rules is not JokerRules.FREE and JOKER in old:
+            written = table_readings(old, self.rules)
+            if written and written[0].kind is Kind.RUN:
+                roles = Counter(role.options[0] for role in written[0].roles)
+                return Kind.RUN, [JOKER if roles[t] else t for t in written[0].stands_for]
+        reading = best_reading(old, self.rules)
+        return (reading.kind, list(reading.tiles)) if reading else (None, sorted(old))
+
     def _joker_roles(self, old: Sequence[Tile]) -> tuple[Kind, int, list[tuple[Tile, ...]]] | None:
         """An old set's kind, number (a group's) and what each of its jokers stands for: under
         strict and locked jokers as the set is written (``R12 R13 J`` under american wrap: R1),
@@ -333,13 +345,12 @@ class _Planner:
                 parts_of.setdefault(p.base, []).append(j)
         for i, old in enumerate(self.before):
             parts = parts_of.get(i, [])
-            reading = best_reading(old, self.rules)
-            ordered = list(reading.tiles) if reading else sorted(old)
+            kind, ordered = self._run_order(old)
             if len(parts) <= 1:
                 self.outgoing[i] = Counter(old) - Counter(self.after[parts[0]].kept if parts else ())
                 if parts:
                     self.holder[parts[0]] = i
-                if reading is not None and reading.kind is Kind.RUN:
+                if kind is Kind.RUN:
                     self.order[i] = ordered
                 continue
             # Label each tile of the old run with the part keeping it (None: it leaves).

@@ -289,3 +289,11 @@ def test_a_strict_joker_that_stands_for_another_tile_was_retrieved(mode: JokerRu
     _, plan = steps_for(Position.from_strings("R3 R8 R1", ["R1 R2 R3 R4 R5 R6 R7 J", "K13 B13 O13"], rules=rules))
     assert [s.action for s in plan.steps] == ["retrieve", "lay"]
     assert plan.steps[0].tiles == (Tile.parse("R8"), Tile.parse("J"))
+
+
+def test_a_strict_run_is_cut_where_it_is_written() -> None:
+    """J B9 B10 B11 B12 reads with its joker (B8) first: keeping J B9 and B10 B11 B12 is a cut
+    between B9 and B10, not a split 'apart'."""
+    rules = RuleSet(joker_rules=JokerRules.STRICT)
+    _, plan = steps_for(Position.from_strings("B13 B10", ["J B9 B10 B11 B12", "K13 R13 O13"], rules=rules))
+    assert plan.steps[0].action == "split" and plan.steps[0].detail == "between B9 and B10"
