@@ -72,7 +72,7 @@ class Settings:
             raise InputError(f"unknown scoring {self.scoring!r} (standard or club)")
         if type(self.joker_penalty) is not int or self.joker_penalty not in JOKER_PENALTIES:
             allowed = ", ".join(map(str, JOKER_PENALTIES))
-            raise InputError(f"joker penalty {self.joker_penalty!r} is not one of {allowed}")
+            raise InputError(f"joker penalty {json.dumps(self.joker_penalty, default=str)[:20]} is not one of {allowed}")
 
 
 class RoundError(InputError):

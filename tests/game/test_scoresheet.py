@@ -469,6 +469,7 @@ def changed(**changes: Any) -> str:
         (changed(settings={"scoring": "standard"}), "settings 'joker_penalty' is missing"),
         (changed(settings={"scoring": "rummy", "joker_penalty": 30}), "unknown scoring 'rummy'"),
         (changed(settings={"scoring": "club", "joker_penalty": 40}), "joker penalty 40"),
+        (changed(settings={"scoring": "club", "joker_penalty": True}), "joker penalty true is not one of"),
         (changed(settings={"scoring": "club", "joker_penalty": 30, "x": 1}), "settings: unknown key 'x'"),
         (changed(players=["Ann"]), "1 player, a game"),
         (changed(players="Ann,Bob"), "'players' must be a list"),
