@@ -194,7 +194,7 @@ ARRANGE_LEFT_OUT = ("joker-rules", "joker-retrieval", "meld-threshold", "joker-i
     show_default=True,
     help="Exact solver: bnb (fastest) or HiGHS's MIP solver.",
 )
-@click.option("--time-limit", type=FiniteRange(min=0.001), default=None, help="Seconds for the search.")
+@click.option("--time-limit", type=FiniteRange(min=0.001), default=None, help="Seconds for the whole arrangement: building the model and the search.")
 @click.option(
     "--timing/--no-timing", default=True, show_default=True, help="Include 'seconds' in JSON output."
 )

@@ -18,6 +18,7 @@ from typing import Any
 from solver.backends import get_backend
 from solver.errors import ValidationFailure
 from solver.melds import best_reading, why_invalid
+from solver.model.deadline import BUILD_DEADLINE, BuildTimeLimit
 from solver.model.flow import build_flow_model, flow_supported
 from solver.model.sets import build_set_model
 from solver.position import Position
@@ -65,8 +66,17 @@ def arrange(
     wanted = [] if heap else [line for line in lines if why_invalid(list(line), rules) is None]
     # The flow model where the rules allow it (fastest); the set model beyond (full wrap, many jokers).
     build = build_flow_model if flow_supported(rules) else build_set_model
-    model = build(position, Objective.TILES, keep=wanted)
-    result = get_backend(backend)(model.lp, time_limit)
+    token = BUILD_DEADLINE.set(None if time_limit is None else started + time_limit)
+    try:
+        model = build(position, Objective.TILES, keep=wanted)
+    except BuildTimeLimit:  # out of time before a search: nothing arranged, nothing proven
+        return Arrangement(
+            tuple(tuple(line) for line in lines), (), (), tuple(sorted(tiles)), False, time.perf_counter() - started, heap
+        )
+    finally:
+        BUILD_DEADLINE.reset(token)
+    left = None if time_limit is None else max(time_limit - (time.perf_counter() - started), 0.001)
+    result = get_backend(backend)(model.lp, left)
     values = result.values if result.values is not None else model.lp.hint
     sets, placed = model.decode(values)
     for s in sets:

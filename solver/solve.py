@@ -14,8 +14,8 @@ from solver.backends.linear import INF
 from solver.errors import ValidationFailure
 from solver.initial_meld import best_meld_value, meld_value_bound
 from solver.model import TurnModel, build_model, resolved_formulation
+from solver.model.deadline import BUILD_DEADLINE, BuildTimeLimit
 from solver.model.table_jokers import needs_joker_rows
-from solver.model.turn import BUILD_DEADLINE, BuildTimeLimit
 from solver.position import Position
 from solver.rules import JokerRules
 from solver.solution import (

@@ -13,6 +13,7 @@ from functools import cache
 from itertools import combinations
 
 from solver.melds import run_numbers, run_starts
+from solver.model.deadline import build_deadline_passed
 from solver.rules import RuleSet
 
 TileKey = tuple[int, ...]  # a set as the sorted dense indices of its tiles (see Tile.index)
@@ -34,7 +35,8 @@ class CandidateSets:
 
 @cache
 def candidate_sets(rules: RuleSet) -> CandidateSets:
-    """All valid sets under ``rules`` (cached: built once per rule object)."""
+    """All valid sets under ``rules`` (cached: built once per rule object; a time limit running
+    out on the way raises BuildTimeLimit and caches nothing)."""
     best: dict[TileKey, int] = {}
     joker = rules.joker_index
     m = rules.min_set_size
@@ -47,6 +49,7 @@ def candidate_sets(rules: RuleSet) -> CandidateSets:
     for colour in range(rules.colours):
         base = colour * rules.numbers - 1
         for length in range(m, rules.max_run_length + 1):
+            build_deadline_passed()  # many jokers under full wrap: over 100,000 sets
             for start in run_starts(length, rules):
                 seq = run_numbers(start, length, rules)
                 assert seq is not None
@@ -56,6 +59,7 @@ def candidate_sets(rules: RuleSet) -> CandidateSets:
                         numbered = [base + seq[i] for i in range(length) if i not in holes]
                         offer(numbered, j, value)
     for number in range(1, rules.numbers + 1):
+        build_deadline_passed()
         for size in range(1, rules.colours + 1):
             for colours in combinations(range(rules.colours), size):
                 numbered = [c * rules.numbers + number - 1 for c in colours]

@@ -34,8 +34,9 @@ from typing import Any, TypeVar
 
 from solver.backends.linear import INF, LinearModel
 from solver.melds import Kind, run_numbers, run_starts
+from solver.model.deadline import build_deadline_passed
 from solver.model.table_jokers import JokerSet, Terms, joker_sets
-from solver.model.turn import KeptSets, add_kept_specials, build_deadline_passed, tile_counts, tile_name
+from solver.model.turn import KeptSets, add_kept_specials, tile_counts, tile_name
 from solver.position import Position
 from solver.rules import JokerRules, Retrieval
 from solver.tiles import JOKER, Tile, tile

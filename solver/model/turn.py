@@ -11,10 +11,8 @@ kept table sets). Backends translate ``LinearModel`` into their own API and retu
 
 from __future__ import annotations
 
-import time
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
-from contextvars import ContextVar
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -31,22 +29,6 @@ Arranger = Callable[[Sequence[int]], Iterator[Move]]
 Row = tuple[str, list[tuple[int, int]], float, float]  # name, terms, lower and upper bound
 
 
-
-# When the solve's time limit runs out (perf_counter seconds), while a model is built; None: no
-# limit. Enumerating the exact strict-joker sets can take long under unusual rules (full wrap,
-# long sets, many jokers), and a time limit must hold there too (``build_deadline_passed``).
-BUILD_DEADLINE: ContextVar[float | None] = ContextVar("build_deadline", default=None)
-
-
-class BuildTimeLimit(Exception):
-    """The solve's time limit ran out while its model was being built."""
-
-
-def build_deadline_passed() -> None:
-    """Raise BuildTimeLimit if the solve's time limit has run out (see BUILD_DEADLINE)."""
-    deadline = BUILD_DEADLINE.get()
-    if deadline is not None and time.perf_counter() > deadline:
-        raise BuildTimeLimit
 
 @dataclass
 class TurnModel:

@@ -592,7 +592,7 @@ def test_the_exact_joker_model_stops_listing_sets_once_the_time_is_up() -> None:
 
     from solver.files import position_from_record
     from solver.model import build_model
-    from solver.model.turn import BUILD_DEADLINE, BuildTimeLimit
+    from solver.model.deadline import BUILD_DEADLINE, BuildTimeLimit
 
     position = position_from_record(HUGE_SPECIALS, "huge")
     token = BUILD_DEADLINE.set(time.perf_counter())
