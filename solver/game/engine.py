@@ -30,10 +30,10 @@ from typing import Any
 
 from solver.errors import PositionError, RulesError, RummikubError
 from solver.game.scoring import (
-    CLUB_JOKER_VALUE,
     blocked_winners,
     club_ranking,
     club_scores,
+    joker_value,
     rack_value,
     standard_scores,
 )
@@ -469,8 +469,8 @@ class Game:
 
     def _score(self) -> RoundResult:
         club = self.config.scoring == "club"
-        joker_value = CLUB_JOKER_VALUE if club else self.rules.joker_penalty
-        values = [rack_value(r, joker_value) for r in self.racks]
+        joker = joker_value(club, self.rules.joker_penalty)
+        values = [rack_value(r, joker) for r in self.racks]
         if self._end == "rack_empty":
             winners = [next(seat for seat, r in enumerate(self.racks) if not r)]
         else:

@@ -35,7 +35,7 @@ from typing import Any
 from solver.errors import InputError, RulesError
 from solver.files import RepeatedKey, json_loads, read_input, write_whole
 from solver.game.engine import RACK_SIZE, Game, RoundResult, TurnRecord
-from solver.game.scoring import CLUB_JOKER_VALUE, blocked_winners, rack_value, standard_scores
+from solver.game.scoring import blocked_winners, joker_value, rack_value, standard_scores
 from solver.melds import why_invalid
 from solver.rules import RuleSet
 from solver.tiles import Tile, TileSyntaxError, format_tiles
@@ -591,7 +591,7 @@ class _Story:
 
     def _check_scores(self, i: int, result: RoundResult) -> None:
         club = result.scoring == "club"
-        joker = CLUB_JOKER_VALUE if club else self.header.rules.joker_penalty
+        joker = joker_value(club, self.header.rules.joker_penalty)
         values = [rack_value(r, joker) for r in result.racks]
         winners = list(result.winners) or ([result.winner] if result.winner is not None else [])
         if result.reason == "blocked":

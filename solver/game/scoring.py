@@ -11,7 +11,7 @@ the others still pay their whole rack.
 
 Club scoring (the club sheet): one *big point* for the round's winner; *small points* as above,
 except that a blocked round costs the others only the difference between their rack and the
-winner's; a joker left on a rack costs 100. A player who never opened loses a flat 100 in place
+winner's; a joker left on a rack costs 100 (unless the rules name another penalty than 30). A player who never opened loses a flat 100 in place
 of their rack, or a flat 200 if they could have opened on an earlier turn and drew instead (as
 the score sheet, solver/game/scoresheet.py, reads the club sheet). Simplifications, documented here
 and in docs/formats.md (the engine): these penalties go to the winner like any other (small points stay
@@ -35,6 +35,12 @@ STANDARD_JOKER_VALUE = 30
 CLUB_JOKER_VALUE = 100
 NEVER_OPENED_PENALTY = 100
 COULD_HAVE_OPENED_PENALTY = 200
+
+
+def joker_value(club: bool, penalty: int) -> int:
+    """What a joker left on a rack costs: the rules' ``penalty``; under club scoring 100 (the club
+    sheet) unless the rules name another penalty than the standard 30 (``--joker-penalty 50``)."""
+    return CLUB_JOKER_VALUE if club and penalty == STANDARD_JOKER_VALUE else penalty
 
 
 def rack_value(tiles: Iterable[Tile], joker_value: int = STANDARD_JOKER_VALUE) -> int:

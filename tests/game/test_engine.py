@@ -277,6 +277,11 @@ def test_a_joker_left_on_a_rack_costs_the_joker_penalty() -> None:
     game = game_at(["R4 R5 R6", "J K2"], pool="", rules=RuleSet(joker_penalty=50))
     game.play(sets("R4 R5 R6"))
     assert game.result().scores == (52, -52)
+    # Club scoring: the club sheet's 100, unless the rules name another penalty (as `score` does).
+    for penalty, cost in ((30, 102), (50, 52)):
+        game = game_at(["R4 R5 R6", "J K2"], pool="", rules=RuleSet(joker_penalty=penalty), scoring="club")
+        game.play(sets("R4 R5 R6"))
+        assert game.result().scores == (cost, -cost)
 
 
 def test_every_turn_conserves_tiles_in_whole_games() -> None:
