@@ -103,12 +103,18 @@ def play(ctx: click.Context, /, **params: Any) -> None:
 
     if params["force"] and not params["record_file"]:
         raise click.UsageError("--force overwrites the --record file: give --record FILE too")
-    if params["record_file"] and not params["force"]:
+    if params["record_file"]:
         from cli.session import record_path
 
         for round_number in range(1, params["rounds"] + 1):
             path = record_path(params["record_file"], round_number, params["rounds"])
-            if os.path.lexists(path):  # refused before the game, not after it
+            # Refused before the game, not after it.
+            if os.path.isdir(path):
+                raise fail(f"record file {path} is a folder: give a file name for the record", EXIT_BAD_INPUT)
+            folder = os.path.dirname(os.path.abspath(path))
+            if not os.path.isdir(folder):
+                raise fail(f"cannot write record {path}: no folder {folder}", EXIT_BAD_INPUT)
+            if os.path.lexists(path) and not params["force"]:
                 raise fail(f"record file {path} already exists (use --force to overwrite it)", EXIT_BAD_INPUT)
     if params["opponents"] is not None and ctx.get_parameter_source("ai") is not ParameterSource.DEFAULT:
         raise click.UsageError("--ai sets every AI's level when --opponents is not given: give one or the other")

@@ -260,6 +260,17 @@ def test_a_record_file_there_is_refused_before_the_game_unless_forced(tmp_path: 
     assert forced.exit_code == 0 and record.read_text().startswith('{"type": "game"')
 
 
+@pytest.mark.parametrize("force", [[], ["--force"]])
+def test_a_record_that_cannot_be_written_is_refused_before_the_game(tmp_path: Path, force: list[str]) -> None:
+    folder = run([*SMALL, "--seed", "1", "--record", str(tmp_path), *force], ["quit"])
+    assert folder.exit_code == 1 and folder.stdout == ""
+    assert folder.stderr == f"Error: record file {tmp_path} is a folder: give a file name for the record\n"
+    nowhere = tmp_path / "no" / "game.jsonl"
+    missing = run([*SMALL, "--seed", "1", "--record", str(nowhere), *force], ["quit"])
+    assert missing.exit_code == 1 and missing.stdout == ""
+    assert missing.stderr == f"Error: cannot write record {nowhere}: no folder {nowhere.parent}\n"
+
+
 def test_ai_beside_opponents_is_refused_not_ignored() -> None:
     result = run(["--opponents", "hard", "--ai", "easy"], ["quit"])
     assert result.exit_code == 2 and "--ai sets every AI's level when --opponents is not given" in result.stderr
