@@ -169,7 +169,9 @@ class HumanTurn:
         commands = [part.strip() for part in line.split(";") if part.strip()]
         if len(commands) > 1:
             return self._in_turn(commands)
-        return self._one(line)
+        if not commands:  # only separators, as an empty line
+            return Reply(show=True)
+        return self._one(commands[0])  # without a stray ';' before or after it
 
     def _one(self, line: str) -> Reply:
         try:

@@ -727,3 +727,10 @@ def test_commands_on_one_line_stop_at_the_first_refused_and_name_the_rest() -> N
     assert bad_tile.error and bad_tile.message.splitlines() == [
         "invalid tile 'X9': unknown colour 'X' (colours are K B R O)", "not carried out: done"
     ]
+
+
+@pytest.mark.parametrize("line", [";add 1 O7", "add 1 O7;", " ; add 1 O7 ;; "])
+def test_a_stray_separator_around_one_command_is_ignored(line: str) -> None:
+    answer = _group_swap_turn().handle(line)
+    assert not answer.error, answer.message
+    assert _group_swap_turn().handle(";").show  # only separators: as an empty line
