@@ -428,7 +428,7 @@ class TurnEditor:
         short = want - Counter(t for t, _ in pieces)
         if short:
             shown = format_tiles(self.state.table[n])
-            raise EditError(f"{_names(short)} not in {self._set(n)} ({shown})")
+            raise EditError(f"{_lacking(short, Counter(t for t, _ in pieces), f'in {self._set(n)}')} ({shown})")
         return _pick(pieces, want, own_first=True)
 
     def _from_hand(self, tiles: Sequence[Tile]) -> tuple[Pieces, tuple[Tile, ...], Pieces]:
@@ -442,7 +442,8 @@ class TurnEditor:
         short = from_rack - Counter(s.rack)
         if short:
             where = "on your rack or in the workspace" if s.workspace else "on your rack"
-            raise EditError(f"{_names(short)} not {where} (rack: {_shown(s.rack)})")
+            have = Counter(s.rack) + Counter(s.workspace)
+            raise EditError(f"{_lacking(short, have, where)} (rack: {_shown(s.rack)})")
         taken, left = _pick(loose, from_loose, own_first=False)
         pieces = [*taken, *((t, True) for t in from_rack.elements())]
         first = {t: i for i, t in reversed(list(enumerate(tiles)))}
@@ -587,6 +588,17 @@ def _remove(tiles: Sequence[Tile], gone: Counter[Tile]) -> tuple[Tile, ...]:
 
 def _names(tiles: Counter[Tile]) -> str:
     return format_tiles(sorted(tiles.elements()))
+
+
+def _lacking(short: Counter[Tile], have: Counter[Tile], where: str) -> str:
+    """What is missing ``where``: tiles not there at all, and tiles asked for more often than
+    there ("only 1 R3 on your rack", not "R3 not on your rack" beside a rack showing R3)."""
+    said = []
+    gone = Counter({t: n for t, n in short.items() if not have[t]})
+    if gone:
+        said.append(f"{_names(gone)} not {where}")
+    said += [f"only {have[t]} {t} {where}" for t in sorted(short) if have[t]]
+    return "; ".join(said)
 
 
 def _shown(tiles: Sequence[Tile]) -> str:

@@ -137,3 +137,13 @@ def test_a_split_at_a_place_tells_two_copies_apart() -> None:
     e.undo()
     with pytest.raises(EditError, match="O8 is not at place 2 of set 1"):
         e.apply(Command("split", 0, tiles("O8"), at=1))
+
+
+def test_a_tile_asked_for_more_often_than_there_says_how_many_there_are() -> None:
+    e = editor(rack="R2 R3 K9", table=("B1 B2 B3", "K1 K2 K3"))
+    with pytest.raises(EditError) as err:
+        e.apply(Command("lay", tiles=tiles("R2 R3 R3 O4")))
+    assert str(err.value) == "O4 not on your rack; only 1 R3 on your rack (rack: K9 R2 R3)"
+    with pytest.raises(EditError) as err:
+        e.apply(Command("take", 0, tiles("B1 B1")))
+    assert str(err.value) == "only 1 B1 in set 1 (B1 B2 B3)"
