@@ -240,6 +240,7 @@ class Screen:
         self.names = names
         self.width = width
         self.last_seen: list[tuple[Tile, ...]] = []  # the table as you left it, in order
+        self.pool_empty = False  # at the turn's start: a hint with no move then says to pass
 
     def echo(self, text: str = "") -> None:
         click.echo(fit(text, self.width), color=self.color)
@@ -253,6 +254,7 @@ class Screen:
 
     def turn_start(self, game: Game, editor: TurnEditor, round_number: int) -> None:
         others = ", ".join(f"{self.names[seat]}: {len(game.racks[seat])}" for seat in range(game.players) if seat != HUMAN)
+        self.pool_empty = game.pool_size == 0
         self.echo("")
         self.echo(f"Round {round_number}, turn {game.turn}: your turn. Pool: {count(game.pool_size, 'tile')}.")
         self.echo(f"Tiles on the other racks: {others}.")
@@ -326,7 +328,7 @@ class Screen:
         if reply.message:
             self.echo(reply.message)
         if reply.hint is not None:
-            self.echo(render_hint(reply.hint, self.color, numbers=True))
+            self.echo(render_hint(reply.hint, self.color, numbers=True, pool_empty=self.pool_empty))
             if reply.commands and reply.hint.level >= 3:
                 click.echo(commands_line(reply.commands))
         if reply.show and reply.ended is None:

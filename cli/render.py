@@ -145,6 +145,8 @@ def _meld_note(position: Position) -> str:
     """Why nothing can be played, when the turn is an initial meld (an empty table is one)."""
     if position.opened:
         return ""
+    if not position.rules.meld_threshold:
+        return " (this turn is the initial meld: new sets from your rack)"
     worth = count(position.rules.meld_threshold, "point")
     return f" (this turn is the initial meld: new sets from your rack worth at least {worth})"
 
@@ -246,15 +248,18 @@ def render_steps(plan: Plan) -> str:
     return "\n".join(lines)
 
 
-def render_hint(found: Hint, color: bool, numbers: bool = False) -> str:
+def render_hint(found: Hint, color: bool, numbers: bool = False, pool_empty: bool = False) -> str:
     """A hint: how much (1); with which tiles and table sets (2); the steps (3). ``numbers``: name
-    the table sets by their numbers too (as ``play`` shows them)."""
+    the table sets by their numbers too (as ``play`` shows them); ``pool_empty``: in a game whose
+    pool is empty no move means passing, not drawing."""
     best = found.solution
     n = best.tiles_played
     unproven = best.status is Status.TIME_LIMIT
     if not n:
         if unproven:  # a search the limit stopped proves nothing: never a false "no move"
             return "Time limit reached before a move was found: no hint (try a longer --time-limit)."
+        if pool_empty:
+            return fit(f"No move this turn: pass ('draw': the pool is empty){_meld_note(best.position)}.")
         return fit(f"No move this turn: draw a tile{_meld_note(best.position)}.")
     lines = [f"You can play {count(n, 'tile')} ({count(best.points_played, 'point')})."]
     if unproven:

@@ -734,3 +734,11 @@ def test_a_stray_separator_around_one_command_is_ignored(line: str) -> None:
     answer = _group_swap_turn().handle(line)
     assert not answer.error, answer.message
     assert _group_swap_turn().handle(";").show  # only separators: as an empty line
+
+
+def test_a_hint_with_the_pool_empty_says_to_pass() -> None:
+    args = ["--seed", "3", "--rack-size", "1", "--opponents", "easy", "--colours", "1", "--numbers", "3",
+            "--copies", "1", "--jokers", "0", "--meld-threshold", "0"]
+    result = run(args, ["hint", "quit"])
+    assert "No move this turn: pass ('draw': the pool is empty) (this turn is the initial" in result.stdout
+    assert "worth at least 0 points" not in result.stdout
