@@ -92,6 +92,7 @@ class GameConfig:
         if self.joker_each and self.rules.jokers < self.players:
             raise RulesError(
                 f"joker-each needs a joker per player: {self.players} players, rule jokers={self.rules.jokers}"
+                f" (set jokers to {self.players} or more)"
             )
 
     def to_dict(self) -> dict[str, Any]:
