@@ -228,7 +228,10 @@ def _human_turn(
         if reply.quit:
             return None
         if reply.ended is not None:
-            screen.seen(reply.ended.table_after)
+            # The numbers as the player last saw them (a played turn: its sets as laid, emptied
+            # ones too), so the next turn can say which numbers changed when the table was tidied.
+            played = reply.ended.played and not reply.ended.timed_out
+            screen.seen(turn.editor.state.table if played else reply.ended.table_after)
             return reply.ended
 
 

@@ -742,3 +742,12 @@ def test_a_hint_with_the_pool_empty_says_to_pass() -> None:
     result = run(args, ["hint", "quit"])
     assert "No move this turn: pass ('draw': the pool is empty) (this turn is the initial" in result.stdout
     assert "worth at least 0 points" not in result.stdout
+
+
+def test_numbers_the_table_changed_after_your_turn_are_said() -> None:
+    """Set 1 broken up and its O1 laid in a new set 3: the game keeps that set in set 1's place,
+    so the next turn says the numbers you left changed."""
+    moves = "lay K5 K6 K7; take 1 O1 O2 O3; lay K1 B1 O1; lay K2 R2 O2; lay B3 R3 O3; done"
+    result = run(["--seed", "2", "--opponents", "easy", "--meld-threshold", "0", "--continue-after-meld"],
+                 ["draw", "draw", "draw", "draw", moves, "quit"])
+    assert "Set numbers closed up where a set was broken up: 3->1, 4->3." in result.stdout
