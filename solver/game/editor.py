@@ -472,11 +472,14 @@ class TurnEditor:
                 out.append((f"{self._set(i)} ({format_tiles(tiles)}) is not valid: {reason}", (i,)))
         if not self.laid:
             out.append(("no tile from your rack is on the table: lay at least one, or draw", ()))
-        if not out:
-            # The independent validator has the last word (initial meld, tiles that left the table).
-            table = self.table()
-            shown = [i for i, tiles in enumerate(s.table) if tiles]  # table() leaves out emptied sets
-            for v in validate(self.position, table, as_written=True):
+        # The independent validator has the last word (initial meld, tiles that left the table),
+        # every problem at once but those said above in the editor's own words.
+        said = {"invalid_set"} | ({"table_tile_missing"} if s.workspace else set())
+        said |= set() if self.laid else {"no_tile_played"}
+        table = self.table()
+        shown = [i for i, tiles in enumerate(s.table) if tiles]  # table() leaves out emptied sets
+        for v in validate(self.position, table, as_written=not out):
+            if v.code not in said:
                 named = set(v.tiles)
                 about = [shown[k] for k in v.sets] or [i for i, tiles in enumerate(s.table) if named & set(tiles)]
                 out.append((v.message, tuple(about)))

@@ -147,3 +147,14 @@ def test_a_tile_asked_for_more_often_than_there_says_how_many_there_are() -> Non
     with pytest.raises(EditError) as err:
         e.apply(Command("take", 0, tiles("B1 B1")))
     assert str(err.value) == "only 1 B1 in set 1 (B1 B2 B3)"
+
+
+def test_done_lists_the_opening_rules_beside_an_invalid_set() -> None:
+    """Every problem at once: a set too short and a meld worth too little, not one after the other."""
+    e = editor(rack="K3 B3 O3 O6 O7 R9", table=("K1 K2 K3 K4",), opened=False)
+    e.apply(Command("lay", tiles=tiles("K3 B3 O3")))
+    e.apply(Command("lay", tiles=tiles("O6 O7")))
+    assert e.problems() == [
+        "set 3 (O6 O7) is not valid: too short: 2 tiles, a set needs at least 3",
+        "initial meld worth 9 points, needs at least 30",
+    ]
