@@ -20,8 +20,10 @@ from cli.session import HumanTurn, Reply, seat_names
 from solver.game.editor import TIMER_RULES, TurnEditor, TurnTimer
 from solver.game.engine import Game, Match, RoundResult, TurnRecord
 from solver.game.players import Player
+from solver.joker_account import Retrieved, account
 from solver.melds import why_invalid
-from solver.rules import RuleSet
+from solver.position import Position
+from solver.rules import JokerRules, RuleSet
 from solver.steps import plan_steps
 from solver.tiles import Tile
 from solver.wording import count
@@ -235,6 +237,15 @@ def _human_turn(
             return reply.ended
 
 
+def _retrieved(record: TurnRecord, rules: RuleSet) -> tuple[Retrieved, ...]:
+    """Under strict and locked jokers, the jokers an AI's move retrieved, as `solve` names them."""
+    if rules.joker_rules is JokerRules.FREE or not any(t.is_joker for s in record.table for t in s):
+        return ()
+    position = Position(tuple(record.played), tuple(map(tuple, record.table)), True, rules)
+    story = account(position, record.table_after)
+    return story.retrieved if story is not None else ()
+
+
 class Screen:
     """Everything ``play`` prints, within 80 columns."""
 
@@ -351,6 +362,13 @@ class Screen:
         plan = plan_steps(record.table, record.table_after, record.played, rules, opening=opening)
         for n, step in enumerate(plan.steps, 1):
             self.echo(f"  {n}. {step.describe('its rack')}")
+        for r in _retrieved(record, rules):  # the steps may not show which tile freed a joker
+            old = tiles_text(record.table[r.table_set - 1], self.color)
+            new = tiles_text(record.table_after[r.new_set - 1], self.color)
+            self.echo(
+                f"  Joker retrieved: {tiles_text([r.tile], self.color)} takes the place of the joker in"
+                f" {old}, where it stood for {r.role}; the joker goes to {new}."
+            )
 
     def round_end(self, round_number: int, result: RoundResult, match: Match) -> None:
         self.echo("")

@@ -751,3 +751,12 @@ def test_numbers_the_table_changed_after_your_turn_are_said() -> None:
     result = run(["--seed", "2", "--opponents", "easy", "--meld-threshold", "0", "--continue-after-meld"],
                  ["draw", "draw", "draw", "draw", moves, "quit"])
     assert "Set numbers closed up where a set was broken up: 3->1, 4->3." in result.stdout
+
+
+def test_an_ais_strict_retrieval_is_named() -> None:
+    """Under strict jokers the steps may not show which tile freed a joker (here K4 of a set that
+    stays as it was): the AI's turn names it, as `solve` does."""
+    args = ["--seed", "7", "--opponents", "easy,hard", "--joker-rules", "strict", "--numbers", "9", "--colours", "2",
+            "--meld-threshold", "0", "--joker-each", "--jokers", "3", "--rack-size", "8"]
+    result = run(args, ["draw", "draw", "lay B2-4; done", "take 5 J; add 5 K7; lay K2 K3 J; done", "quit"])
+    assert "  Joker retrieved: K4 takes the place of the joker in K2 K3 J, where it stood" in result.stdout
