@@ -28,6 +28,7 @@ from solver.errors import InputError, NotationError, PositionError, RulesError
 from solver.position import Located, Position, check_table_set, check_tile_counts, opened_unless_said
 from solver.rules import RuleSet
 from solver.tiles import Tile, TileSyntaxError, parse_token
+from solver.wording import json_text
 
 
 class RepeatedKey(Exception):
@@ -480,7 +481,7 @@ def answer_from_record(value: Any, where: str, rules: RuleSet) -> list[list[Tile
 def _json_bool(value: Any, where: str, key: str) -> bool:
     if isinstance(value, bool):
         return value
-    raise InputError(f"{where}: '{key}' must be true or false, got {json.dumps(value)[:20]}")
+    raise InputError(f"{where}: '{key}' must be true or false, got {json_text(value)}")
 
 
 def _json_tiles(value: Any, where: str, rules: RuleSet) -> list[Located]:
@@ -491,7 +492,7 @@ def _json_tiles(value: Any, where: str, rules: RuleSet) -> list[Located]:
     tiles: list[Located] = []
     for item in value:
         if not isinstance(item, str):
-            raise InputError(f'{where}: {json.dumps(item)[:20]} is not a tile (tiles are strings like "R7")')
+            raise InputError(f'{where}: {json_text(item)} is not a tile (tiles are strings like "R7")')
         tiles += parse_tokens(item, where, rules)
     return tiles
 

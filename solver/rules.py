@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import dataclasses
-import json
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -12,6 +11,7 @@ from functools import lru_cache
 from typing import Any
 
 from solver.errors import RulesError
+from solver.wording import json_text
 
 # The notation has one letter per colour; more colours than letters cannot be written down.
 COLOUR_LETTERS = "KBROGPWC"
@@ -207,7 +207,7 @@ class RuleSet:
         for raw_key, value in options.items():
             key = raw_key.strip().lower().replace("-", "_") if isinstance(raw_key, str) else ""
             kind = kinds.get("colours" if key == "colors" else key)
-            said = f"invalid rule {key.replace('_', '-')}={json.dumps(value)[:24]}"  # the key as the rules name it
+            said = f"invalid rule {key.replace('_', '-')}={json_text(value)}"  # the key as the rules name it
             if kind == "int" and (type(value) is not int):
                 raise RulesError(f"{said}: must be a whole number, such as 13")
             if kind == "bool" and type(value) is not bool:

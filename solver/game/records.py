@@ -39,7 +39,7 @@ from solver.game.scoring import blocked_winners, joker_value, rack_value, standa
 from solver.melds import why_invalid
 from solver.rules import RuleSet
 from solver.tiles import Tile, TileSyntaxError, format_tiles
-from solver.wording import count
+from solver.wording import count, json_text
 
 VERSION = 1
 MAX_RECORD_BYTES = 50_000_000  # a long four-player round is well under 1 MB
@@ -216,7 +216,7 @@ class _Reader:
     def integer(self, key: str, low: int | None = None, high: int | None = None) -> int:
         value = self.get(key)
         if isinstance(value, bool) or not isinstance(value, int):
-            raise InputError(f"{self.where}: {key!r} must be a whole number, got {_show(value)}")
+            raise InputError(f"{self.where}: {key!r} must be a whole number, got {json_text(value)}")
         if (low is not None and value < low) or (high is not None and value > high):
             span = f"{low}..{high}" if high is not None else f"at least {low}"
             raise InputError(f"{self.where}: {key!r} is {value}, expected {span}")
@@ -225,13 +225,13 @@ class _Reader:
     def boolean(self, key: str) -> bool:
         value = self.get(key)
         if not isinstance(value, bool):
-            raise InputError(f"{self.where}: {key!r} must be true or false, got {_show(value)}")
+            raise InputError(f"{self.where}: {key!r} must be true or false, got {json_text(value)}")
         return value
 
     def text(self, key: str, choices: Sequence[str] | None = None) -> str:
         value = self.get(key)
         if not isinstance(value, str):
-            raise InputError(f"{self.where}: {key!r} must be a string, got {_show(value)}")
+            raise InputError(f"{self.where}: {key!r} must be a string, got {json_text(value)}")
         if choices is not None and value not in choices:
             raise InputError(f"{self.where}: {key!r} is {value!r}, expected one of {', '.join(choices)}")
         if not value.isprintable():  # a name goes to the terminal: no escape sequences, no line breaks
@@ -246,7 +246,7 @@ class _Reader:
         for item in value:
             if not isinstance(item, str):
                 raise InputError(
-                    f'{self.where}: {key!r} holds {_show(item)}, not a tile (tiles are strings like "R7")'
+                    f'{self.where}: {key!r} holds {json_text(item)}, not a tile (tiles are strings like "R7")'
                 )
             try:
                 out.append(Tile.parse(item, rules))
@@ -270,11 +270,6 @@ class _Reader:
                 )
             out.append(tiles)
         return tuple(out)
-
-
-def _show(value: Any) -> str:
-    text = json.dumps(value)
-    return text if len(text) <= 30 else text[:29] + "…"
 
 
 def read_record(path: str | Path) -> GameRecord:

@@ -33,7 +33,7 @@ from typing import Any
 from solver.errors import InputError
 from solver.files import RepeatedKey, json_loads, read_text
 from solver.tiles import Tile, TileSyntaxError, format_tiles, parse_token
-from solver.wording import count
+from solver.wording import count, json_text
 
 FORMAT = "rummikub-score-sheet"
 VERSION = 1
@@ -72,7 +72,7 @@ class Settings:
             raise InputError(f"unknown scoring {self.scoring!r} (standard or club)")
         if type(self.joker_penalty) is not int or self.joker_penalty not in JOKER_PENALTIES:
             allowed = ", ".join(map(str, JOKER_PENALTIES))
-            raise InputError(f"joker penalty {json.dumps(self.joker_penalty, default=str)[:20]} is not one of {allowed}")
+            raise InputError(f"joker penalty {json_text(self.joker_penalty)} is not one of {allowed}")
 
 
 class RoundError(InputError):
@@ -627,7 +627,7 @@ def loads(text: str, label: str = "<text>") -> Sheet:
     version = data.get("version")
     if type(version) is not int or version != VERSION:  # true == 1 in Python, not in JSON
         raise InputError(
-            f"{where}: format version {json.dumps(version)[:20]} is not supported (this program reads {VERSION})"
+            f"{where}: format version {json_text(version)} is not supported (this program reads {VERSION})"
         )
     for key in _TOP_KEYS:
         if key not in data:
@@ -683,8 +683,7 @@ def round_from_json(item: Any, sheet: Sheet, where: str) -> Round:
         flags[key] = names
     for name, rack in racks.items():
         if not isinstance(rack, (str, int)) or isinstance(rack, bool):
-            shown = json.dumps(rack)[:20]
-            raise InputError(f'{where}: racks {name!r} must be tiles ("R5 K12 J") or points (23), got {shown}')
+            raise InputError(f'{where}: racks {name!r} must be tiles ("R5 K12 J") or points (23), got {json_text(rack)}')
     entries = [(f"{name}={rack}", name, rack) for name, rack in racks.items()]
     try:
         return make_round(
