@@ -14,6 +14,7 @@ from cli.options import (
     explicit_rule_options,
     rule_options,
     rule_options_without,
+    timing_option,
     workers_from,
 )
 from solver.rules import RuleSet
@@ -77,13 +78,7 @@ def _interval(pair: list[float]) -> str:
 )
 @rule_options
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of text.")
-@click.option(
-    "--timing/--no-timing",
-    default=True,
-    show_default=True,
-    help="Include the time taken ('seconds', 'games_per_second'); --no-timing makes the output "
-    "byte-identical from run to run.",
-)
+@timing_option("the time taken ('seconds', 'games_per_second')")
 @click.pass_context
 def selfplay(ctx: click.Context, /, **params: Any) -> None:
     """Play many games between AI players and report who wins.

@@ -77,7 +77,7 @@ def cli() -> None:
 @rule_options
 @turn_options
 @solver_options
-@timing_option
+@timing_option()
 @output_options
 @click.option("--svg", "svg_file", metavar="FILE", help="Also draw the position and the answer as SVG.")
 @click.option("--steps", is_flag=True, help="Also give the move as steps to carry out at the table.")
@@ -195,9 +195,7 @@ ARRANGE_LEFT_OUT = ("joker-rules", "joker-retrieval", "meld-threshold", "joker-i
     help="Exact solver: bnb (fastest) or HiGHS's MIP solver.",
 )
 @click.option("--time-limit", type=FiniteRange(min=0.001), default=None, help="Seconds for the whole arrangement: building the model and the search.")
-@click.option(
-    "--timing/--no-timing", default=True, show_default=True, help="Include 'seconds' in JSON output."
-)
+@timing_option("'seconds' in JSON output")
 @output_options
 @click.pass_context
 def arrange(ctx: click.Context, /, table_file: str, heap: bool, **params: Any) -> None:
@@ -317,7 +315,7 @@ def _no_such_position_file(name: str) -> None:
 @rule_options
 @turn_options
 @solver_options
-@timing_option
+@timing_option()
 @executor_options
 @click.option(
     "--skip",

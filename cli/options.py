@@ -268,15 +268,14 @@ def solver_options(func: F) -> F:
     return func
 
 
-def timing_option(func: F) -> F:
-    """For the commands whose JSON reports the solve time."""
+def timing_option(what: str = "the solve time ('seconds') in JSON output") -> Callable[[F], F]:
+    """``--timing/--no-timing``, for the commands whose output reports the time taken (``what``)."""
     return click.option(
         "--timing/--no-timing",
         default=True,
         show_default=True,
-        help="Include the solve time ('seconds') in JSON output; --no-timing makes the output "
-        "byte-identical from run to run.",
-    )(func)
+        help=f"Include {what}; --no-timing makes the output byte-identical from run to run.",
+    )
 
 
 def solve_options(params: dict[str, Any]) -> SolveOptions:
