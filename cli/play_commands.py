@@ -15,7 +15,7 @@ from click.core import ParameterSource
 
 from cli.errors import EXIT_BAD_INPUT, fail, guarded
 from cli.options import color_wanted, explicit_rule_options, rule_options
-from cli.render import commands_line, fit, render_hint, tile_text, tiles_text
+from cli.render import commands_line, fit, render_hint, retrieved_text, tile_text, tiles_text
 from cli.session import HumanTurn, Reply, seat_names
 from solver.game.editor import TIMER_RULES, TurnEditor, TurnTimer
 from solver.game.engine import Game, Match, RoundResult, TurnRecord
@@ -365,10 +365,7 @@ class Screen:
         for r in _retrieved(record, rules):  # the steps may not show which tile freed a joker
             old = tiles_text(record.table[r.table_set - 1], self.color)
             new = tiles_text(record.table_after[r.new_set - 1], self.color)
-            self.echo(
-                f"  Joker retrieved: {tiles_text([r.tile], self.color)} takes the place of the joker in"
-                f" {old}, where it stood for {r.role}; the joker goes to {new}."
-            )
+            self.echo(f"  {retrieved_text(r, old, new, self.color)}")
 
     def round_end(self, round_number: int, result: RoundResult, match: Match) -> None:
         self.echo("")

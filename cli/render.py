@@ -17,6 +17,7 @@ if TYPE_CHECKING:  # annotations only: these modules load when their commands ru
     from solver.arrange import Arrangement
     from solver.check import CheckReport
     from solver.hint import Hint
+    from solver.joker_account import Retrieved
     from solver.steps import Plan
 from solver.tiles import Tile, format_tiles
 from solver.wording import count
@@ -129,16 +130,20 @@ def render_solution(solution: Solution, color: bool, title: bool = True) -> str:
     for r in solution.retrieved:
         old = tiles_text(pos.table[r.table_set - 1], color)
         new = set_text(solution.table[r.new_set - 1], color)
-        lines.append(
-            fit(
-                f"Joker retrieved: {tiles_text([r.tile], color)} takes the place of the joker in table set"
-                f" {r.table_set} ({old}), where it stood for {r.role}; the joker goes to {new}."
-            )
-        )
+        lines.append(fit(retrieved_text(r, f"table set {r.table_set} ({old})", new, color)))
     left = solution.rack_left
     lines.append("")
     lines.append(fit(f"Left on your rack ({len(left)}): {tiles_text(left, color) if left else 'nothing'}"))
     return "\n".join(lines)
+
+
+def retrieved_text(r: Retrieved, old: str, new: str, color: bool) -> str:
+    """A retrieved joker in words: the tile that took its place in ``old``, what it stood for
+    there, and ``new``, the set it went to."""
+    return (
+        f"Joker retrieved: {tiles_text([r.tile], color)} takes the place of the joker in {old},"
+        f" where it stood for {r.role}; the joker goes to {new}."
+    )
 
 
 def _meld_note(position: Position) -> str:
