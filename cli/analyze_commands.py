@@ -10,7 +10,7 @@ import click
 
 from cli.errors import guarded
 from cli.options import output_options, use_color
-from cli.render import fit, set_text, tiles_text, width_of
+from cli.render import fit, ljust, set_text, tiles_text, width_of
 from solver.game.analysis import Analysis, Label, TurnAnalysis
 from solver.wording import count
 
@@ -163,7 +163,7 @@ def _table(header: list[str], rows: list[list[str]], notes: list[list[str]]) -> 
         out = []
         for k in range(max(len(p) for p in parts)):
             padded = [(p[k] if k < len(p) else "") for p in parts]
-            out.append("  ".join(c + " " * (w - width_of(c)) for w, c in zip(widths, padded)).rstrip())
+            out.append("  ".join(ljust(c, w) for w, c in zip(widths, padded)).rstrip())
         return out
 
     out = line(header)
