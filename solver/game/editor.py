@@ -425,10 +425,11 @@ class TurnEditor:
     def _off(self, pieces: Pieces, tiles: Sequence[Tile], n: int) -> tuple[Pieces, Pieces]:
         """Tiles taken off set ``n`` (tiles laid this turn first), and what is left of it."""
         want = Counter(tiles)
-        short = want - Counter(t for t, _ in pieces)
+        here = Counter(t for t, _ in pieces)
+        short = want - here
         if short:
             shown = format_tiles(self.state.table[n])
-            raise EditError(f"{_lacking(short, Counter(t for t, _ in pieces), f'in {self._set(n)}')} ({shown})")
+            raise EditError(f"{_lacking(short, here, f'in {self._set(n)}')} ({shown})")
         return _pick(pieces, want, own_first=True)
 
     def _from_hand(self, tiles: Sequence[Tile]) -> tuple[Pieces, tuple[Tile, ...], Pieces]:

@@ -57,7 +57,7 @@ def build_set_model(
     table_fixed = initial and not rules.continue_after_meld
     table_keys = table_set_keys(position)
     keep_sets = position.table if keep is None else tuple(tuple(s) for s in keep)
-    keep_keys = Counter(tuple(sorted(t.index(rules) for t in s)) for s in keep_sets)
+    keep_keys = table_keys if keep is None else Counter(tuple(sorted(t.index(rules) for t in s)) for s in keep_sets)
     strict = needs_joker_rows(position)
 
     set_vars: list[tuple[int, TileKey]] = []
