@@ -15,9 +15,10 @@ winner's; a joker left on a rack costs 100 (unless the rules name another penalt
 player who never opened loses a flat 100 in place of their rack, or a flat 200 if they could have
 opened on an earlier turn and drew instead (as the score sheet, solver/game/scoresheet.py, reads
 the club sheet). Simplifications, documented here and in docs/formats.md (the engine): these
-penalties go to the winner like any other (small points stay zero-sum); a player whose final rack holds an opening is taken to have declared it (the sheet's
-exception for a player who drew it on the last turn), so pays their rack as if opened, unless an
-earlier turn already allowed an opening.
+penalties go to the winner like any other (small points stay zero-sum); a player whose final
+rack holds an opening is taken to have declared it (the sheet's exception for a player who drew
+it on the last turn), so pays their rack as if opened, unless an earlier turn already allowed an
+opening.
 
 Ties (a blocked round where several players share the lowest value, and as many tiles): the
 tied players share the win: no big point, the pot split evenly (the remainder to the first tied
