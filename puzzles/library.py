@@ -71,7 +71,7 @@ class Puzzle:
 
     @property
     def id(self) -> str:
-        return self.position.id or Path(self.path).stem
+        return str(self.position.id) or Path(self.path).stem
 
     def summary(self) -> dict[str, Any]:
         return {"id": self.id, "title": self.position.title, "difficulty": self.difficulty}

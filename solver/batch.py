@@ -64,10 +64,7 @@ def answer_line(number: int, raw: bytes | None, settings: BatchSettings) -> tupl
             raise _LineError("not valid JSON: nested too deeply or too large a number") from None
         position = position_from_record(record, where, dict(settings.rule_overrides), settings.opened)
         solution = solve(position, settings.options)
-        answer = solution.to_dict(settings.timing)
-        if "id" in answer:
-            answer["id"] = record["id"]  # as given: a numeric id stays a number for the caller's keys
-        return json.dumps(answer), Outcome.ANSWERED
+        return json.dumps(solution.to_dict(settings.timing)), Outcome.ANSWERED
     except BackendError as err:
         message, outcome = str(err), Outcome.BACKEND_FAILED
     except ValidationFailure as err:

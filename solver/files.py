@@ -14,6 +14,7 @@ writes in bulk (game records, generated puzzles) are written whole or not at all
 from __future__ import annotations
 
 import codecs
+import dataclasses
 import json
 import os
 import re
@@ -460,13 +461,16 @@ def position_from_record(
         tiles = _json_tiles(raw_set, set_where, rules)
         check_table_set([t for t, _ in tiles], rules, set_where)
         table.append(tiles)
-    meta = {}
     for key in ("id", "title", "notes"):
-        if key in record:
-            if not isinstance(record[key], (str, int)) or isinstance(record[key], bool):
-                raise InputError(f"{where}: '{key}' must be a string or a whole number")
-            meta[key] = str(record[key])
-    return _build(rack, table, opened, rules, **meta)
+        if not isinstance(record.get(key, ""), (str, int)) or isinstance(record.get(key), bool):
+            raise InputError(f"{where}: '{key}' must be a string or a whole number")
+    position = _build(rack, table, opened, rules)
+    return dataclasses.replace(
+        position,
+        id=record.get("id", ""),  # as given: a JSON number stays a number in the answer
+        title=str(record.get("title", "")),
+        notes=str(record.get("notes", "")),
+    )
 
 
 def answer_from_record(value: Any, where: str, rules: RuleSet) -> list[list[Tile]]:

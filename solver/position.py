@@ -73,7 +73,7 @@ class Position:
     opened: bool = True
     rules: RuleSet = field(default_factory=RuleSet)
     title: str = ""
-    id: str = ""
+    id: str | int = ""  # as the file gave it: a JSON number stays a number for the caller's keys
     notes: str = ""
 
     def __post_init__(self) -> None:
@@ -105,7 +105,7 @@ class Position:
 
     def to_dict(self) -> dict[str, Any]:
         data: dict[str, Any] = {}
-        if self.id:
+        if self.id != "":
             data["id"] = self.id
         if self.title:
             data["title"] = self.title

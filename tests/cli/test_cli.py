@@ -494,6 +494,12 @@ def test_batch_echoes_each_id_as_given() -> None:
     assert [json.loads(x).get("id") for x in result.stdout.splitlines()] == [7, "7", None]
 
 
+def test_solve_json_echoes_a_number_id_as_a_number(tmp_path: Path) -> None:
+    for given in (7, 0, "7"):
+        (tmp_path / "p.json").write_text(json.dumps({"id": given, "rack": "R1", "opened": True}))
+        assert json.loads(run(["solve", str(tmp_path / "p.json"), "--json"]).stdout)["id"] == given
+
+
 def test_batch_options_apply_to_every_line() -> None:
     # --wrap american makes R12 R13 R1 legal for the line; --backend is echoed.
     line = '{"rack": ["R11"], "table": [["R12", "R13", "R1"]]}\n'

@@ -439,7 +439,7 @@ def test_json_contradicting_initial_meld_and_opened(initial_meld: bool, opened: 
 
 def test_json_string_rack_and_id_number() -> None:
     pos = position_from_record({"id": 7, "rack": "R10 R11 R12, K1;K2", "initial_meld": True}, "batch line 6")
-    assert pos.id == "7"
+    assert pos.id == 7  # as given, so an answer echoes a number
     assert text(pos.rack) == "K1 K2 R10 R11 R12"
     assert pos.opened is False
 
