@@ -281,6 +281,8 @@ PAGE_WORDING = Wording(
     loose_left="taken off the table and not in a set yet: {tiles}; place every tile in a set{back}",
     put_back=" (or put your own back on your rack)",
 )
+# The problems a refused "done" lists are read beside the board, which names its sets from 1.
+BOARD_WORDING = dataclasses.replace(PAGE_WORDING, first=1)
 
 
 # --------------------------------------------------------------------------- one game
@@ -467,7 +469,7 @@ class Session:
     def done(self) -> list[Json]:
         """End the turn with the table as edited: [] when played, else every problem with its sets."""
         editor = self.person_turn()
-        marked = editor.marked_problems()
+        marked = dataclasses.replace(editor, wording=BOARD_WORDING).marked_problems()
         if marked:
             return [{"message": m, "sets": list(sets)} for m, sets in marked]
         record = self.game.play([list(s) for s in editor.finish()])

@@ -125,8 +125,9 @@ def test_the_turn_editor_through_the_api(client: TestClient) -> None:
     assert game["editing"]["table"] == [*table, [rack[0]]] and game["editing"]["laid"][n] == [True]
     refused = act(client, game, "done")
     problems = refused["refused"]
-    # Counted from 0, as "sets" and every request count them.
-    assert problems[0] == {"message": f"set {n} ({rack[0]}) is not valid: too short: 1 tile, a set needs at least 3", "sets": [n]}
+    # "sets" counts from 0, as requests do; the message from 1, as the board's labels do.
+    message = f"set {n + 1} ({rack[0]}) is not valid: too short: 1 tile, a set needs at least 3"
+    assert problems[0] == {"message": message, "sets": [n]}
     assert refused["turn"] == game["turn"]  # refused: the turn goes on
     game = act(client, game, "undo")
     assert game["editing"]["table"] == table and game["editing"]["can_redo"]
