@@ -217,6 +217,12 @@ def drag(p: Any, source: str, target: str) -> None:
         ("jokers=abc&rack=R5", "in the link: jokers=abc: not a whole number", ["R5"]),
         ("numbers=99&rack=R5", "in the link: numbers=99: this server takes 2..26", ["R5"]),
         ("joker-in-meld=maybe&rack=R5+B5", "in the link: joker-in-meld=maybe: expected yes or no", ["B5", "R5"]),
+        ("objective=score&rack=R5", "in the link: objective=score: expected tiles or points", ["R5"]),
+        (
+            "rack=R5&colors=3",
+            "in the link: colors=3: not a part of a position's link (rack, set, opened, objective and the rules are)",
+            ["R5"],
+        ),
     ],
 )
 def test_a_link_with_a_bad_part_loads_the_rest_and_keeps_the_address(page: Page, query: str, message: str, rack: list[str]) -> None:

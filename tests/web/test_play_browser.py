@@ -271,6 +271,16 @@ def test_a_recorded_game_uploaded_and_reviewed_turn_by_turn(page: Page, tmp_path
     page.shot("review-no-turns-desktop")
 
 
+def test_a_review_link_names_what_it_does_not_read(page: Page) -> None:
+    p = page.open("/review?objective=score&turn=x&colour=3")
+    p.wait_for_selector("#message:not(:empty)")
+    assert p.inner_text("#message") == (
+        "in the link: objective=score: expected tiles or points; turn=x: expected a turn number from 1;"
+        " colour=3: not a part of a review's link (id, turn and objective are)"
+    )
+    assert p.input_value("#objective") == "tiles"
+
+
 def test_a_turn_by_keyboard_swap_and_sort(page: Page) -> None:
     p = page.open("/play")
     new_game(p, seed=131)

@@ -77,11 +77,18 @@ async function fromAddress() {
   const given = location.href;
   const params = new URLSearchParams(location.search);
   const problems = [];
+  // Every part of the link is read or named as not read: a value dropped in silence would
+  // show another position or objective than the one the link's sender meant.
+  const choices = { objective: ["tiles", "points"], opened: ["yes", "no"] };
   for (const [key, value] of params) {
-    if (key in info.defaults) {
-      const problem = ruleFromLink(key, value);
-      if (problem) problems.push(`${key}=${value}: ${problem}`);
+    let problem = null;
+    if (key in info.defaults) problem = ruleFromLink(key, value);
+    else if (key in choices) {
+      if (!choices[key].includes(value)) problem = `expected ${choices[key].join(" or ")}`;
+    } else if (key !== "rack" && key !== "set") {
+      problem = "not a part of a position's link (rack, set, opened, objective and the rules are)";
     }
+    if (problem) problems.push(`${key}=${value}: ${problem}`);
   }
   if (params.get("objective") === "points") objective = "points";
   saidNotOpened = params.get("opened") === "no";

@@ -218,6 +218,18 @@ async function uploaded(event) {
   }
 }
 
+/** What in a review's link is not read (the review opens with the rest): a part dropped in
+ * silence would show another turn or objective than the one the link's sender meant. */
+function linkProblems(params) {
+  const problems = [];
+  for (const [key, value] of params) {
+    if (key === "objective" && !["tiles", "points"].includes(value)) problems.push(`objective=${value}: expected tiles or points`);
+    else if (key === "turn" && !/^[1-9][0-9]*$/.test(value)) problems.push(`turn=${value}: expected a turn number from 1`);
+    else if (!["id", "objective", "turn"].includes(key)) problems.push(`${key}=${value}: not a part of a review's link (id, turn and objective are)`);
+  }
+  return problems;
+}
+
 async function main() {
   const info = await get("/api/rules");
   setColours(info.colours);
@@ -236,6 +248,8 @@ async function main() {
     else if (event.key === "ArrowRight" && at < review.turns.length) showTurn(at + 1);
   });
   const id = new URLSearchParams(location.search).get("id");
+  const problems = linkProblems(new URLSearchParams(location.search));
+  if (problems.length) say(`in the link: ${problems.join("; ")}`);
   if (id) {
     try {
       await open(id);
