@@ -230,7 +230,10 @@ class HumanTurn:
             drawn = f"drew {record.drew}" if record.drew is not None else "the pool is empty: passed"
             return Reply(restored + drawn, ended=record)
         if name == "hint":
-            found = hint(editor.position, command.level, SolveOptions(backend=self.backend))
+            try:
+                found = hint(editor.position, command.level, SolveOptions(backend=self.backend))
+            except KeyboardInterrupt:  # a slow hint given up on: the turn is the player's again
+                return Reply("hint stopped (Ctrl-C): the turn goes on; 'quit' ends the game", error=True)
             typed: tuple[str, ...] = ()
             if command.level >= 3 and found.solution.played:
                 after = [s.tiles for s in found.solution.table]

@@ -222,6 +222,18 @@ def test_hint_and_help() -> None:
     assert "You can play" in result.stdout or "No move this turn" in result.stdout
 
 
+def test_ctrl_c_during_a_hint_stops_the_hint_not_the_game(monkeypatch: pytest.MonkeyPatch) -> None:
+    def slow_hint(*_: object) -> None:
+        raise KeyboardInterrupt  # as Ctrl-C arrives while the solver is searching
+
+    monkeypatch.setattr("cli.session.hint", slow_hint)
+    result = run([*SMALL, "--seed", "2"], ["hint 3; done", "show", "quit"])
+    assert "hint stopped (Ctrl-C): the turn goes on; 'quit' ends the game" in result.stdout
+    assert "not carried out: done" in result.stdout  # the rest of the line waits, as after any refusal
+    assert result.stdout.count("Your rack (") >= 2  # still the same turn after 'show'
+    assert result.exit_code == 0 and "Interrupted" not in result.stderr
+
+
 @pytest.mark.parametrize(
     ("args", "message"),
     [
