@@ -119,7 +119,7 @@ def joker_problems(position: Position, new_table: Sequence[Sequence[Tile]]) -> l
     rules = position.rules
     if rules.joker_rules is JokerRules.FREE or not any(t.is_joker for s in position.table for t in s):
         return []
-    if not all(is_valid(s, rules) for s in new_table):
+    if not all(is_valid(s, rules) for s in new_table if JOKER in s):
         return []  # invalid sets are reported on their own; jokers can't be read in them
     search = _Search(position, new_table)
     if search.run() is not None:

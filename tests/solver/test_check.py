@@ -14,6 +14,7 @@ from cli.errors import EXIT_ILLEGAL, EXIT_NOT_OPTIMAL, EXIT_UNPROVEN
 from cli.main import cli
 from solver.check import check_answer
 from solver.position import Position
+from solver.rules import RuleSet
 from solver.solution import Objective, Solution, Status
 from solver.solve import SolveOptions
 from solver.tiles import Tile, parse_token
@@ -54,6 +55,17 @@ def test_illegal_answer_lists_every_violation() -> None:
     assert data["legal"] is False and data["optimal"] is False
     assert {"code", "message", "tiles"} <= set(data["violations"][0])
     assert "best" not in data  # the optimum is only revealed on request
+
+
+def test_an_invalid_set_elsewhere_does_not_hide_the_joker_rules() -> None:
+    # Under strict jokers the retrieved joker lies in a set with no rack tile (official retrieval
+    # asks two) while B7 K1 is too short: both are said, the joker's rule too.
+    position = dataclasses.replace(
+        Position.from_strings("R5 B7 K1", ["R4 J R6", "B8 B9 B10"]),
+        rules=RuleSet.from_options({"joker-rules": "strict"}),
+    )
+    report = check_answer(position, sets("R4 R5 R6", "J B8 B9 B10", "B7 K1"))
+    assert [v.code for v in report.violations] == ["invalid_set", "joker_retrieval"]
 
 
 def test_violation_sets_mark_the_sets_each_violation_is_about() -> None:
