@@ -292,6 +292,13 @@ class _Planner:
         reading = best_reading(old, self.rules)
         return (reading.kind, list(reading.tiles)) if reading else (None, sorted(old))
 
+    def _part_name(self, tiles: list[Tile]) -> str:
+        """A part of a split run as a person sees it: under strict and locked jokers in the old
+        run's order, where its jokers keep what they stood for (``J B8 B9``, not ``B8 B9 J``)."""
+        if self.rules.joker_rules is not JokerRules.FREE and JOKER in tiles:
+            return format_tiles(tiles)
+        return name(tiles, self.rules)
+
     def _joker_roles(self, old: Sequence[Tile]) -> tuple[Kind, int, list[tuple[Tile, ...]]] | None:
         """An old set's kind, number (a group's) and what each of its jokers stands for: under
         strict and locked jokers as the set is written (``R12 R13 J`` under american wrap: R1),
@@ -375,11 +382,7 @@ class _Planner:
                 assert label is not None  # every run with parts keeps some tile
                 merged.setdefault(label, []).extend(tiles)
             contiguous = len(merged) == len(blocks)
-            shown = (
-                [name(tiles, self.rules) for _, tiles in blocks]
-                if contiguous
-                else [name(tiles, self.rules) for tiles in merged.values()]
-            )
+            shown = [self._part_name(tiles) for tiles in ([t for _, t in blocks] if contiguous else merged.values())]
             if contiguous:
                 cuts = [f"{blocks[k][1][-1]} and {blocks[k + 1][1][0]}" for k in range(len(blocks) - 1)]
                 detail = "between " + ", and between ".join(cuts)

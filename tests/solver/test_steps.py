@@ -297,3 +297,13 @@ def test_a_strict_run_is_cut_where_it_is_written() -> None:
     rules = RuleSet(joker_rules=JokerRules.STRICT)
     _, plan = steps_for(Position.from_strings("B13 B10", ["J B9 B10 B11 B12", "K13 R13 O13"], rules=rules))
     assert plan.steps[0].action == "split" and plan.steps[0].detail == "between B9 and B10"
+
+
+def test_a_split_part_with_a_strict_joker_is_named_as_it_stands() -> None:
+    """B3 B4 B5 B6 J B8 B9 cut before the joker (B7): the part it stays in is J B8 B9, as the table
+    shows it; B8 B9 J would read the joker as B10. (A locked set is never split.)"""
+    rules = RuleSet(joker_rules=JokerRules.STRICT)
+    _, plan = steps_for(Position.from_strings("K6 R6", ["B3 B4 B5 B6 J B8 B9"], rules=rules))
+    assert plan.steps[0].describe() == (
+        "Split B3 B4 B5 B6 J B8 B9 between B6 and J into B3 B4 B5 B6 and J B8 B9"
+    )
