@@ -192,6 +192,7 @@ class _Planner:
         self.live: dict[int, Counter[Tile]] = {i: Counter(s) for i, s in enumerate(self.before)}
         self.next_id = len(self.before)
         self.order: dict[int, list[Tile]] = {}  # an old run's own tiles left in it, in order
+        self.written: dict[int, list[Tile]] = {}  # a split part as the split step names it
         self.outgoing: dict[int, Counter[Tile]] = {}  # live set -> its old set's tiles still to go
         self.holder: dict[int, int] = {}  # new set -> the live set it is built on
         self.pieces: dict[int, list[int]] = {}  # old set -> live sets made of its tiles
@@ -321,8 +322,9 @@ class _Planner:
     def _name(self, live: int) -> str:
         tiles = self.live[live]
         strict = self.rules.joker_rules is not JokerRules.FREE
-        if strict and live < len(self.before) and tiles[JOKER] and Counter(self.before[live]) == tiles:
-            return format_tiles(self.before[live])  # as written: its order says what its jokers stand for
+        written = self.before[live] if live < len(self.before) else self.written.get(live)
+        if strict and written is not None and tiles[JOKER] and Counter(written) == tiles:
+            return format_tiles(written)  # as written: its order says what its jokers stand for
         return name(tiles, self.rules)
 
     def _destination(self, j: int) -> str:
@@ -397,6 +399,7 @@ class _Planner:
                 self.live[live] = Counter(tiles)
                 self.outgoing[live] = Counter(tiles) - Counter(self.after[label].kept)
                 self.order[live] = list(tiles)  # in the run's order
+                self.written[live] = list(tiles)
                 self.holder[label] = live
                 self.pieces[i].append(live)
 
