@@ -417,13 +417,15 @@ class _Planner:
                 self.leaving[base][old] -= 1
                 self.outgoing[live][old] -= 1
                 action = "retrieve" if old.is_joker else "swap"
-                self.steps.append(Step(action, (new, old), self._name(live), self._destination(dest)))
+                source = self._name(live)
                 self.live[live][old] -= 1
                 self.live[live] = +self.live[live]
                 self.live[live][new] += 1
                 if live in self.order and old in self.order[live]:
                     at = self.order[live].index(old)
                     self.order[live][at] = new  # the rack tile takes the place in the run
+                # Named after the exchange: the freed tile may go back into the set it left, now changed.
+                self.steps.append(Step(action, (new, old), source, self._destination(dest)))
                 self._deliver(dest, Counter([old]))
                 self.moved += 1
                 self.flows[None, j][new] -= 1

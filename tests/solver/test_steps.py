@@ -307,3 +307,15 @@ def test_a_split_part_with_a_strict_joker_is_named_as_it_stands() -> None:
     assert plan.steps[0].describe() == (
         "Split B3 B4 B5 B6 J B8 B9 between B6 and J into B3 B4 B5 B6 and J B8 B9"
     )
+
+
+def test_a_joker_retrieved_back_into_its_changed_set_is_sent_to_it_by_its_new_name() -> None:
+    """O10 retrieves the joker of the part O9 J, and the joker (now O11) goes back into that part,
+    which is O9 O10 by then: the step names it so, and the next step finds it."""
+    rules = RuleSet(joker_rules=JokerRules.STRICT)
+    table = ["R6 R7 R8 R9 R10", "O9 J O11 O12 O13", "O5 O6 O7 O8 O9 O10 O11"]
+    _, plan = steps_for(Position.from_strings("K11 O10 O12", table, rules=rules))
+    assert [s.describe() for s in plan.steps[1:]] == [
+        "Put O10 from your rack in place of the J in O9 J; put the J in O9 O10",
+        "Add O12 from your rack to O9 O10 J",
+    ]
