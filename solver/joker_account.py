@@ -93,7 +93,7 @@ def written_problems(position: Position, new_table: Sequence[Sequence[Tile]]) ->
         if search.run(written=frozenset({j})) is None:
             written = search.new_table[j]
             said = [r for r in table_readings(written, rules) if r.kind is Kind.RUN]
-            as_written = " ".join(str(r.options[0]) for r in said[0].roles) if said else "another tile"
+            as_written = format_tiles(said[0].run_jokers) if said else "another tile"
             run = run_declaring(written, needed[j], rules)
             how = f": write it {format_tiles(run.tiles)}" if run else ""
             out.append(

@@ -41,6 +41,11 @@ class TableReading:
     roles: tuple[Role, ...]
     stands_for: tuple[Tile, ...]
 
+    @property
+    def run_jokers(self) -> tuple[Tile, ...]:
+        """A run's jokers' tiles, in the order of its jokers (each joker of a run has one option)."""
+        return tuple(role.options[0] for role in self.roles)
+
 
 def table_readings(written: Sequence[Tile], rules: RuleSet) -> tuple[TableReading, ...]:
     """The readings of a table set as written: the written order settles runs where it can.
@@ -129,7 +134,7 @@ def declares(reading: TableReading, tiles: tuple[Tile, ...]) -> bool:
     """Whether a set read this way may have its jokers stand for ``tiles`` (sorted)."""
     if reading.kind is Kind.GROUP:  # any distinct missing colours
         return len(set(tiles)) == len(tiles) and all(t in reading.roles[0].options for t in tiles)
-    return tuple(sorted(r.options[0] for r in reading.roles)) == tiles
+    return tuple(sorted(reading.run_jokers)) == tiles
 
 
 def run_declaring(tiles: Sequence[Tile], declared: tuple[Tile, ...], rules: RuleSet) -> Reading | None:

@@ -244,8 +244,7 @@ def _keep_standing_jokers(common: Counter[Tile], old: Sequence[Tile], new: Seque
     if not before or not after:
         common[JOKER] = 0
     elif before[0].kind is Kind.RUN or after[0].kind is Kind.RUN:
-        stood = Counter(role.options[0] for role in before[0].roles)
-        stands = Counter(role.options[0] for role in after[0].roles)
+        stood, stands = Counter(before[0].run_jokers), Counter(after[0].run_jokers)
         common[JOKER] = min(common[JOKER], sum((stood & stands).values()))
     common += Counter()  # no joker kept: none left in the counter
 

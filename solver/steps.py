@@ -288,7 +288,7 @@ class _Planner:
         if self.rules.joker_rules is not JokerRules.FREE and JOKER in old:
             written = table_readings(old, self.rules)
             if written and written[0].kind is Kind.RUN:
-                roles = Counter(role.options[0] for role in written[0].roles)
+                roles = Counter(written[0].run_jokers)
                 return Kind.RUN, [JOKER if roles[t] else t for t in written[0].stands_for]
         reading = best_reading(old, self.rules)
         return (reading.kind, list(reading.tiles)) if reading else (None, sorted(old))
