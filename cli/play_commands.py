@@ -8,13 +8,14 @@ import random
 import sys
 from collections import Counter
 from collections.abc import Sequence
-from typing import IO, Any
+from typing import Any
 
 import click
 from click.core import ParameterSource
 
 from cli.errors import EXIT_BAD_INPUT, fail, guarded
 from cli.options import color_wanted, explicit_rule_options, rule_options
+from cli.prompt import Prompt
 from cli.render import commands_line, fit, render_hint, retrieved_text, tile_text, tiles_text
 from cli.session import HumanTurn, Reply, seat_names
 from solver.game.editor import TIMER_RULES, TurnEditor, TurnTimer
@@ -144,7 +145,7 @@ def play(ctx: click.Context, /, **params: Any) -> None:
         screen.echo(f"Turn timer: {rule.describe()}.")
     screen.echo("Type 'help' for the commands.")
     match = Match(config)
-    stdin = sys.stdin  # CliRunner swaps it for the scripted input
+    prompt = Prompt(sys.stdin)  # CliRunner swaps stdin for the scripted input
     for round_number in range(1, params["rounds"] + 1):
         game = guarded(match.new_round)
         writer = None
@@ -164,9 +165,9 @@ def play(ctx: click.Context, /, **params: Any) -> None:
             while not game.over:
                 if game.seat == HUMAN:
                     timer = TurnTimer(rule) if rule is not None else None
-                    record = _human_turn(game, screen, stdin, timer, round_number)
+                    record = _human_turn(game, screen, prompt, timer, round_number)
                     if record is None:
-                        screen.echo("Game abandoned.")
+                        screen.abandoned(match)
                         return
                 else:
                     record = guarded(lambda: _ai_move(game, ais))  # noqa: B023 - called at once
@@ -213,16 +214,14 @@ def _levels(opponents: str | None, players: int | None, ai: str) -> list[str]:
 
 
 def _human_turn(
-    game: Game, screen: Screen, stdin: IO[str], timer: TurnTimer | None, round_number: int
+    game: Game, screen: Screen, prompt: Prompt, timer: TurnTimer | None, round_number: int
 ) -> TurnRecord | None:
     """Read commands until the turn ends (its record) or the player quits (None)."""
     turn = HumanTurn(game, timer)
     screen.turn_start(game, turn.editor, round_number)
     while True:
-        left = f"[{max(int(timer.left()), 0)} s] " if timer is not None else ""
-        click.echo(f"{left}> ", nl=False)
-        line = stdin.readline()
-        if not line:  # end of input: nobody is there to play on
+        line = prompt.read(lambda: f"[{max(int(timer.left()), 0)} s] > " if timer is not None else "> ")
+        if line is None:  # end of input: nobody is there to play on
             click.echo("")
             return None
         reply = turn.handle(line)
@@ -387,6 +386,15 @@ class Screen:
             rack = tiles_text(result.racks[seat], self.color) if result.racks[seat] else "-"
             big = f" {match.big_totals[seat]:>3}" if result.big else ""
             self.echo(f"  {name:10} {result.scores[seat]:>+5} {totals[seat]:>+6}{big}   {rack}")
+
+    def abandoned(self, match: Match) -> None:
+        """The game left mid-round: the standings of the rounds finished, if any."""
+        if not match.results:
+            self.echo("Game abandoned.")
+            return
+        order = match.standings()
+        after = f"after {count(len(match.results), 'round')}"
+        self.echo(f"Game abandoned; standings {after}: " + ", ".join(f"{k}. {self.names[s]}" for k, s in enumerate(order, 1)))
 
     def final(self, match: Match) -> None:
         self.echo("")

@@ -124,6 +124,14 @@ def test_scripted_match_of_two_rounds(tmp_path: Path) -> None:
         assert mine.turns and all(t.label.value == "best" for t in mine.turns)
 
 
+def test_a_match_left_after_a_round_says_the_standings_so_far() -> None:
+    script, results = replay(1, 1, ["medium"])
+    out = run([*SMALL, "--seed", "1", "--rounds", "2"], [*script, "quit"]).stdout
+    leader = seat_names(["medium"])[min(range(2), key=lambda seat: -results[0].scores[seat])]
+    assert f"Game abandoned; standings after 1 round: 1. {leader}, " in out
+    assert "Round 2 over" not in out
+
+
 def test_a_recorded_round_replays_from_its_seed(tmp_path: Path) -> None:
     """Each round's record holds the seed that deals it again: `play --seed` of it, same deal."""
     script, _ = replay(1, 2, ["medium"])
