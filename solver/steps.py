@@ -137,7 +137,7 @@ def best_steps(
         kept_sets=sum(1 for s in table if s.change is SetChange.UNCHANGED),
         retrieved=retrieved,  # its sets are numbered in this arrangement
     )
-    return better, plan(position.table, found, solution.played, position.rules)
+    return better, plan(position.table, found, solution.played, position.rules, [p.tiles for p in table])
 
 
 def plan_steps(before: Sets, after: Sets, played: Sequence[Tile], rules: RuleSet, opening: bool = False) -> Plan:
@@ -153,9 +153,9 @@ def plan_steps(before: Sets, after: Sets, played: Sequence[Tile], rules: RuleSet
             first = tuple(Step("lay", s, "rack", name(s, rules)) for s in laid)
             rest = Counter(played) - sum(meld, Counter())
             table = [*map(list, before), *map(list, laid)]
-            then = plan(table, match(table, after, rules), sorted(rest.elements()), rules)
+            then = plan(table, match(table, after, rules), sorted(rest.elements()), rules, after)
             return dataclasses.replace(then, steps=first + then.steps)
-    return plan(before, match(before, after, rules), played, rules)
+    return plan(before, match(before, after, rules), played, rules, after)
 
 
 def _meld_of(after: Sets, played: Sequence[Tile], rules: RuleSet) -> list[Counter[Tile]] | None:
@@ -174,9 +174,19 @@ def _meld_of(after: Sets, played: Sequence[Tile], rules: RuleSet) -> list[Counte
     return a_meld(Counter(played), rules)
 
 
-def plan(before: Sets, found: Rearrangement, played: Sequence[Tile], rules: RuleSet) -> Plan:
-    """Steps turning ``before`` into the rearrangement ``found`` with the ``played`` rack tiles."""
-    return _Planner(before, found.table, played, rules).run()
+def plan(
+    before: Sets, found: Rearrangement, played: Sequence[Tile], rules: RuleSet, written: Sets | None = None
+) -> Plan:
+    """Steps turning ``before`` into the rearrangement ``found`` with the ``played`` rack tiles.
+    ``written``: its sets as the answer writes them (under strict and locked jokers the order
+    says what a joker stands for, so a new set is named so), set for set."""
+    after = found.table
+    if written is not None and rules.joker_rules is not JokerRules.FREE:
+        after = tuple(
+            dataclasses.replace(p, tiles=tuple(w)) if JOKER in w and Counter(w) == Counter(p.tiles) else p
+            for p, w in zip(after, written)
+        )
+    return _Planner(before, after, played, rules).run()
 
 
 class _Planner:
@@ -293,9 +303,10 @@ class _Planner:
         reading = best_reading(old, self.rules)
         return (reading.kind, list(reading.tiles)) if reading else (None, sorted(old))
 
-    def _part_name(self, tiles: list[Tile]) -> str:
-        """A part of a split run as a person sees it: under strict and locked jokers in the old
-        run's order, where its jokers keep what they stood for (``J B8 B9``, not ``B8 B9 J``)."""
+    def _shown(self, tiles: list[Tile]) -> str:
+        """Tiles of a set as a person sees them: under strict and locked jokers a set holding a
+        joker in the order given, which says what its jokers stand for (``J B8 B9``, not
+        ``B8 B9 J``); else in natural order."""
         if self.rules.joker_rules is not JokerRules.FREE and JOKER in tiles:
             return format_tiles(tiles)
         return name(tiles, self.rules)
@@ -330,7 +341,10 @@ class _Planner:
     def _destination(self, j: int) -> str:
         if j in self.holder:
             return self._name(self.holder[j])
-        return NEW + name(self.after[j].tiles, self.rules)
+        return NEW + self._new_name(j)
+
+    def _new_name(self, j: int) -> str:
+        return self._shown(list(self.after[j].tiles))
 
     def _deliver(self, j: int, tiles: Counter[Tile]) -> None:
         if j in self.holder:
@@ -384,7 +398,7 @@ class _Planner:
                 assert label is not None  # every run with parts keeps some tile
                 merged.setdefault(label, []).extend(tiles)
             contiguous = len(merged) == len(blocks)
-            shown = [self._part_name(tiles) for tiles in ([t for _, t in blocks] if contiguous else merged.values())]
+            shown = [self._shown(tiles) for tiles in ([t for _, t in blocks] if contiguous else merged.values())]
             if contiguous:
                 cuts = [f"{blocks[k][1][-1]} and {blocks[k + 1][1][0]}" for k in range(len(blocks) - 1)]
                 detail = "between " + ", and between ".join(cuts)
@@ -517,7 +531,7 @@ class _Planner:
             if j in self.holder:
                 continue
             from_table = self.aside.pop(j, Counter())
-            shown = name(p.tiles, self.rules)
+            shown = self._new_name(j)
             detail = ""
             if from_table:
                 rack_part = Counter(p.tiles) - from_table

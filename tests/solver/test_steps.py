@@ -18,7 +18,7 @@ from solver.rules import JokerRules, RuleSet, Wrap
 from solver.solution import SetChange
 from solver.solve import SolveOptions, solve
 from solver.steps import ACTIONS, Plan, best_steps, plan_steps, replay, tables_after_steps
-from solver.tiles import Tile, format_tiles
+from solver.tiles import JOKER, Tile, format_tiles
 from tests.strategies import positions
 
 
@@ -367,3 +367,15 @@ def test_steps_under_strict_jokers_replay_to_the_new_table(mode: JokerRules) -> 
         checked += 1
         after = [list(s.tiles) for s in answer.table]
         assert same_table(replay(position.table, plan, answer.played, rules), after), position
+
+
+def test_a_new_set_with_a_strict_joker_is_laid_as_the_table_writes_it() -> None:
+    """R6 retrieves the joker of R5 J R7; it goes to J K2 K3 (the K1), as the table after the move
+    writes it: the steps lay J K2 K3 too, not K2 K3 J (where the joker would be K4)."""
+    position = Position.from_strings("R6 K2 K3", ["R5 J R7"], rules=RuleSet(joker_rules=JokerRules.STRICT))
+    answer, plan = best_steps(solve(position))
+    written = next(format_tiles(s.tiles) for s in answer.table if JOKER in s.tiles)
+    assert plan.steps[-1].describe() == f"Lay {written} (K2 K3 from your rack, J put aside above)"
+    assert plan.steps[0].target == f"the new set {written}"
+    after = [list(s.tiles) for s in answer.table]
+    assert same_table(replay(position.table, plan, answer.played, position.rules), after)
