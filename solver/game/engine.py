@@ -519,16 +519,27 @@ def in_place(before: Sequence[Sequence[Tile]], after: Sequence[Sequence[Tile]]) 
 
     A set left as it was keeps its place; so does the set that holds the most of an old set's
     tiles (an extended set, the first part of a split, a set rebuilt around it; on a tie, the one
-    holding the old set's first tile), the pairs sharing most tiles placed first; the other sets (new ones, further parts) follow at the end, in the order given. Only an
-    old set whose tiles all went into sets placed elsewhere leaves a place, and the numbers after
-    it close up.
+    holding the old set's first tile), the pairs sharing most tiles placed first; the other sets
+    (new ones, further parts) follow at the end, in the order given. Only an old set whose tiles
+    all went into sets placed elsewhere leaves a place, and the numbers after it close up.
     """
-    sets = [list(s) for s in after]
+    placed = placement(before, after)
+    taken = set(placed.values())
+    order = [placed[i] for i in range(len(before)) if i in placed]
+    order += [j for j in range(len(after)) if j not in taken]
+    return [list(after[j]) for j in order]
+
+
+def placement(before: Sequence[Sequence[Tile]], after: Sequence[Sequence[Tile]]) -> dict[int, int]:
+    """How :func:`in_place` places ``after`` in ``before``'s places: place in ``before`` -> the
+    set of ``after`` that takes it. Of a table already placed it gives where each old set went
+    (``after`` placed again keeps its order), so numbers can be followed from turn to turn."""
+    sets = [Counter(s) for s in after]
     free = list(range(len(sets)))
-    placed: dict[int, int] = {}  # place in before -> index in after
+    placed: dict[int, int] = {}
     olds = [Counter(s) for s in before]
     for i, old in enumerate(olds):  # unchanged sets first
-        same = next((j for j in free if Counter(sets[j]) == old), None)
+        same = next((j for j in free if sets[j] == old), None)
         if same is not None:
             placed[i] = same
             free.remove(same)
@@ -538,19 +549,18 @@ def in_place(before: Sequence[Sequence[Tile]], after: Sequence[Sequence[Tile]]) 
     # not their places, so that placing a placed table again changes nothing (a replay does).
     pairs = []
     for i, old in enumerate(olds):
-        if i in placed:
+        if i in placed or not old:
             continue
-        first = before[i][0] if before[i] else None
+        first = before[i][0]
         for j in free:
-            shared = sum((Counter(sets[j]) & old).values())
+            shared = sum((sets[j] & old).values())
             if shared:
-                pairs.append((-shared, first not in sets[j], i, sorted(sets[j]), j))
+                pairs.append((-shared, first not in after[j], i, sorted(after[j]), j))
     for _, _, i, _, j in sorted(pairs):
         if i not in placed and j in free:
             placed[i] = j
             free.remove(j)
-    order = [placed[i] for i in range(len(olds)) if i in placed] + free
-    return [sets[j] for j in order]
+    return placed
 
 
 def can_open(rack: Sequence[Tile], rules: RuleSet) -> bool:

@@ -579,11 +579,38 @@ def test_renumbering_between_turns_is_announced(capsys: pytest.CaptureFixture[st
     game = Game.new(GameConfig(rules=SMALL_RULES, players=2, seed=0, rack_size=7))
     game.seat, game.opened[0] = 0, True
     game.table = [tiles("B4 B5 B6"), tiles("R1 R2 R3 R4")]  # K1 K2 K3 was broken up
+    screen.table_now(game.table)
     game.racks[0] = sorted(tiles("O7"))
     screen.turn_start(game, TurnEditor(game.position()), 1)
     out = capsys.readouterr().out
-    assert "Set numbers closed up where a set was broken up: 2->1." in out
+    assert "Set numbers closed up where a set was broken up: 2->1, 3->2." in out  # R1 R2 R3 grew, moved too
     assert "Table (* changed since your last turn):\n  1: B4 B5 B6\n *2: R1 R2 R3 R4\n" in out
+
+
+def test_sets_that_changed_in_their_places_are_marked_not_renumbered(capsys: pytest.CaptureFixture[str]) -> None:
+    """Set 2 R7 … R11 trimmed to R8 R9 R10 and set 5 R8 R9 R10 turned into R9 R10 R11: no set
+    was broken up, so no number moved, and both are marked changed (the two R8 R9 R10 alike)."""
+    from cli.play_commands import Screen
+    from solver.game.engine import in_place
+
+    full = RuleSet()
+
+    def sets(*texts: str) -> list[list[Tile]]:
+        return [[t for word in text.split() for t in parse_token(word, full)] for text in texts]
+
+    left = sets("K9 K10 K11 K12", "R7 R8 R9 R10 R11", "K8 B8 O8", "K13 B13 R13", "R8 R9 R10")
+    screen = Screen(False, ["you", "hard"])
+    screen.seen(left)
+    once = in_place(left, sets("K9 K10 K11 K12", "R7 R8 R9 R10", "K8 B8 O8", "K13 B13 R13", "R9 R10 R11", "R8"))
+    screen.table_now(once)
+    game = Game.new(GameConfig(rules=full, players=2, seed=0, rack_size=7))
+    game.seat, game.opened[0] = 0, True
+    game.table = in_place(once, sets("K9 K10 K11 K12", "R8 R9 R10", "K8 B8 O8", "K13 B13 R13", "R9 R10 R11"))
+    screen.table_now(game.table)
+    screen.turn_start(game, TurnEditor(game.position()), 1)
+    out = capsys.readouterr().out
+    assert "closed up" not in out
+    assert "\n  1: K9 K10 K11 K12\n *2: R8 R9 R10\n  3: K8 B8 O8\n  4: K13 B13 R13\n *5: R9 R10 R11\n" in out
 
 
 # --------------------------------------------------------------------------- what the AI did
@@ -770,7 +797,8 @@ def test_numbers_the_table_changed_after_your_turn_are_said() -> None:
     moves = "lay K5 K6 K7; take 1 O1 O2 O3; lay K1 B1 O1; lay K2 R2 O2; lay B3 R3 O3; done"
     result = run(["--seed", "2", "--opponents", "easy", "--meld-threshold", "0", "--continue-after-meld"],
                  ["draw", "draw", "draw", "draw", moves, "quit"])
-    assert "Set numbers closed up where a set was broken up: 3->1, 4->3." in result.stdout
+    # Set 5 (B3 R3 O3) is extended by the AI too: it moved all the same.
+    assert "Set numbers closed up where a set was broken up: 3->1, 4->3, 5->4." in result.stdout
 
 
 def test_an_ais_strict_retrieval_is_named() -> None:
