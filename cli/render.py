@@ -188,7 +188,7 @@ def render_check(report: CheckReport, show: bool, color: bool) -> str:
             if tiles and width_of(f"{said[-1]} {tiles}") <= 80:
                 said[-1] += f" {tiles}"
             elif tiles:
-                said.append(f"      {tiles}")  # the tiles together, under the message
+                said += fit(f"      {tiles}", hang=1).split("\n")  # the tiles together, under the message
             lines += said
         if best.tiles_played:
             found = "" if report.proven else " found within the time limit"

@@ -185,6 +185,17 @@ def test_a_search_stopped_by_the_time_limit_proves_no_verdict_it_cannot(
         assert "No legal move playing a tile was found within the time limit." in result.stdout
 
 
+def test_cli_a_long_violation_fits_80_columns(tmp_path: Path) -> None:
+    """The tiles a violation names come on lines of their own, wrapped between tiles as well."""
+    answer = write(tmp_path, "answer.txt", "K1-13 K13 R1-12\n")
+    table = write(tmp_path, "table.txt", "R4 J R6\nK7 K8 K9\n")
+    rack = write(tmp_path, "rack.txt", "R13\n")
+    result = CliRunner().invoke(cli, ["check", "--rack", rack, "--table", table, "--answer", answer])
+    assert result.exit_code == EXIT_ILLEGAL
+    assert max(len(line) for line in result.stdout.splitlines()) <= 80
+    assert "      [K1 K2 K3 K4 K5 K6 K7 K8 K9 K10 K11 K12 K13 K13 R1 R2 R3 R4 R5 R6 R7 R8 R9\n" in result.stdout
+
+
 def test_cli_bad_answer_token_is_bad_input(tmp_path: Path) -> None:
     answer = write(tmp_path, "answer.txt", "R4 R5 R6\nB7 X7 J\n")
     result = CliRunner().invoke(cli, ["check", "puzzles/joker-retrieval.txt", "--answer", answer])
