@@ -67,9 +67,9 @@ class CheckReport:
 
     def violation_sets(self) -> tuple[tuple[int, ...], ...]:
         """For each violation, the sets of the answer it is about (indices from 0), so that a
-        picture of the answer can mark them: an invalid set is itself; any other violation
-        naming tiles is about every set holding one of them (none when no set does: a table
-        tile that went missing)."""
+        picture of the answer can mark them: an invalid set is itself; a violation that names
+        its sets (a joker's rule) is about those; any other violation naming tiles is about every
+        set holding one of them (none when no set does: a table tile that went missing)."""
         rules = self.position.rules
         invalid = [i for i, s in enumerate(self.answer) if why_invalid(list(s), rules) is not None]
         out: list[tuple[int, ...]] = []
@@ -79,6 +79,8 @@ class CheckReport:
                 i = next(i for i in invalid if self.answer[i] == v.tiles)
                 invalid.remove(i)
                 out.append((i,))
+            elif v.sets:
+                out.append(v.sets)
             else:
                 named = set(v.tiles)
                 out.append(tuple(i for i, s in enumerate(self.answer) if named & set(s)))

@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 import re
 import stat
+import textwrap
 from collections import Counter
 from collections.abc import Sequence
 from xml.sax.saxutils import escape
@@ -17,13 +18,13 @@ from xml.sax.saxutils import escape
 from solver.check import CheckReport
 from solver.errors import InputError
 from solver.files import write_whole
-from solver.melds import why_invalid
 from solver.position import Position
 from solver.solution import PlacedSet, SetChange, Solution
 from solver.tiles import Tile
 from solver.wording import count
 
 TILE_W, TILE_H, GAP, SET_GAP, MARGIN, ROW = 34, 46, 4, 18, 16, 62
+MESSAGE_WIDTH = 90  # characters on a line of a violation's message
 INK = {
     "K": "#1a1a1a",
     "B": "#1f4fd1",
@@ -157,7 +158,7 @@ def answer_svg(report: CheckReport) -> str:
     canvas.row_of_sets([position.rack])
     canvas.text(MARGIN, canvas.y + 12, "Proposed table")
     canvas.y += 20
-    bad = {i for i, s in enumerate(report.answer) if why_invalid(list(s), position.rules) is not None}
+    bad = {i for sets in report.violation_sets() for i in sets}
     played = Counter(report.played)
     marks: list[tuple[Sequence[bool], Sequence[bool]]] = []
     for s in report.answer:  # highlight the tiles the answer lays from the rack
@@ -169,13 +170,17 @@ def answer_svg(report: CheckReport) -> str:
     if report.answer:
         canvas.row_of_sets(report.answer, marks, framed=bad)
     for v in report.violations:
-        canvas.text(MARGIN, canvas.y + 12, "✗ " + v.message, 13, "#b00000")
-        canvas.y += 18
+        # Wrapped as a page would: one long message would make the picture as wide as itself.
+        for k, line in enumerate(textwrap.wrap(v.message, MESSAGE_WIDTH)):
+            canvas.text(MARGIN + (0 if k == 0 else 14), canvas.y + 12, ("✗ " if k == 0 else "") + line, 13, "#b00000")
+            canvas.y += 18
     if report.legal:
         verdict = {True: "optimal", False: "legal, not optimal", None: "legal, not proven optimal"}[report.optimal]
         said = f"{verdict}: {count(report.tiles_played, 'tile')}, {count(report.points_played, 'point')}"
-    else:
+    elif report.best.tiles_played:
         said = f"illegal: it plays nothing; the best legal move plays {count(report.best.tiles_played, 'tile')}"
+    else:
+        said = "illegal: it plays nothing; no legal move plays a tile"
     canvas.text(
         MARGIN,
         canvas.y + 12,

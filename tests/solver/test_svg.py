@@ -10,6 +10,7 @@ from click.testing import CliRunner
 from cli.main import cli
 from solver.check import check_answer
 from solver.position import Position
+from solver.rules import JokerRules, RuleSet
 from solver.solve import solve
 from solver.svg import answer_svg, solution_svg
 from solver.tiles import parse_token
@@ -47,6 +48,20 @@ def test_checked_answer_marks_violations() -> None:
     assert len(groups) == 3 + 8
     root = ET.fromstring(picture)
     assert len([r for r in root.iter(f"{SVG}rect") if r.get("class") == "violation"]) == 2
+
+
+def test_a_joker_rule_broken_frames_its_set_and_says_nothing_plays() -> None:
+    """Under strict jokers R4 R5 R6 J takes the joker back into its own set: that set is framed,
+    and with no legal move the footer says so (not "plays 0 tiles")."""
+    position = Position.from_strings("R5 B7", ["R4 J R6", "K1 K2 K3"], rules=RuleSet(joker_rules=JokerRules.STRICT))
+    answer = [[t for tok in line.split() for t in parse_token(tok)] for line in ("R4 R5 R6 J", "K1 K2 K3")]
+    picture = answer_svg(check_answer(position, answer))
+    root = ET.fromstring(picture)
+    frames = [r for r in root.iter(f"{SVG}rect") if r.get("class") == "violation"]
+    assert len(frames) == 1 and frames[0].get("x") == "12"  # the first set, at the margin
+    said = [t.text or "" for t in root.iter(f"{SVG}text")]
+    assert "illegal: it plays nothing; no legal move plays a tile" in said
+    assert max(len(line) for line in said) <= 92  # messages wrapped, not one wide line
 
 
 def test_cli_writes_svg(tmp_path: Path) -> None:
