@@ -112,7 +112,7 @@ def render_solution(solution: Solution, color: bool, title: bool = True) -> str:
     lines: list[str] = []
     pos = solution.position
     if pos.title and title:
-        lines.append(" ".join(pos.title.split()))  # one line, whatever the file held
+        lines.append(fit(" ".join(pos.title.split())))  # one paragraph, whatever the file held
     n, pts = solution.tiles_played, solution.points_played
     played = tiles_text(solution.played, color, from_rack=True)
     meld = " (initial meld)" if not pos.opened and n else ""

@@ -191,7 +191,7 @@ class HumanTurn:
             if reply.error and n == 0:  # nothing done: the refusal, and what was left undone
                 return replace(reply, message="\n".join([reply.message, f"not carried out: {'; '.join(rest)}"]))
             if reply.error:
-                said.append(f"'{line}' refused: {reply.message}")
+                said.append(f"'{line}' refused: {reply.message[:1].lower()}{reply.message[1:]}")
             elif reply.message:
                 said.append(reply.message)
             if reply.error or reply.ended is not None or reply.quit:

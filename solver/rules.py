@@ -11,7 +11,7 @@ from functools import lru_cache
 from typing import Any
 
 from solver.errors import RulesError
-from solver.wording import json_text
+from solver.wording import count, json_text
 
 # The notation has one letter per colour; more colours than letters cannot be written down.
 COLOUR_LETTERS = "KBROGPWC"
@@ -122,7 +122,7 @@ class RuleSet:
             raise bad(
                 "min_set_size",
                 self.min_set_size,
-                f"no run ({self.numbers} numbers) or group ({self.colours} colours) can be that long",
+                f"no run ({count(self.numbers, 'number')}) or group ({count(self.colours, 'colour')}) can be that long",
             )
         object.__setattr__(self, "_key", self._values())
         object.__setattr__(self, "_hash", hash(self._key))

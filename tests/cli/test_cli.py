@@ -1018,3 +1018,10 @@ def test_a_long_rack_left_fits_80_columns(tmp_path: Path) -> None:
     assert result.exit_code == 0
     assert max(len(line) for line in result.stdout.splitlines()) <= 80
     assert "Left on your rack (22): K1 K3 K5" in result.stdout
+
+
+def test_a_long_title_wraps_within_80_columns(tmp_path: Path) -> None:
+    path = tmp_path / "long.txt"
+    path.write_text("title: " + "a long title " * 10 + "\nrack: R1 R2 R3\n")
+    out = run(["solve", str(path)]).stdout
+    assert max(len(line) for line in out.splitlines()) <= 80 and out.startswith("a long title a long")

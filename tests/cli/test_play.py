@@ -776,6 +776,11 @@ def test_commands_on_one_line_stop_at_the_first_refused_and_name_the_rest() -> N
     ]
 
 
+def test_a_refusal_later_on_a_line_reads_as_one_sentence() -> None:
+    said = _group_swap_turn().handle("take 1 K7; done").message.splitlines()
+    assert said[:2] == ["took K7 off set 1 into the workspace", "'done' refused: the turn cannot end yet:"]
+
+
 @pytest.mark.parametrize("line", [";add 1 O7", "add 1 O7;", " ; add 1 O7 ;; "])
 def test_a_stray_separator_around_one_command_is_ignored(line: str) -> None:
     answer = _group_swap_turn().handle(line)

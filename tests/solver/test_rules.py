@@ -108,6 +108,8 @@ def test_set_longer_than_any_run_or_group_is_impossible() -> None:
         RuleSet(numbers=4, colours=4, min_set_size=5)
     assert "invalid rule min-set-size=5:" in str(err.value)
     assert "no run (4 numbers) or group (4 colours) can be that long" in str(err.value)
+    with pytest.raises(RulesError, match=re.escape("no run (4 numbers) or group (1 colour) can be")):
+        RuleSet(numbers=4, colours=1, min_set_size=5)
 
 
 @pytest.mark.parametrize(
