@@ -77,28 +77,31 @@ def create_app(
 
     async def solver(request: Request) -> Response:
         endpoint = request.url.path.rsplit("/", 1)[-1]  # solve, check or hint
+        _query(request)
         body = await _json_body(request, limits)
         return _json(await state["pool"].run(endpoint, body, limits))
 
     async def parse(request: Request) -> Response:
         endpoint = request.url.path.rsplit("/", 1)[-1]  # tiles or position
+        query = _query(request, *(["name"] if endpoint == "position" else []))
         content_type = request.headers.get("content-type", "")
         if endpoint == "position" and not content_type.startswith("application/json"):
             data = await _body(request, limits)  # an uploaded file, by content
-            name = request.query_params.get("name", "upload")
+            name = query.get("name", "upload")
             return _json(await run_in_threadpool(service.answer, "upload", data, name, limits))
         body = await _json_body(request, limits)
         return _json(await run_in_threadpool(service.answer, endpoint, body, limits))
 
-    async def rules(_: Request) -> Response:
+    async def rules(request: Request) -> Response:
+        _query(request)
         return _json(service.answer("rules", limits))
 
     async def puzzle_list(request: Request) -> Response:
-        level = request.query_params.get("difficulty")
+        level = _query(request, "difficulty").get("difficulty")
         return _json(await run_in_threadpool(service.answer, "puzzles", level))
 
     async def puzzle(request: Request) -> Response:
-        puzzle_id, answer = request.path_params["puzzle_id"], request.query_params.get("answer")
+        puzzle_id, answer = request.path_params["puzzle_id"], _query(request, "answer").get("answer")
         if service.is_generated(puzzle_id):  # made on request: solves, so in a solver process
             return _json(await state["pool"].call(service.call, service.puzzle, puzzle_id, answer))
         return _json(await run_in_threadpool(service.answer, "puzzle", puzzle_id, answer))
@@ -106,24 +109,25 @@ def create_app(
     # ------------------------------------------------------------------ games
 
     async def new_game(request: Request) -> Response:
+        _query(request)
         body = await _json_body(request, limits)
         status, data = await run_in_threadpool(service.call, sessions.create, body)
         return _json((201 if status == 200 else status, data))
 
     async def game(request: Request) -> Response:
-        key, seat = request.path_params["game_id"], request.query_params.get("seat")
+        key, seat = request.path_params["game_id"], _query(request, "seat").get("seat")
         return _json(await run_in_threadpool(service.call, sessions.act, key, "view", None, seat))
 
     async def game_action(request: Request) -> Response:
         key, action = request.path_params["game_id"], request.path_params["action"]
-        seat = request.query_params.get("seat")
+        seat = _query(request, "seat").get("seat")
         # Every action may say which turn its page showed ({"round", "turn"}); edit needs its commands.
         body = await _json_body(request, limits, optional=action != "edit")
         return _json(await run_in_threadpool(service.call, sessions.act, key, action, body, seat))
 
     async def ai_turn(request: Request) -> Response:
         """One AI turn: what it may see is taken here, its choice made in a solver process."""
-        key, seat = request.path_params["game_id"], request.query_params.get("seat")
+        key, seat = request.path_params["game_id"], _query(request, "seat").get("seat")
         status, prepared = await run_in_threadpool(service.call, sessions.ai_view, key, seat)
         if status != 200:
             return _json((status, prepared))
@@ -134,7 +138,7 @@ def create_app(
         return _json(await run_in_threadpool(service.call, sessions.ai_move, key, turn, chosen["table"], seat))
 
     async def game_hint(request: Request) -> Response:
-        key, seat = request.path_params["game_id"], request.query_params.get("seat")
+        key, seat = request.path_params["game_id"], _query(request, "seat").get("seat")
         body = await _json_body(request, limits)
         if not isinstance(body, dict) or set(body) - {"level"}:
             raise BadRequest(400, 'request: expected {"level": 1, 2 or 3}')
@@ -145,7 +149,7 @@ def create_app(
 
     async def turn_steps(request: Request) -> Response:
         key, number = request.path_params["game_id"], request.path_params["turn"]
-        seat = request.query_params.get("seat")
+        seat = _query(request, "seat").get("seat")
         status, found = await run_in_threadpool(service.call, sessions.turn, key, number, seat)
         if status != 200:
             return _json((status, found))
@@ -162,7 +166,7 @@ def create_app(
 
     async def round_record(request: Request) -> Response:
         key, number = request.path_params["game_id"], request.path_params["round"]
-        seat = request.query_params.get("seat")
+        seat = _query(request, "seat").get("seat")
         status, text = await run_in_threadpool(service.call, sessions.record, key, number, seat)
         if status != 200:
             return _json((status, text))
@@ -173,12 +177,11 @@ def create_app(
         )
 
     async def review_game(request: Request) -> Response:
-        key = request.path_params["game_id"]
+        key, seat = request.path_params["game_id"], _query(request, "seat").get("seat")
         body = await _json_body(request, limits)
         if not isinstance(body, dict) or set(body) - {"round"} or type(body.get("round", 1)) is not int:
             raise BadRequest(400, 'request: expected {"round": N} (a finished round of this game, from 1)')
         number = body.get("round", 1)
-        seat = request.query_params.get("seat")
         status, text = await run_in_threadpool(service.call, sessions.record, key, number, seat)
         if status != 200:
             return _json((status, text))
@@ -188,8 +191,8 @@ def create_app(
     # ------------------------------------------------------------------ reviews
 
     async def new_review(request: Request) -> Response:
+        name = _query(request, "name").get("name", "upload")
         data = await _body(request, limits, limits.max_record_bytes)
-        name = request.query_params.get("name", "upload")
         status, read = await run_in_threadpool(service.call, reviews.read, data, name, limits)
         if status != 200:
             return _json((status, read))
@@ -201,12 +204,12 @@ def create_app(
         return _json((201 if status == 200 else status, view))
 
     async def review(request: Request) -> Response:
-        key, objective = request.path_params["review_id"], request.query_params.get("objective")
+        key, objective = request.path_params["review_id"], _query(request, "objective").get("objective")
         return _json(await run_in_threadpool(service.call, kept_reviews.view, key, objective))
 
     async def review_turn(request: Request) -> Response:
         key, number = request.path_params["review_id"], request.path_params["turn"]
-        objective = request.query_params.get("objective")
+        objective = _query(request, "objective").get("objective")
         status, found = await run_in_threadpool(service.call, kept_reviews.turn, key, number, objective)
         if status != 200:
             return _json((status, found))
@@ -218,13 +221,14 @@ def create_app(
         return _json(await run_in_threadpool(service.call, kept_reviews.keep, key, number, by, judged))
 
     async def review_summary(request: Request) -> Response:
-        key, objective = request.path_params["review_id"], request.query_params.get("objective")
+        key, objective = request.path_params["review_id"], _query(request, "objective").get("objective")
         return _json(await run_in_threadpool(service.call, kept_reviews.summary, key, objective))
 
     # ------------------------------------------------------------------ score sheets
 
     def score(action: Callable[[Any], Any]) -> Callable[[Request], Awaitable[Response]]:
         async def endpoint(request: Request) -> Response:
+            _query(request)
             body = await _json_body(request, limits)
             return _json(await run_in_threadpool(service.call, action, body))
 
@@ -292,6 +296,20 @@ def _page(name: str) -> Callable[[Request], Awaitable[Response]]:
         return FileResponse(STATIC / name, media_type="text/html")
 
     return page
+
+
+def _query(request: Request, *known: str) -> dict[str, str]:
+    """The request's query parameters, each one of ``known`` and given once: a parameter misspelt
+    or repeated is refused, never ignored (the answer would not be to what was asked)."""
+    found: dict[str, str] = {}
+    for key, value in request.query_params.multi_items():
+        if key not in known:
+            takes = f"parameters: {', '.join(known)}" if known else "this endpoint takes none"
+            raise BadRequest(400, f"unknown parameter {service.shown(key)} ({takes})")
+        if key in found:
+            raise BadRequest(400, f"parameter {service.shown(key)} is given twice")
+        found[key] = value
+    return found
 
 
 async def _body(request: Request, limits: Limits, cap: int | None = None) -> bytes:

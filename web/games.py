@@ -122,10 +122,11 @@ class Settings:
         }
 
 
-def settings_from(body: Any, limits: Limits) -> Settings:
-    """A new game's settings from a request (or from game.json); RequestError names what is wrong."""
+def settings_from(body: Any, limits: Limits, kept: bool = False) -> Settings:
+    """A new game's settings from a request (or, ``kept``, from game.json); RequestError names what
+    is wrong."""
     body = request_object(body, SETTINGS_FIELDS)
-    seats = _seats(body.get("seats", [{"kind": "person"}, {"kind": "ai", "level": "medium"}]))
+    seats = _seats(body.get("seats", [{"kind": "person"}, {"kind": "ai", "level": "medium"}]), kept)
     rules = rules_from(body.get("rules", {}), limits)
     seed = body.get("seed")
     if seed is None:
@@ -146,7 +147,7 @@ def settings_from(body: Any, limits: Limits) -> Settings:
     return Settings(seats, config, turn_time, rounds, _bool(body.get("devices", False), "devices"))
 
 
-def _seats(raw: Any) -> tuple[Seat, ...]:
+def _seats(raw: Any, kept: bool = False) -> tuple[Seat, ...]:
     if not isinstance(raw, list) or not 2 <= len(raw) <= 4:
         raise RequestError(400, "request: 'seats' must be a list of 2 to 4 seats, each a person or an AI")
     kinds, levels = [], []
@@ -173,16 +174,21 @@ def _seats(raw: Any) -> tuple[Seat, ...]:
             if not name.isprintable():
                 raise RequestError(400, f"request: seat {i} name must be printable (no line break), got {shown(name)}")
         given.append(name)
+    # Names are told apart as the score sheet tells them, whatever their case (at a table "Ann"
+    # and "ann" are one person), and a clash is refused in its words.
     named = [n for n in given if n is not None]
-    twice = next((n for n in named if named.count(n) > 1), None)
-    if twice is not None:
-        raise RequestError(400, f"request: two seats are both called {shown(twice)}")
+    for k, name in enumerate(named):
+        earlier = named[:k]
+        # A game kept from before case was compared keeps its names ("Ann" and "ann" play on).
+        if name in earlier if kept else name.casefold() in {n.casefold() for n in earlier}:
+            raise RequestError(400, f"request: player {shown(name)} is named twice")
     # A seat left unnamed gets the first of its defaults that no other seat has: the person who
     # named only one seat "player 2" did not make the clash.
     names: list[str] = []
     for i, (kind, level, name) in enumerate(zip(kinds, levels, given), 1):
-        taken = {*named, *names}
-        names.append(name or next(n for n in _default_names(i, kind, level, kinds, levels) if n not in taken))
+        taken = {n.casefold() for n in (*named, *names)}
+        defaults = _default_names(i, kind, level, kinds, levels)
+        names.append(name or next(n for n in defaults if n.casefold() not in taken))
     return tuple(Seat(k, lv, n) for k, lv, n in zip(kinds, levels, names))
 
 
@@ -239,12 +245,17 @@ def commands_from(body: Any, rules: RuleSet) -> list[Command]:
         tiles = _tiles(raw.get("tiles"), rules, f"command {i} tiles")
         if not tiles:
             raise RequestError(400, f"request: command {i} names no tile")
+        # A field the manipulation does not use is refused, not dropped: {"do": "lay", "set": 0}
+        # meant something else than a new set.
         source = raw.get("set")
         if name in ("lay", "back"):
-            source = None
+            if source is not None:
+                raise RequestError(400, f"request: command {i} ({name}) takes no 'set': {name} takes its tiles from the rack")
         elif type(source) is not int or source < 0:
             raise RequestError(400, f"request: command {i} ({name}) needs 'set', a set number from 0")
         target = raw.get("to")
+        if name != "move" and target is not None:
+            raise RequestError(400, f"request: command {i} 'to' is for move: the set the tiles go to")
         if name == "move" and target is not None and (type(target) is not int or target < 0):
             raise RequestError(400, f"request: command {i} 'to' must be a set number from 0, or null for a new set")
         if name == "split" and len(tiles) != 1:
@@ -252,7 +263,7 @@ def commands_from(body: Any, rules: RuleSet) -> list[Command]:
         at = raw.get("at")
         if at is not None and (name != "split" or type(at) is not int or at < 0):
             raise RequestError(400, f"request: command {i} 'at' is for split: the tile's place in the set, from 0")
-        out.append(Command(name, source, tiles, target if name == "move" else None, at=at))
+        out.append(Command(name, source, tiles, target, at=at))
     return out
 
 
@@ -330,7 +341,7 @@ class Session:
         if text is None:
             raise NotFound(key)
         data = json.loads(text)
-        settings = settings_from(data["settings"], limits)
+        settings = settings_from(data["settings"], limits, kept=True)
         match = Match(settings.config)
         names = [name for name in store.names("games", key) if name.startswith("round-")]
         numbers = sorted(int(name[len("round-") : -len(".jsonl")]) for name in names)
@@ -531,6 +542,8 @@ class Session:
         """The seat a request speaks for: with ``devices`` the one whose key it gives (refused
         without a key of this game), else None (one screen: see :meth:`viewer`)."""
         if not self.settings.devices:
+            if given is not None:  # a seat named where none is read: refused, not ignored
+                raise RequestError(400, "this game is played on one screen: it takes no 'seat' parameter")
             return None
         if not given:
             raise RequestError(403, "this game is played on several devices: open it with your own seat's link")

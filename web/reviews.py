@@ -21,7 +21,7 @@ from solver.solution import Objective
 from solver.solve import SolveOptions
 from web.games import changed_sets, from_rack
 from web.limits import Limits
-from web.service import BACKEND, RequestError, check_rules, label_of, shown
+from web.service import BACKEND, RequestError, check_rules, label_of, server_bounds, shown
 from web.store import NotFound, Store
 
 Json = dict[str, Any]
@@ -35,7 +35,8 @@ def read(data: bytes, name: str, limits: Limits) -> tuple[GameRecord, str]:
     server's bounds; the record and its text."""
     label = label_of(name)
     text = decode_text(data, f"record {label}")
-    record = parse_record(text, label)
+    with server_bounds(limits):
+        record = parse_record(text, label)
     check_rules(record.rules, limits)
     return record, text
 

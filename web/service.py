@@ -14,7 +14,8 @@ import json
 import logging
 import math
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from functools import cache, lru_cache
 from pathlib import PurePath
 from typing import Any
@@ -85,6 +86,8 @@ def tiles(body: Any, limits: Limits) -> Json:
 def position(body: Any, limits: Limits) -> Json:
     """A position in the batch input format, checked and written out in full (canonical tiles,
     every rule), as a page loading a shared link needs it."""
+    if isinstance(body, dict) and isinstance(body.get("rules"), dict):
+        _check_bounds({k: v for k, v in body["rules"].items() if type(v) is int}, limits)
     found = position_from_record(body, "request")
     check_rules(found.rules, limits)
     return found.to_dict()
@@ -94,7 +97,8 @@ def upload(data: bytes, name: str, limits: Limits) -> Json:
     """An uploaded position file, by content (the formats ``rummikub solve FILE`` reads). The name
     only labels messages: nothing is ever read from the server's disk."""
     label = label_of(name)
-    found = read_position_text(decode_text(data, f"position file {label}"), label)
+    with server_bounds(limits):
+        found = read_position_text(decode_text(data, f"position file {label}"), label)
     check_rules(found.rules, limits)
     return found.to_dict()
 
@@ -278,10 +282,31 @@ def _check_bounds(values: dict[str, Any], limits: Limits) -> None:
         if key in limits.rule_bounds:
             low, high = limits.rule_bounds[key]
             if not low <= value <= high:
-                raise RequestError(
-                    400,
-                    f"invalid rule {key}={value}: this server takes {low}..{high} (larger games cost too much to solve)",
-                )
+                raise RequestError(400, out_of_bounds(key, value, limits))
+
+
+def out_of_bounds(key: str, value: int, limits: Limits) -> str:
+    """A rule's value outside this server's bounds, in words (the cost only said of a value above them)."""
+    low, high = limits.rule_bounds[key]
+    why = " (larger games cost too much to solve)" if value > high else ""
+    return f"invalid rule {key}={value}: this server takes {low}..{high}{why}"
+
+
+# The library's own range for a rule ("must be between 0 and 8"), wider than this server's.
+_LIBRARY_RANGE = re.compile(r"(.*)invalid rule ([a-z-]+)=(-?\d+): must be between -?\d+ and -?\d+")
+
+
+@contextmanager
+def server_bounds(limits: Limits) -> Iterator[None]:
+    """Where a file's rules are read (an upload, a record): a value the library's own range refuses
+    is said with this server's bounds, as for any other request (one message, the real limits)."""
+    try:
+        yield
+    except RummikubError as err:
+        found = _LIBRARY_RANGE.fullmatch(str(err))
+        if found is None or found[2] not in limits.rule_bounds:
+            raise
+        raise RequestError(400, found[1] + out_of_bounds(found[2], int(found[3]), limits)) from None
 
 
 def _solve_options(options: Json, time_limit: float) -> SolveOptions:

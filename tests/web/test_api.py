@@ -357,10 +357,59 @@ def test_a_huge_body_without_a_length_is_cut_off(client: TestClient) -> None:
         ("/api/tiles", {"text": "R1", "rules": []}, 400, "request: 'rules' must be an object"),
         ("/api/tiles", {"text": "G1", "rules": {"colours": 9}}, 400, "invalid rule colours=9: this server takes 1..8"),
         ("/api/position", {"rack": "R1", "rules": {"jokers": 5}}, 400, "invalid rule jokers=5: this server takes 0..4"),
+        # Past the library's own range too, one message: the server's bounds.
+        ("/api/position", {"rack": "R1", "rules": {"jokers": 9}}, 400, "invalid rule jokers=9: this server takes 0..4 (larger"),
     ],
 )
 def test_bad_requests_to_every_endpoint(client: TestClient, path: str, body: Any, status: int, expected: str) -> None:
     assert error_of(client.post(path, json=body), status).startswith(expected)
+
+
+@pytest.mark.parametrize(
+    ("rules", "expected"),
+    [
+        ({"copies": 0}, "invalid rule copies=0: this server takes 1..4"),
+        ({"meld-threshold": -1}, "invalid rule meld-threshold=-1: this server takes 0..1000"),
+        ({"numbers": 1}, "invalid rule numbers=1: this server takes 2..26"),
+        ({"jokers": -1}, "invalid rule jokers=-1: this server takes 0..4"),
+        ({"jokers": 5}, "invalid rule jokers=5: this server takes 0..4 (larger games cost too much to solve)"),
+        ({"jokers": 9}, "invalid rule jokers=9: this server takes 0..4 (larger games cost too much to solve)"),
+    ],
+)
+def test_a_rule_out_of_bounds_names_the_servers_bounds(client: TestClient, rules: Any, expected: str) -> None:
+    """The same words from every endpoint, and the cost of a game said only of a value above the bounds."""
+    for path in ("/api/solve", "/api/position"):
+        assert error_of(client.post(path, json={"rack": "R1", "rules": rules}), 400) == expected
+    assert error_of(client.post("/api/tiles", json={"text": "R1", "rules": rules}), 400) == expected
+    (key, value), = rules.items()
+    upload = client.post("/api/position?name=p.txt", content=f"rack: R1\nrules: {key}={value}\n".encode(), headers=TEXT)
+    assert error_of(upload, 400) in (expected, f"position file p.txt line 2: {expected}")
+
+
+@pytest.mark.parametrize(
+    ("path", "expected"),
+    [
+        ("/api/puzzles?level=2", "unknown parameter 'level' (parameters: difficulty)"),
+        ("/api/puzzles?difficulty=2&difficulty=3", "parameter 'difficulty' is given twice"),
+        ("/api/puzzles/split-run?bogus=1", "unknown parameter 'bogus' (parameters: answer)"),
+        ("/api/puzzles/split-run?answer=yes&answer=no", "parameter 'answer' is given twice"),
+        ("/api/rules?x=1", "unknown parameter 'x' (this endpoint takes none)"),
+        ("/api/reviews/nope?objective=tiles&by=points", "unknown parameter 'by' (parameters: objective)"),
+    ],
+)
+def test_an_unknown_or_repeated_query_parameter_is_refused(client: TestClient, path: str, expected: str) -> None:
+    assert error_of(client.get(path), 400) == expected
+
+
+def test_a_post_refuses_query_parameters_it_does_not_read(client: TestClient) -> None:
+    assert error_of(client.post("/api/solve?steps=yes", json={"rack": "R1"}), 400) == (
+        "unknown parameter 'steps' (this endpoint takes none)"
+    )
+    named = client.post("/api/position?name=p.txt", content=b"rack: R1\n", headers=TEXT)
+    assert named.status_code == 200, named.text
+    assert error_of(client.post("/api/tiles?name=x", json={"text": "R1"}), 400) == (
+        "unknown parameter 'name' (this endpoint takes none)"
+    )
 
 
 def test_bad_uploads_and_queries(client: TestClient) -> None:

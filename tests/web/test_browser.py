@@ -223,6 +223,8 @@ def drag(p: Any, source: str, target: str) -> None:
             "in the link: colors=3: not a part of a position's link (rack, set, opened, objective and the rules are)",
             ["R5"],
         ),
+        ("rack=R5&objective=points&objective=tiles", "in the link: objective=tiles: objective is given twice (the first is read)", ["R5"]),
+        ("rack=R5&wrap=full&wrap=none", "in the link: wrap=none: wrap is given twice (the first is read)", ["R5"]),
     ],
 )
 def test_a_link_with_a_bad_part_loads_the_rest_and_keeps_the_address(page: Page, query: str, message: str, rack: list[str]) -> None:
@@ -232,6 +234,26 @@ def test_a_link_with_a_bad_part_loads_the_rest_and_keeps_the_address(page: Page,
     assert p.inner_text("#message") == message
     assert tiles(p, "#board .rack-zone") == rack
     assert p.url.endswith(f"/?{query}")  # the link as given, to fix by hand
+
+
+def test_every_rack_part_of_a_link_is_read(page: Page) -> None:
+    p = page.open("/?rack=R5&rack=B7+O7&set=K1+K2+K3")
+    assert tiles(p, "#board .rack-zone") == ["B7", "R5", "O7"]
+    assert p.inner_text("#message") == ""
+
+
+@pytest.mark.parametrize(
+    ("query", "message"),
+    [
+        ("id=split-run&level=9", "in the link: level=9: not a part of a puzzle's link (id is)"),
+        ("id=split-run&id=group-swap", "in the link: id=group-swap: id is given twice (the first is read)"),
+    ],
+)
+def test_a_puzzle_link_names_what_it_does_not_read(page: Page, query: str, message: str) -> None:
+    p = page.open(f"/puzzles?{query}")
+    assert p.inner_text("#puzzle-title") == "Split a long run"  # the rest is read
+    p.wait_for_selector("#message:not(:empty)")
+    assert p.inner_text("#message") == message
 
 
 def test_a_rule_typed_out_of_bounds_says_what_it_became(page: Page) -> None:
@@ -463,6 +485,59 @@ def test_building_a_position_from_the_palette(page: Page) -> None:
     p.click("#undo")
     p.click("#undo")
     assert tiles(p, "#board .rack-zone") == ["R5", "J"] and tiles(p, "#board [data-set='0']") == ["K9"]
+
+
+def test_the_palette_refuses_a_tile_of_which_every_copy_is_out(page: Page) -> None:
+    """Two copies and two jokers: a third is refused at once, and the palette tile is marked."""
+    p = page.open("/?rack=R5&set=R4+R5+R6")
+    r5 = "#palette [data-tile='R5']"
+    assert p.get_attribute(r5, "aria-disabled") == "true" and "used-up" in (p.get_attribute(r5, "class") or "")
+    assert p.get_attribute(r5, "aria-label") == "red 5: all on the board"
+    p.click(r5, force=True)  # aria-disabled: Playwright would wait for it to be enabled
+    assert p.inner_text("#message") == "no R5 left to add: the rules have 2, all on the board"
+    assert tiles(p, "#board .rack-zone") == ["R5"]
+    p.locator(r5).drag_to(p.locator("#board .new-set"), force=True)  # nor by a drag
+    assert p.locator("#board [data-set]").count() == 1
+    p.click("#palette [data-tile='J']")
+    p.click("#palette [data-tile='J']")
+    assert p.get_attribute("#palette [data-tile='J']", "aria-disabled") == "true"
+    p.click("#palette [data-tile='J']", force=True)
+    assert tiles(p, "#board .rack-zone") == ["R5", "J", "J"]
+    assert p.inner_text("#message") == "no J left to add: the rules have 2, all on the board"
+    # One taken off the board: the palette offers it again.
+    tab_to(p, "#board .rack-zone [data-tile='R5']")
+    p.keyboard.press("Delete")
+    assert p.get_attribute(r5, "aria-disabled") == "false" and p.get_attribute(r5, "aria-label") == "add red 5 to the rack"
+    page.shot("analysis-palette-used-up")
+
+
+def test_the_keyboard_skips_to_the_board_and_past_the_palette(page: Page) -> None:
+    """A skip link first; the palette is one Tab stop, its tiles reached with the arrow keys."""
+    p = page.open("/?rack=R5")
+    p.keyboard.press("Tab")
+    assert p.evaluate("document.activeElement.textContent") == "Skip to the board"
+    p.keyboard.press("Enter")
+    tab_to(p, "#board .rack-zone [data-tile='R5']", presses=5)
+    presses = 0
+    while not p.evaluate("document.activeElement.id === 'solve'"):
+        p.keyboard.press("Tab")
+        presses += 1
+        assert presses < 30, "Best move is still far from the rack"
+    # In the palette: Right goes along a colour, Down to the next colour, Enter adds the tile.
+    tab_to(p, "#palette [data-palette]", presses=40)
+    assert p.evaluate("document.activeElement.dataset.tile") == "K1"
+    for key in ("ArrowRight", "ArrowRight", "ArrowDown"):
+        p.keyboard.press(key)
+    assert p.evaluate("document.activeElement.dataset.tile") == "B3"
+    p.keyboard.press("Enter")
+    assert tiles(p, "#board .rack-zone") == ["B3", "R5"]
+    p.keyboard.press("Shift+Tab")  # one Tab stop for the whole palette
+    assert p.evaluate("document.activeElement.closest('#palette') === null")
+    page.open("/puzzles?id=split-run")
+    p.keyboard.press("Tab")
+    assert p.evaluate("document.activeElement.textContent") == "Skip to the puzzle"
+    p.keyboard.press("Enter")
+    tab_to(p, "#undo", presses=3)
 
 
 def test_a_joker_keeps_its_place_in_a_run_written_descending(page: Page) -> None:

@@ -343,6 +343,36 @@ def test_seat_keys_outlive_the_server(tmp_path: Path) -> None:
         assert error_of(second.get(f"/api/games/{game['id']}"), 403).startswith("this game is played on several")
 
 
+def test_a_game_refuses_query_parameters_it_does_not_read(client: TestClient) -> None:
+    """A misspelt, repeated or misplaced parameter is named, never ignored."""
+    shared = new_game(client)
+    url = f"/api/games/{shared['id']}"
+    message = "this game is played on one screen: it takes no 'seat' parameter"
+    assert error_of(client.get(f"{url}?seat=abc"), 400) == message
+    assert error_of(client.post(f"{url}/draw?seat=abc", json={}), 400) == message
+    assert error_of(client.get(f"{url}?sea=abc"), 400) == "unknown parameter 'sea' (parameters: seat)"
+    assert error_of(client.post("/api/games?seed=7", json=SHORT), 400) == "unknown parameter 'seed' (this endpoint takes none)"
+    devices = new_game(client, seats=[{"kind": "person"}, {"kind": "person"}], devices=True)
+    keys = [x["seat"] for x in devices["seat_links"]]
+    both = f"/api/games/{devices['id']}?seat={keys[0]}&seat={keys[1]}"
+    assert error_of(client.get(both), 400) == "parameter 'seat' is given twice"
+    assert client.get(f"/api/games/{devices['id']}?seat={keys[0]}").status_code == 200
+
+
+def test_a_game_kept_with_names_differing_only_in_case_still_loads(tmp_path: Path) -> None:
+    """Refused for a new game, "Ann" and "ann" kept from before stay playable."""
+    folder = tmp_path / "games"
+    with TestClient(create_app(Limits(workers=1), pool_kind="thread", games_dir=folder)) as first:
+        game = new_game(first, seats=[{"kind": "person", "name": "Ann"}, {"kind": "person", "name": "Bob"}])
+    kept = folder / "games" / game["id"] / "game.json"
+    data = json.loads(kept.read_text())
+    data["settings"]["seats"][1]["name"] = "ann"
+    kept.write_text(json.dumps(data))
+    with TestClient(create_app(Limits(workers=1), pool_kind="thread", games_dir=folder)) as second:
+        view = second.get(f"/api/games/{game['id']}").json()
+        assert [p["name"] for p in view["players"]] == ["Ann", "ann"]
+
+
 def test_hints_for_the_turn_as_it_started(client: TestClient) -> None:
     game = ais_move(client, new_game(client))
     one = act(client, game, "hint", {"level": 1})
@@ -511,7 +541,9 @@ def test_a_seat_left_unnamed_takes_a_name_no_other_seat_has(client: TestClient, 
         ({"seats": [{"kind": "person", "level": "hard"}, {"kind": "ai", "level": "easy"}]},
          "request: seat 1 is a person: a level is for an AI seat"),
         ({"seats": [{"kind": "person", "name": " "}, {"kind": "person"}]}, "request: seat 1 name must be 1 to 20 characters, got ' '"),
-        ({"seats": [{"kind": "person", "name": "Ann"}, {"kind": "person", "name": "Ann "}]}, "request: two seats are both called 'Ann'"),
+        ({"seats": [{"kind": "person", "name": "Ann"}, {"kind": "person", "name": "Ann "}]}, "request: player 'Ann' is named twice"),
+        # As the score sheet tells players apart: whatever the case, in its words.
+        ({"seats": [{"kind": "person", "name": "ann"}, {"kind": "person", "name": "Ann"}]}, "request: player 'Ann' is named twice"),
         ({"seats": [{"kind": "person", "name": "A\nB"}, {"kind": "person"}]}, "request: seat 1 name must be printable (no line break), got 'A\\nB'"),
         ({"seats": [{"kind": "person", "name": "Ann"}, {"kind": "ai", "level": "easy", "name": 7}]}, "request: seat 2 name must be 1 to 20 characters, got 7"),
     ],
@@ -538,6 +570,12 @@ def test_a_bad_new_game_is_400_with_one_line(client: TestClient, body: Any, mess
         ({"commands": [{"do": "split", "set": 0, "tiles": ["R1"], "at": -1}]}, "request: command 1 'at' is for split"),
         ({"commands": [{"do": "lay", "tiles": ["R1"], "at": 0}]}, "request: command 1 'at' is for split"),
         ({"commands": [{"do": "lay", "tiles": ["R1"], "why": 1}]}, "request: command 1 must be an object"),
+        # A field the manipulation does not use is refused, not dropped.
+        ({"commands": [{"do": "lay", "tiles": ["R1"], "set": 0}]}, "request: command 1 (lay) takes no 'set': lay takes its tiles from the rack"),
+        ({"commands": [{"do": "back", "tiles": ["R1"], "set": 0}]}, "request: command 1 (back) takes no 'set'"),
+        ({"commands": [{"do": "take", "set": 0, "tiles": ["R1"], "to": 7}]}, "request: command 1 'to' is for move: the set the tiles go to"),
+        ({"commands": [{"do": "add", "set": 0, "tiles": ["R1"], "to": 1}]}, "request: command 1 'to' is for move"),
+        ({"commands": [{"do": "lay", "tiles": ["R1"], "to": 0}]}, "request: command 1 'to' is for move"),
         ({"commands": [{"do": "lay", "tiles": ["R8"]}]}, "R8"),  # numbers run 1..7 in this game
     ],
 )

@@ -12,6 +12,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
+import pytest
 from click.testing import CliRunner
 
 from cli.main import cli
@@ -260,6 +261,13 @@ def test_a_recorded_game_uploaded_and_reviewed_turn_by_turn(page: Page, tmp_path
     p.wait_for_selector("body[data-ready='true']")
     assert p.inner_text("#turn-title").startswith(f"Turn {worse['turn'] - 1} of")
     assert p.input_value("#objective") == "points"
+    # A link to a turn past the record's end opens its last turn, and says so.
+    review = re.search(r"[?&]id=([^&]+)", p.url)
+    assert review is not None
+    count = len(turns)
+    p = page.open(f"/review?id={review[1]}&turn=999")
+    assert p.inner_text("#message") == f"in the link: turn=999: the record has {count} turns"
+    assert p.inner_text("#turn-title").startswith(f"Turn {count} of {count}")
     # A record of a game quit before the first move: said so, with no board and no accuracy.
     empty = tmp_path / "quit.jsonl"
     quit = CliRunner().invoke(cli, ["play", "--seed", "3", "--record", str(empty)], input="quit\n")
@@ -337,6 +345,57 @@ def test_a_turn_by_keyboard_swap_and_sort(page: Page) -> None:
     assert p.inner_text("#notice") == ""
 
 
+def test_undo_redo_and_reset_keep_the_focus_on_the_turn(page: Page) -> None:
+    """A button that disables itself as it is pressed hands the focus on (not to the page's body)."""
+    p = page.open("/play")
+    new_game(p, seed=131)
+    rack = tiles(p, "#board .rack-zone")
+    tab_to(p, f"#board .rack-zone [data-tile='{rack[0]}']")
+    p.keyboard.press("Enter")
+    tab_to(p, "#board [data-move-to='new']")
+    p.keyboard.press("Enter")
+    wait_count(p, "#board .rack-zone", len(rack) - 1)
+    tab_to(p, "#undo")
+    p.keyboard.press("Enter")  # nothing left to undo: on to Redo
+    wait_count(p, "#board .rack-zone", len(rack))
+    until(p, "() => document.activeElement.id === 'redo'")
+    p.keyboard.press("Enter")  # nothing left to redo: back to Undo
+    wait_count(p, "#board .rack-zone", len(rack) - 1)
+    until(p, "() => document.activeElement.id === 'undo'")
+    tab_to(p, "#reset")
+    p.keyboard.press("Enter")  # the turn as it began: Undo brings it back
+    wait_count(p, "#board .rack-zone", len(rack))
+    until(p, "() => document.activeElement.id === 'undo'")
+    p.keyboard.press("Enter")
+    wait_count(p, "#board .rack-zone", len(rack) - 1)
+    assert focused(p, "#undo")  # still something to undo: it stays
+    p.keyboard.press("Enter")
+    wait_count(p, "#board .rack-zone", len(rack))
+    until(p, "() => document.activeElement.id === 'redo'")
+
+
+def test_a_game_link_names_what_it_does_not_read(page: Page) -> None:
+    p = page.open("/play")
+    new_game(p)
+    p = page.open(p.url.removeprefix(page.server.url).replace("/play?", "/play?foo=1&"))
+    assert p.inner_text("#message") == "in the link: foo=1: not a part of a game's link (id and seat are)"
+    assert p.is_visible("#game")  # the rest is read
+    p = page.open("/play?level=hard")
+    assert p.inner_text("#message") == "in the link: level=hard: not a part of a game's link (id and seat are)"
+    assert p.is_visible("#setup")
+
+
+@pytest.mark.parametrize("seed", ["99999999999999999999", "9007199254740993", "1.5"])
+def test_a_seed_past_what_the_page_holds_exactly_is_quoted_as_typed(page: Page, seed: str) -> None:
+    p = page.open("/play")
+    p.evaluate("document.querySelector('#new-game').noValidate = true")  # past the browser's own check
+    p.fill("#seed", seed)
+    p.click("#start")
+    p.wait_for_selector("#message:not(:empty)")
+    assert p.inner_text("#message") == f"'seed' must be a whole number from 0 to 9007199254740991, got {seed}"
+    assert p.is_visible("#setup") and p.url.endswith("/play")
+
+
 def ann_and_bob(p: Any) -> Any:
     """The new-game form filled for Ann and Bob, two persons, seed 7 (not started)."""
     p.select_option("#seat-2", "person")
@@ -403,6 +462,11 @@ def test_the_play_pages_at_phone_size(browser: Any, server: Server, screenshots:
     p = page.open("/review")
     p.set_input_files("#upload", files=[{"name": path.name, "mimeType": "text/plain", "buffer": path.read_bytes()}])
     p.wait_for_selector("body[data-judged='true']", timeout=60_000)
+    # The summary fits, its headings short (the labels' marks), the words kept for screen readers.
+    assert p.evaluate("(e => e.scrollWidth <= e.clientWidth)(document.querySelector('#summary'))")
+    heading = p.locator("#summary th[title='Inaccuracies']")
+    assert heading.locator(".short").is_visible() and heading.locator(".short").inner_text() == "?!"
+    assert heading.locator(".long").bounding_box()["width"] <= 1 and heading.locator(".long").text_content() == "Inaccuracies"
     p.click("#turns button[data-turn='18']")
     p.wait_for_selector("#verdict[data-label]")
     page.shot("review-phone")

@@ -122,3 +122,30 @@ def test_a_score_file_from_the_command_line_opens_on_a_phone(browser: Any, serve
     ]
     phone.context.close()
     assert not phone.unexpected(), phone.errors
+
+
+def fits(p: Any, selector: str) -> bool:
+    return bool(p.evaluate("s => (e => e.scrollWidth <= e.clientWidth)(document.querySelector(s))", selector))
+
+
+def test_three_players_sheet_fits_400_pixels_and_a_wider_one_shows_it_scrolls(browser: Any, server: Server, screenshots: Path) -> None:
+    narrow = Page(browser, server, screenshots, {"width": 400, "height": 844})
+    p = narrow.open("/score")
+    p.fill("#players", "Ann, Bob, Cy")
+    p.select_option("#scoring", "club")
+    p.click("#new-sheet button[type='submit']")
+    p.wait_for_selector("#round-card:not([hidden])")
+    enter_round(p, "Ann", {"Bob": "R5 K12 J", "Cy": "23"})
+    p.wait_for_selector("#sheet tr[data-round='1']")
+    enter_round(p, "Bob", {"Ann": "R5 K12 J R13 B13", "Cy": "123"})
+    p.wait_for_selector("#sheet tr[data-round='2']")
+    p.locator("#sheet-card").screenshot(path=str(screenshots / "score-sheet-400.png"))
+    assert fits(p, "#sheet-card .table-scroll")  # no column cut off
+    assert p.locator("#sheet th", has_text="Notes").count() == 0  # no round has notes: no empty column
+    # A sheet wider than the screen scrolls, a shadow at its edge the cue.
+    enter_round(p, "Cy", {"Ann": "R1", "Bob": "B1"}, ("Ann", "Bob"))
+    p.wait_for_selector("#sheet tr[data-round='3'] td.notes")
+    cue = p.evaluate("getComputedStyle(document.querySelector('#sheet-card .table-scroll')).backgroundImage")
+    assert cue.count("radial-gradient") == 2
+    narrow.context.close()
+    assert not narrow.unexpected(), narrow.unexpected()

@@ -80,15 +80,18 @@ async function fromAddress() {
   // Every part of the link is read or named as not read: a value dropped in silence would
   // show another position or objective than the one the link's sender meant.
   const choices = { objective: ["tiles", "points"], opened: ["yes", "no"] };
+  const seen = new Set();
   for (const [key, value] of params) {
     let problem = null;
-    if (key in info.defaults) problem = ruleFromLink(key, value);
+    if (seen.has(key) && key !== "rack" && key !== "set") problem = `${key} is given twice (the first is read)`;
+    else if (key in info.defaults) problem = ruleFromLink(key, value);
     else if (key in choices) {
       if (!choices[key].includes(value)) problem = `expected ${choices[key].join(" or ")}`;
     } else if (key !== "rack" && key !== "set") {
       problem = "not a part of a position's link (rack, set, opened, objective and the rules are)";
     }
     if (problem) problems.push(`${key}=${value}: ${problem}`);
+    seen.add(key);
   }
   if (params.get("objective") === "points") objective = "points";
   saidNotOpened = params.get("opened") === "no";
@@ -109,7 +112,7 @@ async function fromAddress() {
       return (await Promise.all(each)).flat();
     }
   };
-  const parts = [params.get("rack") ?? "", ...params.getAll("set")];
+  const parts = [params.getAll("rack").join(" "), ...params.getAll("set")]; // every rack part is read
   const read = await Promise.all(parts.map(readPart));
   board.load(read[0], read.slice(1).filter((s) => s.length));
   if (!problems.length) return null;
@@ -230,6 +233,7 @@ async function main() {
     rackTitle: "Your rack",
     palette: $("palette"),
     parseTiles: parse,
+    copies: (tile) => (tile === "J" ? rules.jokers : rules.copies),
     onChange: () => {
       say("");
       changed();

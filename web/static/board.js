@@ -75,7 +75,9 @@ export class Board {
   /**
    * root: where the board is drawn. options: mode ("answer" or "position"), rackTitle,
    * palette (an element for the palette, position mode), parseTiles(text) -> Promise of tiles
-   * (position mode), onChange(board) after every change, onError(message).
+   * (position mode), copies(tile) -> how many of the tile the rules have (position mode: a
+   * palette tile all of whose copies are on the board is marked, and not added again),
+   * onChange(board) after every change, onError(message).
    */
   constructor(root, options) {
     this.root = root;
@@ -99,6 +101,8 @@ export class Board {
     });
     if (this.options.palette) {
       this.options.palette.addEventListener("click", (event) => this.onPaletteClick(event));
+      this.options.palette.addEventListener("keydown", (event) => this.onPaletteKey(event));
+      this.options.palette.addEventListener("focusin", (event) => this.paletteStop(event.target.closest("[data-palette]")));
     }
   }
 
@@ -294,8 +298,45 @@ export class Board {
     const button = event.target.closest("button[data-palette]");
     if (button) {
       this.focusKey = null;
-      this.add([button.dataset.palette], "rack");
+      this.addFromPalette(button.dataset.palette, "rack");
     }
+  }
+
+  /** The palette is one Tab stop (its 50-odd tiles would stand between the board and Best move):
+   * the arrow keys go from tile to tile, Left and Right along a colour, Up and Down between colours. */
+  onPaletteKey(event) {
+    const steps = { ArrowLeft: [0, -1], ArrowRight: [0, 1], ArrowUp: [-1, 0], ArrowDown: [1, 0], Home: [0, -Infinity], End: [0, Infinity] };
+    const button = event.target.closest("[data-palette]");
+    if (!button || !(event.key in steps)) return;
+    event.preventDefault();
+    const rows = [...this.options.palette.querySelectorAll(".palette-row")].map((row) => [...row.querySelectorAll("[data-palette]")]);
+    const r = rows.findIndex((row) => row.includes(button));
+    const [dr, dc] = steps[event.key];
+    const row = rows[Math.min(Math.max(r + dr, 0), rows.length - 1)];
+    const c = Math.min(Math.max(rows[r].indexOf(button) + dc, 0), row.length - 1);
+    row[c].focus();
+  }
+
+  /** The palette's one Tab stop: the tile last focused (the first at the start). */
+  paletteStop(button) {
+    if (!button) return;
+    for (const other of this.options.palette.querySelectorAll("[data-palette]")) other.tabIndex = other === button ? 0 : -1;
+  }
+
+  /** A palette tile added, unless every copy the rules have is on the board already (said at once:
+   * the server would refuse the position only at Best move). */
+  addFromPalette(tile, target) {
+    const have = this.options.copies?.(tile) ?? Infinity;
+    if (this.count(tile) >= have) {
+      this.options.onError?.(`no ${tile} left to add: the rules have ${have}, all on the board`);
+      return;
+    }
+    this.add([tile], target);
+  }
+
+  /** How many of `tile` the rack and the table hold. */
+  count(tile) {
+    return [...this.state.rack, ...this.state.sets.flat()].filter((e) => e.tile === tile).length;
   }
 
   async onSubmit(event) {
@@ -335,7 +376,7 @@ export class Board {
 
   drop(source, target) {
     if (source.dataset.palette) {
-      if (target !== "palette") this.add([source.dataset.palette], target);
+      if (target !== "palette") this.addFromPalette(source.dataset.palette, target);
       return;
     }
     const id = Number(source.dataset.id);
@@ -454,6 +495,20 @@ export class Board {
     this.root.replaceChildren(rack, table, ...(tools ? [tools] : []));
     const refocus = focusKey && this.root.querySelector(`[data-key="${CSS.escape(focusKey)}"]`);
     if (refocus) refocus.focus();
+    this.markPalette();
+  }
+
+  /** The palette's tiles all of whose copies are on the board, marked as used up (seen, and told
+   * to a screen reader). */
+  markPalette() {
+    if (!this.options.palette || !this.options.copies) return;
+    for (const button of this.options.palette.querySelectorAll("[data-palette]")) {
+      const tile = button.dataset.palette;
+      const out = this.count(tile) >= this.options.copies(tile);
+      button.classList.toggle("used-up", out);
+      button.setAttribute("aria-disabled", String(out));
+      button.setAttribute("aria-label", out ? `${button.dataset.name}: all on the board` : `add ${button.dataset.name} to the rack`);
+    }
   }
 
   /** Position mode: the palette of every tile of the rules (a click puts one on the rack). */
@@ -467,11 +522,14 @@ export class Board {
           ...row.map((t) => {
             const button = tileElement(t, { button: true });
             button.dataset.palette = t;
-            button.setAttribute("aria-label", `add ${button.getAttribute("aria-label")} to the rack`);
+            button.dataset.name = button.getAttribute("aria-label");
+            button.setAttribute("aria-label", `add ${button.dataset.name} to the rack`);
             return button;
           }),
         ),
       ),
     );
+    this.paletteStop(palette.querySelector("[data-palette]"));
+    this.markPalette();
   }
 }

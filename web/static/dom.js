@@ -51,3 +51,23 @@ export function saveAs(text, name, type = "application/json") {
   link.remove();
   URL.revokeObjectURL(url);
 }
+
+/** What in a page's link is not read: a part the page does not know, one given again (the first
+ * is read), or a value `check` refuses (it returns what is wrong, or null). Named above the page,
+ * as a part dropped in silence would show another thing than the link's sender meant. `known`:
+ * the parts read; `what`: whose link ("a review's link"). */
+export function unreadParts(params, known, what, check = () => null) {
+  const problems = [];
+  const seen = new Set();
+  const names = known.length > 1 ? `${known.slice(0, -1).join(", ")} and ${known.at(-1)} are` : `${known[0]} is`;
+  for (const [key, value] of params) {
+    const problem = !known.includes(key)
+      ? `not a part of ${what} (${names})`
+      : seen.has(key)
+        ? `${key} is given twice (the first is read)`
+        : check(key, value);
+    if (problem) problems.push(`${key}=${value}: ${problem}`);
+    seen.add(key);
+  }
+  return problems;
+}

@@ -7,7 +7,7 @@
 // and it asks the server every few seconds whether the game has moved on.
 
 import { ApiError, get, post } from "./api.js";
-import { $, el, plural, say } from "./dom.js";
+import { $, el, plural, say, unreadParts } from "./dom.js";
 import { GameBoard, sortRack } from "./game-board.js";
 import { rulesForm } from "./rules.js";
 import { setColours, tileElement } from "./tiles.js";
@@ -115,7 +115,14 @@ function settings() {
     turn_time: $("turn-time").value ? Number($("turn-time").value) : null,
     rounds: Number($("rounds").value),
   };
-  if ($("seed").value !== "") body.seed = Number($("seed").value);
+  // The seed as typed: one past 2^53 would reach the server rounded, and be quoted back so.
+  const seed = $("seed").value.trim();
+  if (seed !== "") {
+    body.seed = Number(seed);
+    if (!Number.isSafeInteger(body.seed) || body.seed < 0) {
+      throw new Error(`'seed' must be a whole number from 0 to ${Number.MAX_SAFE_INTEGER}, got ${seed}`);
+    }
+  }
   return body;
 }
 
@@ -251,6 +258,17 @@ async function act(action, body) {
     say(error.message);
     if (error instanceof ApiError) await refresh();
   }
+}
+
+/** Undo, Redo, Reset: a button that disables itself as it is pressed (nothing left to undo) would
+ * leave the focus on the page's body; it goes to the other of undo and redo, else to the rack. */
+async function control(action) {
+  const button = $(action);
+  const focused = document.activeElement === button;
+  await act(action);
+  if (!focused || !button.disabled) return;
+  const other = $(action === "undo" ? "redo" : "undo"); // a reset is undone
+  (other.disabled ? workPlace() : other)?.focus();
 }
 
 async function refresh() {
@@ -603,9 +621,7 @@ async function main() {
   $("steps-mode").addEventListener("change", () => savePrefs({ steps: $("steps-mode").value }));
   $("sort-colour").addEventListener("click", () => setOrder("colour"));
   $("sort-number").addEventListener("click", () => setOrder("number"));
-  $("undo").addEventListener("click", () => act("undo"));
-  $("redo").addEventListener("click", () => act("redo"));
-  $("reset").addEventListener("click", () => act("reset"));
+  for (const action of ["undo", "redo", "reset"]) $(action).addEventListener("click", () => control(action));
   $("done").addEventListener("click", () => act("done"));
   $("draw").addEventListener("click", () => act("draw"));
   $("hint").addEventListener("click", nextHint);
@@ -626,8 +642,10 @@ async function main() {
   // Back and Forward move between the new-game form and a game's address: the page follows.
   window.addEventListener("popstate", () => location.reload());
   const params = new URLSearchParams(location.search);
+  const unread = unreadParts(params, ["id", "seat"], "a game's link");
   const id = params.get("id");
   seatKey = params.get("seat");
+  if (unread.length) say(`in the link: ${unread.join("; ")}`);
   if (id) {
     try {
       view = { id };
@@ -642,7 +660,8 @@ async function main() {
       show(await get(path()));
     } catch (error) {
       view = null;
-      say(`${error.message}. Start a new game below.`);
+      const link = unread.length ? ` In the link: ${unread.join("; ")}.` : "";
+      say(`${error.message}. Start a new game below.${link}`);
       showSetup();
     }
   } else {

@@ -4,7 +4,7 @@
 // one request at a time (the server solves each in its worker processes), shown as they come.
 
 import { get, upload } from "./api.js";
-import { $, el, plural, say } from "./dom.js";
+import { $, el, plural, say, unreadParts } from "./dom.js";
 import { setColours, tileElement } from "./tiles.js";
 import { setsView } from "./views.js";
 
@@ -31,7 +31,8 @@ function labelBadge(label) {
   return badge;
 }
 
-async function open(id) {
+/** Review `id`; `problems`: what its link held that is not read (said with a turn past the record's end). */
+async function open(id, problems = []) {
   review = await get(`/api/reviews/${encodeURIComponent(id)}`);
   judged.clear();
   const about = el("p");
@@ -53,8 +54,12 @@ async function open(id) {
     return;
   }
   $("review").hidden = false;
-  at = Number(new URLSearchParams(location.search).get("turn")) || 1;
-  at = Math.min(Math.max(at, 1), Math.max(review.turns.length, 1));
+  const given = new URLSearchParams(location.search).get("turn") ?? "";
+  const asked = /^[1-9][0-9]*$/.test(given) ? Number(given) : 1; // anything else is named by linkProblems
+  at = Math.min(asked, review.turns.length);
+  if (asked > at) {
+    say(`in the link: ${[...problems, `turn=${asked}: the record has ${plural(review.turns.length, "turn")}`].join("; ")}`);
+  }
   await rejudge();
 }
 
@@ -125,9 +130,19 @@ function showSummary(rows) {
   const table = el("table", "summary");
   const head = el("tr");
   const unit = objective === "tiles" ? "Tiles" : "Points";
-  // Accuracy first after the player: the table scrolls sideways where the screen is narrow.
-  for (const words of ["Player", "Accuracy", `${unit} played`, "Of the optimum", "Turns", "Best", "Inaccuracies", "Mistakes", "Blunders", "Illegal"]) {
-    head.append(el("th", null, words));
+  // Accuracy first after the player. On a phone the headings are short (the labels' own marks,
+  // as in the list of turns), the long words kept for screen readers and as each one's title.
+  const headings = [
+    ["Player", "Player"], ["Accuracy", "Acc."], [`${unit} played`, unit], ["Of the optimum", "Opt."], ["Turns", "Turns"],
+    ["Best", "✓"], ["Inaccuracies", "?!"], ["Mistakes", "?"], ["Blunders", "??"], ["Illegal", "✗"],
+  ];
+  for (const [words, short] of headings) {
+    const cell = el("th");
+    cell.title = words;
+    const brief = el("span", "short", short);
+    brief.setAttribute("aria-hidden", "true");
+    cell.append(el("span", "long", words), brief);
+    head.append(cell);
   }
   table.append(head);
   for (const s of rows) {
@@ -221,13 +236,11 @@ async function uploaded(event) {
 /** What in a review's link is not read (the review opens with the rest): a part dropped in
  * silence would show another turn or objective than the one the link's sender meant. */
 function linkProblems(params) {
-  const problems = [];
-  for (const [key, value] of params) {
-    if (key === "objective" && !["tiles", "points"].includes(value)) problems.push(`objective=${value}: expected tiles or points`);
-    else if (key === "turn" && !/^[1-9][0-9]*$/.test(value)) problems.push(`turn=${value}: expected a turn number from 1`);
-    else if (!["id", "objective", "turn"].includes(key)) problems.push(`${key}=${value}: not a part of a review's link (id, turn and objective are)`);
-  }
-  return problems;
+  return unreadParts(params, ["id", "turn", "objective"], "a review's link", (key, value) => {
+    if (key === "objective" && !["tiles", "points"].includes(value)) return "expected tiles or points";
+    if (key === "turn" && !/^[1-9][0-9]*$/.test(value)) return "expected a turn number from 1";
+    return null;
+  });
 }
 
 async function main() {
@@ -252,7 +265,7 @@ async function main() {
   if (problems.length) say(`in the link: ${problems.join("; ")}`);
   if (id) {
     try {
-      await open(id);
+      await open(id, problems);
     } catch (error) {
       say(error.message);
     }

@@ -51,22 +51,26 @@ function show() {
 
 function showTable(club) {
   const players = results.players;
+  // A column of nothing is left out: a phone has no room to spare.
+  const noted = results.rounds.some((r) => notes(r));
   const head = element("tr", {}, element("th", { text: "Round" }), element("th", { text: "Winner" }),
-    ...players.map((p) => element("th", { text: p })), element("th", { text: "Notes" }), element("th", {}));
+    ...players.map((p) => element("th", { text: p })), noted ? element("th", { text: "Notes" }) : null, element("th", {}));
   const rows = results.rounds.map((r) =>
     element("tr", { "data-round": r.round },
       element("td", { text: String(r.round) }),
       element("td", { text: r.winner }),
-      ...players.map((p) => element("td", { class: "score", text: `${signed(r.scores[p])} (${r.running_totals[p]})` })),
-      element("td", { class: "notes", text: notes(r) }),
+      ...players.map((p) =>
+        element("td", { class: "score" }, signed(r.scores[p]), " ", element("span", { class: "running", text: `(${r.running_totals[p]})` })),
+      ),
+      noted ? element("td", { class: "notes", text: notes(r) }) : null,
       element("td", {}, element("button", {
         type: "button", text: "Correct", "aria-label": `Correct round ${r.round}`, onclick: () => correct(r.round),
       })),
     ),
   );
   const footer = club
-    ? [footRow("Big points", players.map((p) => results.big_points[p])), footRow("Small points", players.map((p) => results.small_points[p]))]
-    : [footRow("Total", players.map((p) => results.totals[p]))];
+    ? [footRow("Big points", players.map((p) => results.big_points[p]), noted), footRow("Small points", players.map((p) => results.small_points[p]), noted)]
+    : [footRow("Total", players.map((p) => results.totals[p]), noted)];
   $("sheet").replaceChildren(
     element("thead", {}, head),
     element("tbody", {}, ...rows),
@@ -74,9 +78,9 @@ function showTable(club) {
   );
 }
 
-function footRow(label, values) {
+function footRow(label, values, noted) {
   return element("tr", {}, element("th", { text: label }), element("td", {}),
-    ...values.map((v) => element("td", { class: "score total", text: String(v) })), element("td", {}), element("td", {}));
+    ...values.map((v) => element("td", { class: "score total", text: String(v) })), noted ? element("td", {}) : null, element("td", {}));
 }
 
 function notes(r) {

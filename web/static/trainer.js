@@ -6,7 +6,7 @@
 
 import { ApiError, get, post } from "./api.js";
 import { Board } from "./board.js";
-import { $, plural, saveAs, say } from "./dom.js";
+import { $, plural, saveAs, say, unreadParts } from "./dom.js";
 import { setColours } from "./tiles.js";
 import { showAnswer, showHint } from "./views.js";
 
@@ -248,7 +248,10 @@ async function main() {
   $("import").addEventListener("change", importProgress);
   $("generator").addEventListener("submit", generate);
   board.listenForUndoKeys();
-  const id = new URLSearchParams(location.search).get("id");
+  const params = new URLSearchParams(location.search);
+  const unread = unreadParts(params, ["id"], "a puzzle's link");
+  let said = unread.length ? `in the link: ${unread.join("; ")}` : "";
+  const id = params.get("id");
   if (id) {
     if (generated(id)) $("generate-level").value = id.split("-")[1];
     try {
@@ -256,9 +259,11 @@ async function main() {
     } catch (error) {
       // The server's words name the API (for a program): a person picks from the list instead.
       const unknown = error instanceof ApiError && error.status === 404 && !id.startsWith("gen-");
-      say(unknown ? `No puzzle '${id.slice(0, 40)}': pick one from the list.` : error.message);
+      const link = unread.length ? ` In the link: ${unread.join("; ")}.` : "";
+      said = `${unknown ? `No puzzle '${id.slice(0, 40)}': pick one from the list.` : error.message}${link}`;
     }
   }
+  if (said) say(said); // once the puzzle is open (opening it clears the message)
   listPuzzles();
   document.body.dataset.readyMs = String(Math.round(performance.now())); // for bench/web_speed.py
   document.body.dataset.ready = "true";
