@@ -106,7 +106,7 @@ def render_analysis(result: Analysis, color: bool) -> str:
         *((label.value, [str(s.counts[label]) for s in result.summary]) for label in Label),
         ("tiles missed", [str(s.tiles_missed) for s in result.summary]),
         ("points missed", [str(s.points_missed) for s in result.summary]),
-        ("accuracy", [f"{s.accuracy:.1f}%" for s in result.summary]),
+        ("accuracy", ["—" if s.accuracy is None else f"{s.accuracy:.1f}%" for s in result.summary]),
     ]
     summary = _table(["Summary", *players], [[name, *cells] for name, cells in measures], [])
     if max(width_of(x) for x in summary) > WIDTH:  # long names: the players by number, named above

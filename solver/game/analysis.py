@@ -184,8 +184,11 @@ class PlayerSummary:
     objective: Objective
 
     @property
-    def accuracy(self) -> float:
-        """Percent of the optimum played (tiles or points by the objective), 100 when nothing could be."""
+    def accuracy(self) -> float | None:
+        """Percent of the optimum played (tiles or points by the objective), 100 when nothing could
+        be; None for a player with no turn in the record (nothing to measure)."""
+        if not self.turns:
+            return None
         if self.objective is Objective.TILES:
             got, most = self.tiles_played, self.optimal_tiles
         else:

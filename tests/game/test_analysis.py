@@ -256,6 +256,15 @@ def test_color_output_styles_labels() -> None:
     assert "\x1b[" in result.stdout
 
 
+def test_a_player_with_no_turn_has_no_accuracy(tmp_path: Path) -> None:
+    """Player 1 played a turn, player 2 none yet: no percentage of nothing (it said 100.0%)."""
+    path = write_record(tmp_path, turn(1, 1, "R9 K1", ["R10 R11 R12"], "R9", ["R9 R10 R11 R12"]))
+    summary = {s["player"]: s for s in analyze_json([path])["summary"]}
+    assert summary[1]["accuracy"] == 100.0 and summary[2]["turns"] == 0 and summary[2]["accuracy"] is None
+    text = run([path]).stdout
+    assert next(line for line in text.splitlines() if line.startswith("accuracy ")).split()[1:] == ["100.0%", "—"]
+
+
 # --------------------------------------------------------------------------- record problems
 
 

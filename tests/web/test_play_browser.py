@@ -279,6 +279,19 @@ def test_a_recorded_game_uploaded_and_reviewed_turn_by_turn(page: Page, tmp_path
     page.shot("review-no-turns-desktop")
 
 
+def test_a_player_with_no_turn_has_no_accuracy_in_the_review(page: Page, tmp_path: Path) -> None:
+    """medium starts (seed 1) and the person quits at once: the person's accuracy is a dash."""
+    record = tmp_path / "quit.jsonl"
+    assert CliRunner().invoke(cli, ["play", "--seed", "1", "--record", str(record)], input="quit\n").exit_code == 0
+    p = page.open("/review")
+    p.set_input_files("#upload", files=[{"name": record.name, "mimeType": "text/plain", "buffer": record.read_bytes()}])
+    p.wait_for_selector("body[data-judged='true']", timeout=60_000)
+    rows = {row.get_attribute("data-player"): row for row in p.locator("#summary tr[data-player]").all()}
+    assert rows["1"].locator("td").nth(1).inner_text() == "—"
+    assert rows["2"].locator("td").nth(1).inner_text() == "100.0%"
+    assert not page.unexpected(), page.unexpected()
+
+
 def test_a_review_link_names_what_it_does_not_read(page: Page) -> None:
     p = page.open("/review?objective=score&turn=x&colour=3")
     p.wait_for_selector("#message:not(:empty)")

@@ -149,7 +149,7 @@ function showSummary(rows) {
     const row = el("tr");
     row.dataset.player = String(s.player);
     const [done, best] = objective === "tiles" ? [s.tiles_played, s.optimal_tiles] : [s.points_played, s.optimal_points];
-    for (const value of [s.name, `${s.accuracy.toFixed(1)}%`, done, best, s.turns, s.best, s.inaccuracy, s.mistake, s.blunder, s.illegal]) {
+    for (const value of [s.name, s.accuracy === null ? "—" : `${s.accuracy.toFixed(1)}%`, done, best, s.turns, s.best, s.inaccuracy, s.mistake, s.blunder, s.illegal]) {
       row.append(el("td", null, String(value)));
     }
     table.append(row);
