@@ -52,7 +52,8 @@ def resolved_formulation(position: Position, formulation: str) -> str:
     if formulation not in ("sets", "flow", "patterns"):
         raise RulesError(f"unknown formulation {formulation!r} (formulations: auto, sets, flow, patterns)")
     if formulation == "flow" and strict:
-        raise RulesError("the flow formulation has no strict or locked joker rules; use --formulation sets")
+        better = "patterns or sets" if pattern_supported(position) else "sets"
+        raise RulesError(f"the flow formulation has no strict or locked joker rules; use --formulation {better}")
     if formulation in ("flow", "patterns") and not flow_supported(position.rules):
         raise RulesError(
             f"the {formulation} formulation needs wrap none or american and fewer jokers than"

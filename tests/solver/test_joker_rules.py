@@ -432,7 +432,7 @@ def test_cli_flow_formulation_refuses_strict_rules(tmp_path: Path) -> None:
     result = CliRunner().invoke(cli, args)
     assert result.exit_code == 1
     assert result.stderr.strip() == (
-        "Error: the flow formulation has no strict or locked joker rules; use --formulation sets"
+        "Error: the flow formulation has no strict or locked joker rules; use --formulation patterns or sets"
     )
 
 
