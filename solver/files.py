@@ -147,15 +147,26 @@ def text_of(data: bytes, final: bool = True) -> tuple[str, str]:
     UTF-8 text (...)``. ``final`` False: ``data`` is the start of a stream, and may stop in the
     middle of a character."""
     if b"\x00" in data:
-        return "", f"not a text file (binary data at byte {data.index(0)})"
+        return "", f"not a text file (binary data at {_place(data, data.index(0))})"
     try:
         text = codecs.getincrementaldecoder("utf-8-sig")().decode(data, final=final)
     except UnicodeDecodeError as err:
-        return "", f"not UTF-8 text (bad byte at {err.start})"
+        start = err.start + (3 if data.startswith(codecs.BOM_UTF8) else 0)  # the BOM was read first
+        return "", f"not UTF-8 text (byte 0x{data[start]:02x} at {_place(data, start)})"
     bad = next((c for c in text if ord(c) < 32 and c not in "\t\n\r\f\v"), None)
     if bad is not None:
         return "", f"not a text file (control character {bad!r})"
     return text, ""
+
+
+def _place(data: bytes, at: int) -> str:
+    """Where byte ``at`` is, as an editor shows it: its line (when there are several) and column."""
+    begins = data.rfind(b"\n", 0, at) + 1
+    before = data[begins:at].removeprefix(codecs.BOM_UTF8 if begins == 0 else b"")  # no editor shows it
+    column = len(before.decode("utf-8", "replace")) + 1  # characters before it, not bytes
+    several = b"\n" in data.rstrip(b"\r\n")
+    line = data.count(b"\n", 0, at) + 1
+    return f"line {line}, column {column}" if several else f"column {column}"
 
 
 def _strip_comment(line: str) -> str:

@@ -418,8 +418,8 @@ def test_batch_bad_line_is_reported_and_others_answered(line: str, words: list[s
 @pytest.mark.parametrize(
     ("content", "problem"),
     [
-        (b'{"rack": ["R1"]}\n\x00\x01\n', "is not a text file (binary data at byte 17)"),
-        (b"\x89PNG\r\n\x1a\n" + bytes(range(256)) * 40, "is not a text file (binary data at byte 8)"),
+        (b'{"rack": ["R1"]}\n\x00\x01\n', "is not a text file (binary data at line 2, column 1)"),
+        (b"\x89PNG\r\n\x1a\n" + bytes(range(256)) * 40, "is not a text file (binary data at line 3, column 1)"),
         ('{"title": "café", "rack": "R1"}\n{"rack": "R1"}\n'.encode("latin-1") * 50, "is not UTF-8 text"),
     ],
 )
@@ -440,7 +440,7 @@ def test_batch_a_later_line_not_utf8_is_that_lines_error_wherever_it_falls(tmp_p
     result = run(["batch", path])
     out = [json.loads(line) for line in result.stdout.splitlines()]
     assert result.exit_code == 1 and len(out) == good_lines + 2
-    assert out[good_lines] == {"line": good_lines + 1, "error": f"line {good_lines + 1}: not UTF-8 text (bad byte at 14)"}
+    assert out[good_lines] == {"line": good_lines + 1, "error": f"line {good_lines + 1}: not UTF-8 text (byte 0xe9 at column 15)"}
     assert all(o["tiles_played"] == 3 for i, o in enumerate(out) if i != good_lines)
 
 

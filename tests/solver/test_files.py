@@ -209,9 +209,11 @@ def test_directory_instead_of_file() -> None:
 @pytest.mark.parametrize(
     ("content", "expected"),
     [
-        (b"R4\x00R5", "rack file b.bin is not a text file (binary data at byte 2)"),
-        (b"\x89PNG\r\n\x1a\n\x00\x00", "rack file b.bin is not a text file (binary data at byte 8)"),
-        (b"R4 \xff R5", "rack file b.bin is not UTF-8 text (bad byte at 3)"),
+        (b"R4\x00R5", "rack file b.bin is not a text file (binary data at column 3)"),
+        (b"\x89PNG\r\n\x1a\n\x00\x00", "rack file b.bin is not a text file (binary data at line 3, column 1)"),
+        (b"R4 \xff R5", "rack file b.bin is not UTF-8 text (byte 0xff at column 4)"),
+        (b"R4\nR5 \xe9\n", "rack file b.bin is not UTF-8 text (byte 0xe9 at line 2, column 4)"),
+        (b"\xef\xbb\xbfR4 \xff", "rack file b.bin is not UTF-8 text (byte 0xff at column 4)"),  # BOM unseen
         (b"R4 \x07", "rack file b.bin is not a text file (control character '\\x07')"),
     ],
 )
@@ -226,7 +228,7 @@ def test_binary_position_file() -> None:
     write("p.bin", b"rack: R4\x00")
     with pytest.raises(InputError) as err:
         load_position("p.bin")
-    assert message(err) == "position file p.bin is not a text file (binary data at byte 8)"
+    assert message(err) == "position file p.bin is not a text file (binary data at column 9)"
 
 
 def test_too_large_file() -> None:

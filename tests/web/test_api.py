@@ -414,7 +414,7 @@ def test_a_post_refuses_query_parameters_it_does_not_read(client: TestClient) ->
 
 def test_bad_uploads_and_queries(client: TestClient) -> None:
     binary = client.post("/api/position?name=p.png", content=b"\x89PNG\x00\x00", headers={"content-type": "image/png"})
-    assert error_of(binary, 400) == "position file p.png is not a text file (binary data at byte 4)"
+    assert error_of(binary, 400) == "position file p.png is not a text file (binary data at column 5)"
     unknown_key = client.post("/api/position?name=p.txt", content=b"rack: R1\ncolour: red\n")
     assert error_of(unknown_key, 400).startswith("position file p.txt line 2: unknown key 'colour'")
     assert error_of(client.get("/api/puzzles?difficulty=9"), 400) == "difficulty must be 1, 2, 3, 4 or 5, got '9'"
