@@ -67,6 +67,7 @@ POSITION_KEYS = ("title", "id", "opened", "rules", "rack", "table", "notes")
 RECORD_FIELDS = ("rack", "table", "initial_meld", "opened", "rules", "id", "title", "notes")
 # A puzzle's recorded answer (puzzles/library.py); a position file may carry it, solving ignores it.
 PUZZLE_KEYS = (*POSITION_KEYS, "difficulty", "answer-played", "answer")
+PUZZLE_JSON_FIELDS = ("difficulty", "answer")  # what `puzzles show --json` adds to a position
 
 
 def read_text(path: str, what: str) -> tuple[str, str]:
@@ -301,6 +302,8 @@ def position_from_text(
             raise InputError(
                 f"position file {label}: not valid JSON (nested too deeply or too large a number)"
             ) from None
+        if isinstance(record, dict):  # a puzzle's JSON (puzzles show --json): its answer is no part of it
+            record = {k: v for k, v in record.items() if k not in PUZZLE_JSON_FIELDS}
         return position_from_record(record, f"position file {label}", rule_overrides, opened)
     return parse_position_text(text, label, rule_overrides, opened)
 

@@ -299,6 +299,14 @@ def test_json_position_file() -> None:
     check_move(data, "R5 B7 O7", ["R4 J R6"])
 
 
+def test_a_puzzles_json_solves_as_a_position(tmp_path: Path) -> None:
+    """puzzles show --json, answer and all, then solve of that file: the puzzle's position."""
+    shown = run(["puzzles", "show", "big-1", "--json", "--answer"]).stdout
+    (tmp_path / "p.json").write_text(shown)
+    solved = json.loads(run(["solve", str(tmp_path / "p.json"), "--json"]).stdout)
+    assert solved["id"] == "big-1" and solved["tiles_played"] == json.loads(shown)["answer"]["tiles_played"]
+
+
 def test_json_position_file_rules_and_id(tmp_path: Path) -> None:
     path = write(tmp_path, "p.json", json.dumps(
         {"id": "j1", "rack": "R11", "table": [["R12", "R13", "R1"]], "rules": {"wrap": "american"}}))
