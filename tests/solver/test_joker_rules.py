@@ -49,6 +49,10 @@ MORE_EXAMPLES = [
     (["R4 J R6"], "R5 B7", 1, 0, 0),
     # Retrieval by a tile taken from another table set (R5 leaves a four-run).
     (["R4 J R6", "R5 R6 R7 R8"], "B9 O9", 2, 2, 2),
+    # ... which may go back where it came from: only the table at the end of the turn counts
+    # (docs/rules.md). K10 frees the joker and returns to its run; R7 to its group.
+    (["B10 O10 R10 J", "K10 K11 K12"], "B12 B13", 2, 2, 2),
+    (["R3 R4 R5 R6 J", "K7 B7 R7"], "B3 O3", 2, 2, 2),
     # Locked: the joker's set may grow at both ends.
     (["R4 J R6"], "R2 R3 R7 R8", 4, 4, 4),
     # Locked: taking R3 off the end of a joker's run is not allowed, the rest of the run is free.
