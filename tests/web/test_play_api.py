@@ -727,3 +727,27 @@ def test_bad_review_requests(client: TestClient, tmp_path: Path) -> None:
     key = client.post(f"/api/games/{game['id']}/review", json={"round": 1}).json()["id"]
     assert error_of(client.get(f"/api/reviews/{key}/turns/0"), 404).startswith("no turn 0 in this record")
     assert error_of(client.get(f"/api/reviews/{key}/turns/999"), 404)
+
+
+def test_the_documented_game_example_plays(client: TestClient) -> None:
+    """docs/web-api.md's curl lines for a game, as written: the new game, the edit, done, the AI."""
+    import re
+    import shlex
+
+    from tests.paths import ROOT
+
+    text = (ROOT / "docs" / "web-api.md").read_text()
+    block = text.split("## Games against the AI players", 1)[1].split("```sh\n", 1)[1].split("```", 1)[0]
+    dealt = re.search(r"Seed 7 deals the person `([A-Z0-9 ]+)`", text)
+    assert dealt is not None
+    game_id = ""
+    for line in block.splitlines():
+        words = shlex.split(line.split("#", 1)[0])
+        url = next(w for w in words if w.startswith("localhost:8000")).removeprefix("localhost:8000")
+        body = words[words.index("-d") + 1] if "-d" in words else None
+        response = client.post(url.replace("ID", game_id), content=body)
+        assert response.status_code in (200, 201), (line, response.text)
+        assert "refused" not in response.json(), response.json()["refused"]
+        if not game_id:
+            game_id = response.json()["id"]
+            assert " ".join(response.json()["editing"]["rack"]) == dealt[1]
