@@ -18,7 +18,7 @@ from cli.prompt import Prompt
 from cli.render import commands_line, fit, render_hint, retrieved_text, tile_text, tiles_text
 from cli.session import HumanTurn, Reply, seat_names
 from solver.game.editor import TIMER_RULES, TurnEditor, TurnTimer
-from solver.game.engine import Game, Match, RoundResult, TurnRecord, placement
+from solver.game.engine import Game, Match, RoundResult, TurnRecord, followed, kept_in_place
 from solver.game.players import Player
 from solver.joker_account import Retrieved, account
 from solver.melds import why_invalid
@@ -252,31 +252,25 @@ class Screen:
         self.color = color
         self.names = names
         self.width = width
-        self.last_seen: list[tuple[Tile, ...]] = []  # the table as you left it, in order
-        # Where each of those sets is now (its index in ``table``; None: broken up), followed
-        # turn by turn as the game places each new table in the old one's places.
-        self.follow: list[int | None] = []
-        self.table: list[list[Tile]] = []
+        # The table as you left it (numbered as you saw it), then each table the game placed
+        # after a turn since: what follows a set from place to place.
+        self.tables: list[list[list[Tile]]] = []
         self.pool_empty = False  # at the turn's start: a hint with no move then says to pass
 
     def echo(self, text: str = "") -> None:
         click.echo(fit(text, self.width), color=self.color)
 
     def new_round(self) -> None:
-        self.last_seen, self.follow, self.table = [], [], []
+        self.tables = []
         self.echo("")
 
     def seen(self, table: Sequence[Sequence[Tile]]) -> None:
         """The table as you left it, numbered as you saw it (sets emptied this turn kept empty)."""
-        self.last_seen = [tuple(sorted(s)) for s in table]
-        self.follow = list(range(len(table)))
-        self.table = [list(s) for s in table]
+        self.tables = [[list(s) for s in table]]
 
     def table_now(self, table: Sequence[Sequence[Tile]]) -> None:
-        """The table after a turn (as the game placed it): where the sets you left went."""
-        went = placement(self.table, table)
-        self.follow = [None if at is None else went.get(at) for at in self.follow]
-        self.table = [list(s) for s in table]
+        """The table after a turn, as the game placed it."""
+        self.tables.append([list(s) for s in table])
 
     def turn_start(self, game: Game, editor: TurnEditor, round_number: int) -> None:
         others = ", ".join(f"{self.names[seat]}: {len(game.racks[seat])}" for seat in range(game.players) if seat != HUMAN)
@@ -293,20 +287,15 @@ class Screen:
 
     def _changed(self, editor: TurnEditor) -> set[int]:
         """Set numbers (from 1) of the sets that are not as you left them at your last turn."""
-        kept = {at: key for key, at in zip(self.last_seen, self.follow) if at is not None}
-        return {
-            number
-            for number, pieces in editor.numbered()
-            if kept.get(number - 1) != tuple(sorted(t for t, _ in pieces))
-        }
+        kept = kept_in_place([*self.tables, editor.table()]) if self.tables else set()
+        return {number for number, _ in editor.numbered() if number - 1 not in kept}
 
     def _renumbered(self, editor: TurnEditor) -> None:
         """Say so when a set you left has another number now (a set before it was broken up)."""
-        moved = [
-            f"{old}->{at + 1}"
-            for old, (key, at) in enumerate(zip(self.last_seen, self.follow), 1)
-            if key and at is not None and at + 1 != old
-        ]
+        if not self.tables:
+            return
+        went = followed([*self.tables, editor.table()])
+        moved = [f"{old + 1}->{at + 1}" for old, at in sorted(went.items()) if at != old]
         if moved:
             self.echo(f"Set numbers closed up where a set was broken up: {', '.join(moved)}.")
 

@@ -43,12 +43,11 @@ from solver.game.editor import (
     Wording,
     time_out,
 )
-from solver.game.engine import Game, GameConfig, GameView, Match, RoundResult, TurnRecord
+from solver.game.engine import Game, GameConfig, GameView, Match, RoundResult, TurnRecord, kept_in_place
 from solver.game.players import make_player
 from solver.game.records import GameHeader, parse_record, record_lines
 from solver.game.replay import config_of, replay
 from solver.rules import RuleSet
-from solver.solution import unchanged
 from solver.steps import plan_steps, tables_after_steps
 from solver.tiles import Tile, TileSyntaxError, format_tiles
 from web.limits import Limits
@@ -671,9 +670,12 @@ class Session:
         """The sets of the table that others changed since the viewer's last turn (all of them
         changed, before the viewer's first turn)."""
         history = self.game.history
-        mine = [r for r in history if r.seat == me]
-        before = mine[-1].table_after if mine else (history[0].table if history else ())
-        return changed_sets(before, self.game.table)
+        last = max((k for k, r in enumerate(history) if r.seat == me), default=None)
+        if last is None:
+            tables = [history[0].table, *(r.table_after for r in history)] if history else [()]
+        else:  # followed turn by turn: a set changed in its place is changed, wherever its twin is
+            tables = [r.table_after for r in history[last:]]
+        return changed_sets(*tables, self.game.table)
 
     def _match(self) -> Json:
         match = self.match
@@ -706,10 +708,11 @@ def _sets(table: Sequence[Sequence[Tile]]) -> list[list[str]]:
     return [[str(t) for t in s] for s in table]
 
 
-def changed_sets(before: Sequence[Sequence[Tile]], after: Sequence[Sequence[Tile]]) -> list[int]:
-    """The sets of ``after`` that do not stand as they did in ``before`` (indices from 0)."""
-    kept = set(unchanged(after, before))
-    return [i for i in range(len(after)) if i not in kept]
+def changed_sets(*tables: Sequence[Sequence[Tile]]) -> list[int]:
+    """The sets of the last table that do not stand in their places as they did in the first,
+    followed through the tables between (indices from 0)."""
+    kept = kept_in_place(tables)
+    return [i for i in range(len(tables[-1])) if i not in kept]
 
 
 def from_rack(table: Sequence[Sequence[Tile]], played: Sequence[Tile], changed: Sequence[int]) -> list[list[bool]]:

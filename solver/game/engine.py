@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
+import itertools
 import random
 from collections import Counter
 from collections.abc import Sequence
@@ -561,6 +562,23 @@ def placement(before: Sequence[Sequence[Tile]], after: Sequence[Sequence[Tile]])
             placed[i] = j
             free.remove(j)
     return placed
+
+
+def followed(tables: Sequence[Sequence[Sequence[Tile]]]) -> dict[int, int]:
+    """Where the sets of the first table are in the last (index -> index), followed through each
+    table between as :func:`placement` places one in the places of the one before; a set broken
+    up (its place left) is not in it. What lets a person's numbers be followed from turn to turn."""
+    where = {i: i for i in range(len(tables[0]))} if tables else {}
+    for before, after in itertools.pairwise(tables):
+        went = placement(before, after)
+        where = {i: went[at] for i, at in where.items() if at in went}
+    return where
+
+
+def kept_in_place(tables: Sequence[Sequence[Sequence[Tile]]]) -> set[int]:
+    """The sets of the last table that are, in their places, still what they were in the first."""
+    first, last = tables[0], tables[-1]
+    return {at for i, at in followed(tables).items() if Counter(first[i]) == Counter(last[at])}
 
 
 def can_open(rack: Sequence[Tile], rules: RuleSet) -> bool:

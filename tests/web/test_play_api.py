@@ -751,3 +751,20 @@ def test_the_documented_game_example_plays(client: TestClient) -> None:
         if not game_id:
             game_id = response.json()["id"]
             assert " ".join(response.json()["editing"]["rack"]) == dealt[1]
+
+
+def test_a_set_changed_in_its_place_is_marked_though_its_twin_stands_elsewhere() -> None:
+    """Set 2 R7 … R11 trimmed to R8 R9 R10 (which set 5 was), set 5 now R9 R10 R11: both changed,
+    followed turn by turn as the game places them (a bag of sets said set 2 was as it was)."""
+    from solver.game.engine import in_place
+    from solver.tiles import parse_token
+    from web.games import changed_sets
+
+    def sets(*texts: str) -> list[list[Any]]:
+        return [[t for word in text.split() for t in parse_token(word)] for text in texts]
+
+    left = sets("K9 K10 K11 K12", "R7 R8 R9 R10 R11", "K8 B8 O8", "K13 B13 R13", "R8 R9 R10")
+    once = in_place(left, sets("K9 K10 K11 K12", "R7 R8 R9 R10", "K8 B8 O8", "K13 B13 R13", "R9 R10 R11"))
+    twice = in_place(once, sets("K9 K10 K11 K12", "R8 R9 R10", "K8 B8 O8", "K13 B13 R13", "R9 R10 R11", "B7 R7 O7"))
+    assert changed_sets(left, once, twice) == [1, 4, 5]
+    assert changed_sets(once, twice) == [1, 5]
