@@ -6,7 +6,8 @@ from __future__ import annotations
 import os
 import random
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from typing import Any
 
 import click
@@ -15,7 +16,7 @@ from click.core import ParameterSource
 from cli.errors import EXIT_BAD_INPUT, fail, guarded
 from cli.options import color_wanted, explicit_rule_options, rule_options
 from cli.prompt import Prompt
-from cli.render import commands_line, fit, render_hint, retrieved_text, tile_text, tiles_text
+from cli.render import commands_line, fit, render_hint, retrieved_text, tile_text, tiles_text, width_of
 from cli.session import HumanTurn, Reply, seat_names
 from solver.game.editor import TIMER_RULES, TurnEditor, TurnTimer
 from solver.game.engine import Game, Match, RoundResult, TurnRecord, followed, kept_in_place
@@ -169,7 +170,8 @@ def play(ctx: click.Context, /, **params: Any) -> None:
                         screen.abandoned(match)
                         return
                 else:
-                    record = guarded(lambda: _ai_move(game, ais))  # noqa: B023 - called at once
+                    with screen.thinking(names[game.seat]):
+                        record = guarded(lambda: _ai_move(game, ais))  # noqa: B023 - called at once
                     screen.ai_turn(record, game.rules)
                 screen.table_now(game.table)
                 if writer is not None:
@@ -340,6 +342,20 @@ class Screen:
                 click.echo(commands_line(reply.commands))
         if reply.show and reply.ended is None:
             self.state(editor)
+
+    @contextmanager
+    def thinking(self, name: str) -> Iterator[None]:
+        """At a terminal, "NAME is thinking…" while an AI chooses (some rule sets take seconds),
+        wiped once it has; nothing in a pipe or a log."""
+        shown = sys.stdout.isatty()
+        said = f"{name} is thinking…"
+        if shown:
+            click.echo(said, nl=False)
+        try:
+            yield
+        finally:
+            if shown:
+                click.echo("\r" + " " * width_of(said) + "\r", nl=False)
 
     def ai_turn(self, record: TurnRecord, rules: RuleSet) -> None:
         """What an AI did: the tiles it played, and the steps it took on the table."""

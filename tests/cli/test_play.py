@@ -813,3 +813,18 @@ def test_an_ais_strict_retrieval_is_named() -> None:
             "--meld-threshold", "0", "--joker-each", "--jokers", "3", "--rack-size", "8"]
     result = run(args, ["draw", "draw", "lay B2-4; done", "take 5 J; add 5 K7; lay K2 K3 J; done", "quit"])
     assert "  Joker retrieved: K4 takes the place of the joker in K2 K3 J, where it stood" in result.stdout
+
+
+def test_an_ai_thinking_is_said_at_a_terminal_and_wiped(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from cli.play_commands import Screen
+
+    screen = Screen(False, ["you", "hard"])
+    with screen.thinking("hard"):
+        pass
+    assert capsys.readouterr().out == ""  # not a terminal: nothing to wipe in a log
+    monkeypatch.setattr("sys.stdout.isatty", lambda: True)
+    with screen.thinking("hard"):
+        assert capsys.readouterr().out == "hard is thinking…"
+    assert capsys.readouterr().out == "\r" + " " * len("hard is thinking…") + "\r"
