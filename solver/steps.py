@@ -186,7 +186,25 @@ def plan(
             dataclasses.replace(p, tiles=tuple(w)) if JOKER in w and Counter(w) == Counter(p.tiles) else p
             for p, w in zip(after, written)
         )
-    return _Planner(before, after, played, rules).run()
+    found_plan = _Planner(before, after, played, rules).run()
+    if _reaches(before, found_plan, played, rules, [p.tiles for p in after]):
+        return found_plan
+    # Steps a person could not follow (a joker freed by a tile that then moves on, so a set of
+    # the plan gives a joker back to itself): every changed set taken apart and laid anew.
+    return _Planner(before, after, played, rules).plain()
+
+
+def _reaches(before: Sets, found: Plan, played: Sequence[Tile], rules: RuleSet, after: Sets) -> bool:
+    """Whether the steps can be carried out as named and end in the table ``after``."""
+    try:
+        reached = replay(before, found, played, rules)
+    except AssertionError:
+        return False
+    return Counter(_key(s) for s in reached) == Counter(_key(s) for s in after if s)
+
+
+def _key(tiles: Counter[Tile] | Sequence[Tile]) -> tuple[Tile, ...]:
+    return tuple(sorted(tiles.elements() if isinstance(tiles, Counter) else tiles))
 
 
 class _Planner:
@@ -360,6 +378,47 @@ class _Planner:
         self._add()
         self._lay()
         return Plan(tuple(self.steps), self.moved, self.broken)
+
+    def plain(self) -> Plan:
+        """Steps that always hold: each old set the move changes has its tiles moved to the new
+        sets that hold them (put aside until laid), then every new or changed set is laid."""
+        strict = self.rules.joker_rules is not JokerRules.FREE
+        standing = {
+            p.base
+            for p in self.after
+            if p.base is not None and Counter(p.tiles) == Counter(self.before[p.base]) == Counter(p.kept)
+        }
+        gone: dict[int, Counter[Tile]] = {}  # new set -> the table tiles put aside for it
+        for i, old in enumerate(self.before):
+            if i in standing:
+                continue
+            left = Counter(old)
+            shown = format_tiles(old) if strict and JOKER in old else name(old, self.rules)
+            for j, p in enumerate(self.after):
+                tiles = self.flows.get((i, j), Counter()) + (Counter(p.kept) if p.base == i else Counter())
+                if not tiles:
+                    continue
+                self.steps.append(Step("move", _ordered(tiles, self.rules), shown, NEW + self._new_name(j)))
+                self.moved += sum(tiles.values())
+                gone.setdefault(j, Counter()).update(tiles)
+                left -= tiles
+                shown = name(left, self.rules)
+        for j, p in enumerate(self.after):
+            if p.base in standing and Counter(p.tiles) == Counter(p.kept):
+                continue
+            from_table = gone.get(j, Counter())
+            rack_part = Counter(p.tiles) - from_table
+            detail = ", ".join(
+                part
+                for part in (
+                    f"{format_tiles(sorted(rack_part.elements()))} from your rack" if rack_part else "",
+                    f"{format_tiles(sorted(from_table.elements()))} put aside above" if from_table else "",
+                )
+                if part
+            )
+            self.steps.append(Step("lay", tuple(p.tiles), "rack", self._new_name(j), detail))
+        broken = len(self.before) - len(standing)
+        return Plan(tuple(self.steps), self.moved, broken)
 
     def _split(self) -> None:
         parts_of: dict[int, list[int]] = {}
