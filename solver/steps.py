@@ -618,16 +618,31 @@ class TableAt:
         }
 
 
-def tables_after_steps(before: Sets, plan: Plan, played: Sequence[Tile], rules: RuleSet) -> list[TableAt]:
+def tables_after_steps(
+    before: Sets, plan: Plan, played: Sequence[Tile], rules: RuleSet, written: Sets = ()
+) -> list[TableAt]:
     """The table after each step of ``plan`` (one entry per step), so that the steps can be shown
-    one at a time; the last one is the new table."""
+    one at a time; the last one is the new table. ``written``: the new table as the answer writes
+    it, whose order a set holding strict jokers keeps (``J B8 B9``: the joker is the B7)."""
+    strict = rules.joker_rules is not JokerRules.FREE
+    known = [*written, *before]
+
+    def shown(tiles: Counter[Tile], called: str) -> tuple[Tile, ...]:
+        if strict and tiles[JOKER]:
+            # As written in the answer or on the old table, else as the step named it.
+            named = [t for word in called.split() for t in parse_token(word, rules)]
+            for order in (*known, named):
+                if Counter(order) == tiles:
+                    return tuple(order)
+        return _ordered(tiles, rules)
+
     return [
         TableAt(
-            tuple(_ordered(s, rules) for s in table if s),
+            tuple(shown(s, called) for s, called in zip(table, names) if s),
             tuple(sorted({_live_index(table, k) for k in changed if table[k]})),
             tuple((target, tuple(sorted(tiles.elements()))) for target, tiles in aside.items()),
         )
-        for table, changed, aside in _replayed(before, plan, played, rules)
+        for table, changed, aside, names in _replayed(before, plan, played, rules)
     ]
 
 
@@ -649,17 +664,17 @@ def replay(before: Sets, plan: Plan, played: Sequence[Tile], rules: RuleSet) -> 
     rack does not hold, tiles "off the end" that are not at an end, tiles left in hand.
     """
     table: list[Counter[Tile]] = [Counter(s) for s in before]
-    for after, _, _ in _replayed(before, plan, played, rules):
+    for after, _, _, _ in _replayed(before, plan, played, rules):
         table = after
     return [s for s in table if s]
 
 
 def _replayed(
     before: Sets, plan: Plan, played: Sequence[Tile], rules: RuleSet
-) -> Iterator[tuple[list[Counter[Tile]], set[int], dict[str, Counter[Tile]]]]:
+) -> Iterator[tuple[list[Counter[Tile]], set[int], dict[str, Counter[Tile]], list[str]]]:
     """After each step: the sets (an emptied set stays, empty, so indices hold), the indices the
-    step changed, the tiles put aside. The checks of ``replay`` run as it goes; the last ones
-    after the last step."""
+    step changed, the tiles put aside, each set's name as the steps call it. The checks of
+    ``replay`` run as it goes; the last ones after the last step."""
     strict = rules.joker_rules is not JokerRules.FREE
     # Named as the plan names them: an old set holding strict jokers as written, until it changes.
     table = [(format_tiles(s) if strict and JOKER in s else name(s, rules), Counter(s)) for s in before]
@@ -742,7 +757,12 @@ def _replayed(
             from_rack(laid - put, step)
             table.append((step.target, laid))
             changed = {len(table) - 1}
-        yield [s for _, s in table], changed, {target: tiles.copy() for target, tiles in aside.items()}
+        yield (
+            [s for _, s in table],
+            changed,
+            {target: tiles.copy() for target, tiles in aside.items()},
+            [n for n, _ in table],
+        )
     assert not aside, "table tiles left in hand"
     assert not rack, "played tiles left on the rack"
     assert moved == plan.tiles_moved, f"the steps move {moved} table tiles, the plan says {plan.tiles_moved}"

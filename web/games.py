@@ -781,7 +781,7 @@ def turn_steps(
 
     old, new, laid = [parse(s) for s in before], [parse(s) for s in after], parse(played)
     plan = plan_steps(old, new, laid, ruleset, opening=opening)
-    tables = tables_after_steps(old, plan, laid, ruleset)
+    tables = tables_after_steps(old, plan, laid, ruleset, new)
     return {
         "steps": [
             {**step.to_dict(), "text": step.describe(rack), "after": at.to_dict()}

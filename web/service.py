@@ -430,7 +430,8 @@ def _solution(solution: Solution) -> Json:
 def _steps(solution: Solution, plan: Plan) -> list[Json]:
     """The steps as the CLI's JSON, each with its words and the table as it stands after it."""
     position = solution.position
-    after = tables_after_steps(position.table, plan, solution.played, position.rules)
+    written = [s.tiles for s in solution.table]
+    after = tables_after_steps(position.table, plan, solution.played, position.rules, written)
     return [
         {**step.to_dict(), "text": str(step), "after": at.to_dict()} for step, at in zip(plan.steps, after)
     ]

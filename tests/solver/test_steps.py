@@ -388,3 +388,19 @@ def test_a_new_set_with_a_strict_joker_is_laid_as_the_table_writes_it() -> None:
     assert plan.steps[0].target == f"the new set {written}"
     after = [list(s.tiles) for s in answer.table]
     assert same_table(replay(position.table, plan, answer.played, position.rules), after)
+
+
+def test_the_tables_shown_step_by_step_keep_a_strict_jokers_place() -> None:
+    """Under strict jokers the order says what a joker is: the part J B8 B9 (the B7) and the
+    extended J B8 B9 B10 B11 are shown as written, not as B8 B9 J (a B10)."""
+    rules = RuleSet(joker_rules=JokerRules.STRICT)
+    for rack, table, shown in [
+        ("K6 R6", ["B3 B4 B5 B6 J B8 B9"], "J B8 B9"),
+        ("B11", ["R1 R2 R3 R4 J", "J B8 B9 B10"], "J B8 B9 B10 B11"),
+    ]:
+        position = Position.from_strings(rack, table, rules=rules)
+        answer, plan = best_steps(solve(position))
+        written = [s.tiles for s in answer.table]
+        tables = tables_after_steps(position.table, plan, answer.played, rules, written)
+        assert shown in [format_tiles(s) for s in tables[0].sets]
+        assert sorted(map(format_tiles, tables[-1].sets)) == sorted(map(format_tiles, written))
