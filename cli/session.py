@@ -220,7 +220,8 @@ class HumanTurn:
                 return Reply(f"The turn cannot end yet:\n{listed}", error=True)
             table = editor.finish()
             try:
-                record = self.game.play([list(s) for s in table])
+                # In the places the player left them: their numbers are the ones they saw.
+                record = self.game.play([list(s) for s in table], placed=True)
             except IllegalMove as err:  # the editor checks first; this is the engine's last word
                 raise EditError(str(err)) from None
             return Reply(f"played {format_tiles(record.played)}", ended=record)

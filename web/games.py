@@ -482,7 +482,7 @@ class Session:
         marked = dataclasses.replace(editor, wording=BOARD_WORDING).marked_problems()
         if marked:
             return [{"message": m, "sets": list(sets)} for m, sets in marked]
-        record = self.game.play([list(s) for s in editor.finish()])
+        record = self.game.play([list(s) for s in editor.finish()], placed=True)  # as the person left them
         self.notice = f"You played {format_tiles(record.played)}."
         self.notice_seat = record.seat
         self._ended(record)

@@ -797,13 +797,22 @@ def test_a_hint_with_the_pool_empty_says_to_pass() -> None:
 
 
 def test_numbers_the_table_changed_after_your_turn_are_said() -> None:
-    """Set 1 broken up and its O1 laid in a new set 3: the game keeps that set in set 1's place,
-    so the next turn says the numbers you left changed."""
+    """Set 1 broken up (its O1 O2 O3 laid in new sets 3 to 5): your sets stay as you left them,
+    set 1's number is given up, and the next turn says the numbers after it closed up."""
     moves = "lay K5 K6 K7; take 1 O1 O2 O3; lay K1 B1 O1; lay K2 R2 O2; lay B3 R3 O3; done"
     result = run(["--seed", "2", "--opponents", "easy", "--meld-threshold", "0", "--continue-after-meld"],
                  ["draw", "draw", "draw", "draw", moves, "quit"])
-    # Set 5 (B3 R3 O3) is extended by the AI too: it moved all the same.
-    assert "Set numbers closed up where a set was broken up: 3->1, 4->3, 5->4." in result.stdout
+    assert "Set numbers closed up where a set was broken up: 2->1, 3->2, 4->3, 5->4." in result.stdout
+
+
+def test_your_own_sets_keep_the_places_you_left_them_in() -> None:
+    """You leave B8 R8 O8 as set 6 (K8 B8 O8 with K8 taken off and R8 added) and K8 R8 O8 as
+    set 7; the game placed the old set's place by its first tile, K8, and swapped them: the next
+    turn said "6->7, 7->6" of sets that never moved."""
+    script = ["draw"] * 4 + ["lay B11 R11 O11; done", "lay K3 B3 J; lay K6 O6 J; done"] + ["draw"] * 3
+    script += ["add 1 K11; done"] + ["draw"] * 5 + ["lay B10 R10 O10; done", "add 6 R8; take 6 K8; lay K8 R8 O8; done"]
+    out = run(["--seed", "3", "--rack-size", "8"], [*script, "quit"]).stdout
+    assert "6->7" not in out and "7->6" not in out
 
 
 def test_an_ais_strict_retrieval_is_named() -> None:
