@@ -165,7 +165,11 @@ def play(ctx: click.Context, /, **params: Any) -> None:
             while not game.over:
                 if game.seat == HUMAN:
                     timer = TurnTimer(rule) if rule is not None else None
-                    record = _human_turn(game, screen, prompt, timer, round_number)
+                    try:
+                        record = _human_turn(game, screen, prompt, timer, round_number)
+                    except KeyboardInterrupt:  # Ctrl-C twice at the prompt: left, as by 'quit'
+                        screen.abandoned(match)
+                        raise
                     if record is None:
                         screen.abandoned(match)
                         return
@@ -402,9 +406,12 @@ class Screen:
         if not match.results:
             self.echo("Game abandoned.")
             return
-        order = match.standings()
-        after = f"after {count(len(match.results), 'round')}"
-        self.echo(f"Game abandoned; standings {after}: " + ", ".join(f"{k}. {self.names[s]}" for k, s in enumerate(order, 1)))
+        club = match.config.scoring == "club"
+        standings = ", ".join(
+            f"{k}. {self.names[seat]} ({f'{match.big_totals[seat]} big, ' if club else ''}{match.totals[seat]:+})"
+            for k, seat in enumerate(match.standings(), 1)
+        )
+        self.echo(f"Game abandoned; standings after {count(len(match.results), 'round')}: {standings}")
 
     def final(self, match: Match) -> None:
         self.echo("")

@@ -124,12 +124,26 @@ def test_scripted_match_of_two_rounds(tmp_path: Path) -> None:
         assert mine.turns and all(t.label.value == "best" for t in mine.turns)
 
 
-def test_a_match_left_after_a_round_says_the_standings_so_far() -> None:
+def test_a_match_left_after_a_round_says_the_standings_so_far(monkeypatch: pytest.MonkeyPatch) -> None:
     script, results = replay(1, 1, ["medium"])
+    leader = max(range(2), key=lambda seat: results[0].scores[seat])
+    said = f"Game abandoned; standings after 1 round: 1. {seat_names(['medium'])[leader]} ({results[0].scores[leader]:+}), "
     out = run([*SMALL, "--seed", "1", "--rounds", "2"], [*script, "quit"]).stdout
-    leader = seat_names(["medium"])[min(range(2), key=lambda seat: -results[0].scores[seat])]
-    assert f"Game abandoned; standings after 1 round: 1. {leader}, " in out
-    assert "Round 2 over" not in out
+    assert said in out and "Round 2 over" not in out
+    # Left by Ctrl-C twice at the prompt instead of 'quit': the same standings, then interrupted.
+    from cli.prompt import Prompt
+
+    typed = Prompt._read
+
+    def then_ctrl_c(self: Prompt, prompt: str) -> str | None:
+        line = typed(self, prompt)
+        if line is None:
+            raise KeyboardInterrupt
+        return line
+
+    monkeypatch.setattr(Prompt, "_read", then_ctrl_c)
+    result = CliRunner().invoke(cli, ["play", "--no-color", *SMALL, "--seed", "1", "--rounds", "2"], input="\n".join(script) + "\n")
+    assert said in result.stdout and result.exit_code != 0  # the command ends as interrupted
 
 
 def test_a_recorded_round_replays_from_its_seed(tmp_path: Path) -> None:
