@@ -396,6 +396,14 @@ def test_a_game_link_names_what_it_does_not_read(page: Page) -> None:
     p = page.open("/play?level=hard")
     assert p.inner_text("#message") == "in the link: level=hard: not a part of a game's link (id and seat are)"
     assert p.is_visible("#setup")
+    # A seat on a game played on one screen: named, and the game opens all the same.
+    p = page.open("/play")
+    new_game(p)
+    page.expect_refusal()
+    p = page.open(p.url.removeprefix(page.server.url) + "&seat=abc")
+    p.wait_for_selector("#message:not(:empty)")
+    assert p.inner_text("#message") == "in the link: seat=abc: this game is played on one screen (it has no seats' links)"
+    assert p.is_visible("#game")
 
 
 @pytest.mark.parametrize("seed", ["99999999999999999999", "9007199254740993", "1.5"])

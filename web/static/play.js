@@ -173,6 +173,21 @@ function path(action = "") {
   return `/api/games/${encodeURIComponent(view.id)}${action ? `/${action}` : ""}${seat}`;
 }
 
+/** The game as its link opens it. A seat in the link of a game played on one screen is refused
+ * (400: a view takes nothing else): named with the link's other parts, and the game opens. */
+async function firstView(unread) {
+  try {
+    return await get(path());
+  } catch (error) {
+    if (!seatKey || !(error instanceof ApiError) || error.status !== 400) throw error;
+    unread.push(`seat=${seatKey}: this game is played on one screen (it has no seats' links)`);
+    say(`in the link: ${unread.join("; ")}`);
+    seatKey = null;
+    shownViewer = 0;
+    return await get(path());
+  }
+}
+
 /** The links for the other persons' seats (shown to whoever started the game, until closed). */
 function showInvite(id, links) {
   $("invite").hidden = !links.length;
@@ -657,7 +672,7 @@ async function main() {
         $("invite").hidden = true; // a reload: the links a button away
         $("invite-again").hidden = false;
       }
-      show(await get(path()));
+      show(await firstView(unread));
     } catch (error) {
       view = null;
       const link = unread.length ? ` In the link: ${unread.join("; ")}.` : "";
