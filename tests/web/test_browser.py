@@ -511,6 +511,19 @@ def test_the_palette_refuses_a_tile_of_which_every_copy_is_out(page: Page) -> No
     page.shot("analysis-palette-used-up")
 
 
+def test_typed_tiles_past_the_copies_are_refused_and_a_link_holding_them_says_so(page: Page) -> None:
+    p = page.open("/?rack=R5&set=R4+R5+R6")
+    p.fill("#board .rack-zone input", "K1 R5")
+    p.press("#board .rack-zone input", "Enter")
+    p.wait_for_selector("#message:not(:empty)")
+    assert p.inner_text("#message") == "too many R5: 3 with those typed, the rules have 2"
+    assert tiles(p, "#board .rack-zone") == ["R5"] and p.input_value("#board .rack-zone input") == "K1 R5"
+    p = page.open("/?rack=R5+R5+R5")
+    p.wait_for_selector("#message:not(:empty)")
+    assert p.inner_text("#message") == "in the link: R5 3 times: the rules have 2"
+    assert tiles(p, "#board .rack-zone") == ["R5", "R5", "R5"]  # shown as given, to mend
+
+
 def test_the_keyboard_skips_to_the_board_and_past_the_palette(page: Page) -> None:
     """A skip link first; the palette is one Tab stop, its tiles reached with the arrow keys."""
     p = page.open("/?rack=R5")

@@ -115,6 +115,7 @@ async function fromAddress() {
   const parts = [params.getAll("rack").join(" "), ...params.getAll("set")]; // every rack part is read
   const read = await Promise.all(parts.map(readPart));
   board.load(read[0], read.slice(1).filter((s) => s.length));
+  problems.push(...board.overCopies());
   if (!problems.length) return null;
   say(`in the link: ${problems.join("; ")}`);
   return given;

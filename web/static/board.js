@@ -346,9 +346,43 @@ export class Board {
     const target = form.dataset.addTo;
     const tiles = await this.parse(input);
     if (tiles === null || !tiles.length) return;
+    if (this.refuseTooMany(input, tiles)) return;
     input.value = "";
     this.focusKey = `input:${target}`;
     this.add(tiles, target);
+  }
+
+  /** Typed tiles past the copies the rules have are refused at once, the text kept to mend (the
+   * server would refuse the position only at Best move); `without`: a set the tiles replace. */
+  refuseTooMany(input, tiles, without = []) {
+    const problem = this.tooMany(tiles, without);
+    if (problem) {
+      input.setAttribute("aria-invalid", "true");
+      this.options.onError?.(problem);
+    }
+    return problem !== null;
+  }
+
+  /** The tiles on the board past the copies the rules have, in words (a link or a file may hold
+   * them: the board shows them, and says so). */
+  overCopies() {
+    if (!this.options.copies) return [];
+    const tiles = [...this.state.rack, ...this.state.sets.flat()].map((e) => e.tile);
+    return [...new Set(tiles)]
+      .filter((tile) => this.count(tile) > this.options.copies(tile))
+      .map((tile) => `${tile} ${this.count(tile)} times: the rules have ${this.options.copies(tile)}`);
+  }
+
+  /** What is wrong with adding `tiles` (and taking away `without`), or null: a tile of which the
+   * rules have fewer copies. */
+  tooMany(tiles, without = []) {
+    if (!this.options.copies) return null;
+    for (const tile of new Set(tiles)) {
+      const have = this.options.copies(tile);
+      const count = this.count(tile) - without.filter((t) => t === tile).length + tiles.filter((t) => t === tile).length;
+      if (count > have) return `too many ${tile}: ${count} with those typed, the rules have ${have}`;
+    }
+    return null;
   }
 
   async onNotationChange(event) {
@@ -357,6 +391,7 @@ export class Board {
     const index = Number(input.dataset.setNotation);
     const tiles = await this.parse(input);
     if (tiles === null) return;
+    if (this.refuseTooMany(input, tiles, this.state.sets[index].map((e) => e.tile))) return;
     this.focusKey = `notation:${index}`;
     if (tiles.length) this.replaceSet(index, tiles);
     else this.change((state) => state.sets.splice(index, 1));
