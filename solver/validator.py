@@ -78,7 +78,7 @@ def validate(position: Position, new_table: Sequence[Sequence[Tile]], as_written
         )
     if not position.opened and (played or rearranged):
         out += _initial_meld_violations(position, new_table, played - extra)
-    if not missing and not extra:
+    if not missing:  # tiles from nowhere are said above; the jokers are judged as if they were there
         out += [Violation(p.code, p.message, p.tiles, p.sets) for p in joker_problems(position, new_table)]
     if as_written and not out:
         out += [Violation(p.code, p.message, p.tiles, p.sets) for p in written_problems(position, new_table)]

@@ -68,6 +68,17 @@ def test_an_invalid_set_elsewhere_does_not_hide_the_joker_rules() -> None:
     assert [v.code for v in report.violations] == ["invalid_set", "joker_retrieval"]
 
 
+def test_a_tile_from_nowhere_does_not_hide_the_joker_rules() -> None:
+    """K12 is on neither the table nor the rack, and the joker of R6 J R8 R9 went back into its own
+    set, R7 in its place: both are said."""
+    position = dataclasses.replace(
+        Position.from_strings("R7 K10 K11", ["R6 J R8 R9", "B5 B6 B7 B8 B9"]),
+        rules=RuleSet.from_options({"joker-rules": "strict"}),
+    )
+    report = check_answer(position, sets("R6 R7 R8 R9 J", "K10 K11 K12", "B5 B6 B7 B8 B9"))
+    assert [v.code for v in report.violations] == ["tile_not_available", "joker_retrieval"]
+
+
 def test_violation_sets_mark_the_sets_each_violation_is_about() -> None:
     # Sets 0 and 2 are invalid (and equal: each violation gets its own); R9 is nowhere to be had.
     report = check_answer(POSITION, sets("R4 R5", "K1 K2 K3", "R4 R5", "B7 O7 J R6 R9"))
