@@ -402,11 +402,12 @@ class _Search:
     def locked_problem(self) -> JokerProblem:
         for i, written, _ in self.before:
             best: Counter[Tile] | None = None
-            for s in self.new_table:
+            home = -1  # the new set holding a joker and the most of the locked set: what is left of it
+            for j, s in enumerate(self.new_table):
                 if JOKER in s:
                     gone = numbered(written) - numbered(s)
                     if best is None or sum(gone.values()) < sum(best.values()):
-                        best = gone
+                        best, home = gone, j
             if best:
                 tiles = tuple(sorted(best.elements()))
                 return JokerProblem(
@@ -414,6 +415,7 @@ class _Search:
                     f"table set {i} '{format_tiles(written)}' holds a joker and may only grow until it is"
                     f" retrieved (joker-rules=locked): {format_tiles(tiles)} left it",
                     tiles,
+                    (home,),
                 )
         return JokerProblem(
             "locked_set_broken",

@@ -79,6 +79,18 @@ def test_a_tile_from_nowhere_does_not_hide_the_joker_rules() -> None:
     assert [v.code for v in report.violations] == ["tile_not_available", "joker_retrieval"]
 
 
+def test_a_broken_locked_set_marks_what_is_left_of_it() -> None:
+    """R3 left the locked R3 R4 R5 R6 J for a group of 3s: the violation is about R4 R5 R6 J (it
+    marked the group, the set holding the tile named)."""
+    position = dataclasses.replace(
+        Position.from_strings("B3 O3", ["R3 R4 R5 R6 J", "K1 K2 K3 K4"]),
+        rules=RuleSet.from_options({"joker-rules": "locked"}),
+    )
+    report = check_answer(position, sets("K1 K2 K3 K4", "R4 R5 R6 J", "R3 B3 O3"))
+    assert [v.code for v in report.violations] == ["locked_set_broken"]
+    assert report.violation_sets() == ((1,),)
+
+
 def test_violation_sets_mark_the_sets_each_violation_is_about() -> None:
     # Sets 0 and 2 are invalid (and equal: each violation gets its own); R9 is nowhere to be had.
     report = check_answer(POSITION, sets("R4 R5", "K1 K2 K3", "R4 R5", "B7 O7 J R6 R9"))
