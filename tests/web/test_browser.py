@@ -399,6 +399,19 @@ def test_trainer_hints_then_the_answer_step_by_step(page: Page) -> None:
     page.shot("trainer-answer-steps")
 
 
+def test_a_seed_that_makes_no_puzzle_is_passed_over_for_another(page: Page) -> None:
+    """Seed 365349 makes no level-3 puzzle in its 400 deals: "Make one" landed on a 404."""
+    import re
+
+    p = page.open("/puzzles")
+    page.expected.append("status of 404")  # the empty seed's answer, logged by the browser
+    p.evaluate("sessionStorage.setItem('rummikub.made', '5')")  # as Make one leaves it
+    p = page.open("/puzzles?id=gen-3-365349")
+    p.wait_for_selector("#workspace:not([hidden])", timeout=120_000)
+    assert re.search(r"id=gen-3-[0-9]+$", p.url) and "365349" not in p.url
+    assert p.inner_text("#puzzle-info").startswith("Level 3.")
+
+
 def test_a_new_puzzle_of_a_chosen_level(page: Page) -> None:
     """"Make one" generates a puzzle of the level chosen; its address names it, so a reload (or a
     friend) gets the same puzzle; the next link offers another of that level."""

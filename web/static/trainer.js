@@ -101,6 +101,7 @@ function listPuzzles() {
     // After a generated puzzle, another of its level.
     $("next").textContent = `Another level ${puzzle.difficulty} puzzle`;
     $("next").href = `/puzzles?id=${newPuzzleId(puzzle.difficulty)}`;
+    $("next").onclick = () => sessionStorage.setItem("rummikub.made", "5"); // a fresh seed, as Make one
     $("next").hidden = false;
     return;
   }
@@ -110,6 +111,7 @@ function listPuzzles() {
   const at = order.findIndex((p) => p.id === puzzle?.id);
   const next = [...order.slice(at + 1), ...order.slice(0, at + 1)].find((p) => !done[p.id] && p.id !== puzzle?.id);
   $("next").hidden = !next;
+  $("next").onclick = null;
   if (next) $("next").href = `/puzzles?id=${encodeURIComponent(next.id)}`;
 }
 
@@ -127,7 +129,24 @@ function newPuzzleId(level) {
 
 function generate(event) {
   event.preventDefault();
+  sessionStorage.setItem("rummikub.made", "5"); // seeds left to try, should one make no puzzle
   location.href = `/puzzles?id=${newPuzzleId($("generate-level").value)}`;
+}
+
+/** A puzzle "Make one" asked for: a seed that makes none at the level is passed over for another
+ * (the server tries 400 deals from each; a rare seed still comes up empty). */
+async function openMade(id) {
+  let tries = Number(sessionStorage.getItem("rummikub.made") ?? "0");
+  sessionStorage.removeItem("rummikub.made");
+  for (;;) {
+    try {
+      return await openPuzzle(id);
+    } catch (error) {
+      if (!(error instanceof ApiError) || error.status !== 404 || tries-- <= 1) throw error;
+      id = newPuzzleId(id.split("-")[1]);
+      history.replaceState(null, "", `/puzzles?id=${id}`);
+    }
+  }
 }
 
 // ---------------------------------------------------------------- one puzzle
@@ -255,7 +274,7 @@ async function main() {
   if (id) {
     if (generated(id)) $("generate-level").value = id.split("-")[1];
     try {
-      await openPuzzle(id);
+      await openMade(id);
     } catch (error) {
       // The server's words name the API (for a program): a person picks from the list instead.
       const unknown = error instanceof ApiError && error.status === 404 && !id.startsWith("gen-");
