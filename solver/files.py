@@ -427,7 +427,7 @@ def _rules_from_text(
         base = RuleSet.from_options(options)
     except RulesError as err:
         line = f" line {rules_field.line}" if rules_field else ""
-        raise RulesError(f"{where}{line}: {err}") from None
+        raise err.at(f"{where}{line}") from None
     return RuleSet.from_options(overrides or {}, base)
 
 
@@ -456,7 +456,7 @@ def position_from_record(
     try:
         rules = RuleSet.from_options(rule_overrides or {}, RuleSet.from_json(file_rules))
     except RulesError as err:
-        raise RulesError(f"{where}: {err}") from None
+        raise err.at(where) from None
     if opened is None:
         if "initial_meld" in record:
             opened = not _json_bool(record["initial_meld"], where, "initial_meld")

@@ -100,7 +100,8 @@ class RuleSet:
             if isinstance(value, bool) or not isinstance(value, int):
                 raise bad(field, value, "must be a whole number")
             if not low <= value <= high:
-                raise bad(field, value, f"must be between {low} and {high}")
+                option = field.replace("_", "-")
+                raise RulesError(f"invalid rule {option}={value}: must be between {low} and {high}", option, value)
         for field in ("joker_in_meld", "continue_after_meld"):
             if not isinstance(getattr(self, field), bool):
                 raise bad(field, getattr(self, field), "must be true or false")

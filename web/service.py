@@ -23,7 +23,7 @@ from typing import Any
 from puzzles.generate import GENERATED_ID, find_puzzle
 from puzzles.library import Puzzle, library
 from solver.check import check_answer
-from solver.errors import BackendError, InputError, RummikubError, ValidationFailure
+from solver.errors import BackendError, InputError, RulesError, RummikubError, ValidationFailure
 from solver.executors.local import ignore_interrupts
 from solver.files import RECORD_FIELDS, answer_from_record, decode_text, parse_tokens, position_from_record
 from solver.files import position_from_text as read_position_text
@@ -292,21 +292,17 @@ def out_of_bounds(key: str, value: int, limits: Limits) -> str:
     return f"invalid rule {key}={value}: this server takes {low}..{high}{why}"
 
 
-# The library's own range for a rule ("must be between 0 and 8"), wider than this server's.
-_LIBRARY_RANGE = re.compile(r"(.*)invalid rule ([a-z-]+)=(-?\d+): must be between -?\d+ and -?\d+")
-
-
 @contextmanager
 def server_bounds(limits: Limits) -> Iterator[None]:
-    """Where a file's rules are read (an upload, a record): a value the library's own range refuses
+    """Where a file's rules are read (an upload, a record): a value out of the library's own range
     is said with this server's bounds, as for any other request (one message, the real limits)."""
     try:
         yield
-    except RummikubError as err:
-        found = _LIBRARY_RANGE.fullmatch(str(err))
-        if found is None or found[2] not in limits.rule_bounds:
+    except RulesError as err:
+        if err.rule not in limits.rule_bounds or err.value is None:
             raise
-        raise RequestError(400, found[1] + out_of_bounds(found[2], int(found[3]), limits)) from None
+        where = f"{err.where}: " if err.where else ""
+        raise RequestError(400, where + out_of_bounds(err.rule, err.value, limits)) from None
 
 
 def _solve_options(options: Json, time_limit: float) -> SolveOptions:

@@ -329,7 +329,7 @@ def _header(reader: _Reader) -> GameHeader:
     try:
         rules = RuleSet.from_json(raw_rules)
     except RulesError as err:
-        raise InputError(f"{where}: {err}") from None
+        raise err.at(where) from None
     raw_players = reader.get("players")
     if not isinstance(raw_players, list) or not 2 <= len(raw_players) <= 6:
         raise InputError(f"{where}: 'players' must be a list of 2 to 6 player objects")
