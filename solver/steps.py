@@ -31,7 +31,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from solver.initial_meld import a_meld
-from solver.jokers import table_readings
+from solver.jokers import run_declaring, table_readings
 from solver.least_moves import Placed, Rearrangement, least_moves, match
 from solver.melds import Kind, best_reading
 from solver.rules import JokerRules, RuleSet
@@ -113,6 +113,31 @@ def name(tiles: Sequence[Tile] | Counter[Tile], rules: RuleSet) -> str:
     items = list(tiles.elements()) if isinstance(tiles, Counter) else list(tiles)
     reading = best_reading(items, rules)
     return format_tiles(reading.tiles if reading else sorted(items))
+
+
+def renamed(written: Sequence[Tile], tiles: Counter[Tile], rules: RuleSet) -> str:
+    """A set as a person sees it, grown or trimmed from how it was ``written``: under strict and
+    locked jokers its jokers keep standing for what they stood for there (its order says so:
+    ``J R5 R6 R7 R8 R9`` less R8 is ``J R5 R6 R7 R9``, not ``R5 R6 R7 J R9``); else, and where
+    that cannot be, in natural order."""
+    if rules.joker_rules is JokerRules.FREE or not tiles[JOKER]:
+        return name(tiles, rules)
+    if Counter(written) == tiles:
+        return format_tiles(written)
+    said = [r for r in table_readings(written, rules) if r.kind is Kind.RUN] if written else []
+    if said and len(said[0].roles) == tiles[JOKER]:
+        run = run_declaring(list(tiles.elements()), tuple(sorted(said[0].run_jokers)), rules)
+        if run is not None:
+            return format_tiles(run.tiles)
+    if written and not (tiles - Counter(written)):  # only trimmed: the rest as it lies
+        left = tiles.copy()
+        kept = []
+        for t in written:
+            if left[t] > 0:
+                kept.append(t)
+                left[t] -= 1
+        return format_tiles(kept)
+    return name(tiles, rules)
 
 
 def best_steps(
@@ -349,12 +374,8 @@ class _Planner:
 
     # -- naming ----------------------------------------------------------------------------
     def _name(self, live: int) -> str:
-        tiles = self.live[live]
-        strict = self.rules.joker_rules is not JokerRules.FREE
         written = self.before[live] if live < len(self.before) else self.written.get(live)
-        if strict and written is not None and tiles[JOKER] and Counter(written) == tiles:
-            return format_tiles(written)  # as written: its order says what its jokers stand for
-        return name(tiles, self.rules)
+        return renamed(written or (), self.live[live], self.rules)
 
     def _destination(self, j: int) -> str:
         if j in self.holder:
@@ -380,31 +401,41 @@ class _Planner:
         return Plan(tuple(self.steps), self.moved, self.broken)
 
     def plain(self) -> Plan:
-        """Steps that always hold: each old set the move changes has its tiles moved to the new
-        sets that hold them (put aside until laid), then every new or changed set is laid."""
-        strict = self.rules.joker_rules is not JokerRules.FREE
-        standing = {
-            p.base
-            for p in self.after
-            if p.base is not None and Counter(p.tiles) == Counter(self.before[p.base]) == Counter(p.kept)
+        """Steps that always hold. An old set the answer keeps whole (perhaps grown) stays, and gets
+        what it gains; every other old set the move changes has its tiles moved out, to the sets
+        that hold them (put aside for a new one until it is laid); then the new sets are laid."""
+        kept_whole = {
+            p.base: j
+            for j, p in enumerate(self.after)
+            if p.base is not None and Counter(p.kept) == Counter(self.before[p.base])
         }
+        now = {i: Counter(self.before[i]) for i in kept_whole}  # what a set kept whole holds so far
         gone: dict[int, Counter[Tile]] = {}  # new set -> the table tiles put aside for it
         for i, old in enumerate(self.before):
-            if i in standing:
+            if i in kept_whole:
                 continue
             left = Counter(old)
-            shown = format_tiles(old) if strict and JOKER in old else name(old, self.rules)
             for j, p in enumerate(self.after):
                 tiles = self.flows.get((i, j), Counter()) + (Counter(p.kept) if p.base == i else Counter())
                 if not tiles:
                     continue
-                self.steps.append(Step("move", _ordered(tiles, self.rules), shown, NEW + self._new_name(j)))
+                home = p.base if p.base in kept_whole else None
+                if home is not None:  # into a set that stays, as it stands now
+                    target = renamed(self.before[home], now[home], self.rules)
+                    now[home] += tiles
+                else:
+                    target = NEW + self._new_name(j)
+                    gone.setdefault(j, Counter()).update(tiles)
+                self.steps.append(Step("move", _ordered(tiles, self.rules), renamed(old, left, self.rules), target))
                 self.moved += sum(tiles.values())
-                gone.setdefault(j, Counter()).update(tiles)
                 left -= tiles
-                shown = name(left, self.rules)
+        for i, j in kept_whole.items():
+            mine = Counter(self.after[j].tiles) - now[i]
+            if mine:
+                shown = renamed(self.before[i], now[i], self.rules)
+                self.steps.append(Step("add", _ordered(mine, self.rules), "rack", shown))
         for j, p in enumerate(self.after):
-            if p.base in standing and Counter(p.tiles) == Counter(p.kept):
+            if j in kept_whole.values():
                 continue
             from_table = gone.get(j, Counter())
             rack_part = Counter(p.tiles) - from_table
@@ -417,8 +448,7 @@ class _Planner:
                 if part
             )
             self.steps.append(Step("lay", tuple(p.tiles), "rack", self._new_name(j), detail))
-        broken = len(self.before) - len(standing)
-        return Plan(tuple(self.steps), self.moved, broken)
+        return Plan(tuple(self.steps), self.moved, len(self.before) - len(kept_whole))
 
     def _split(self) -> None:
         parts_of: dict[int, list[int]] = {}
@@ -676,8 +706,10 @@ def _replayed(
     step changed, the tiles put aside, each set's name as the steps call it. The checks of
     ``replay`` run as it goes; the last ones after the last step."""
     strict = rules.joker_rules is not JokerRules.FREE
-    # Named as the plan names them: an old set holding strict jokers as written, until it changes.
+    # Named as the plan names them: an old set holding strict jokers as written, and when it
+    # changes as it was written, grown or trimmed (``renamed``); ``origin`` keeps that writing.
     table = [(format_tiles(s) if strict and JOKER in s else name(s, rules), Counter(s)) for s in before]
+    origin: list[Sequence[Tile]] = [list(s) for s in before]
     rack = Counter(played)
     aside: dict[str, Counter[Tile]] = {}
     moved = 0
@@ -693,7 +725,7 @@ def _replayed(
         return Counter(t for tok in text.split() for t in parse_token(tok, rules))
 
     def change(k: int, tiles: Counter[Tile]) -> None:
-        table[k] = (name(tiles, rules), tiles)
+        table[k] = (renamed(origin[k], tiles, rules), tiles)
         changed.add(k)
 
     def deliver(target: str, tiles: Counter[Tile]) -> None:
@@ -723,6 +755,7 @@ def _replayed(
                 parts.append((piece, part))
             assert not whole, f"split leaves tiles out: {step}"
             table[k : k + 1] = parts  # the parts where the run was
+            origin[k : k + 1] = [[t for word in piece.split() for t in parse_token(word, rules)] for piece, _ in parts]
             changed = set(range(k, k + len(parts)))
         elif step.action in ("retrieve", "swap"):
             new, old = step.tiles
@@ -756,6 +789,7 @@ def _replayed(
                 del aside[step.target]
             from_rack(laid - put, step)
             table.append((step.target, laid))
+            origin.append([t for word in step.target.split() for t in parse_token(word, rules)])
             changed = {len(table) - 1}
         yield (
             [s for _, s in table],

@@ -39,7 +39,7 @@ from solver.melds import preferred, readings, why_invalid
 from solver.position import Position
 from solver.rules import JokerRules, RuleSet
 from solver.steps import NEW, Plan, Step
-from solver.tiles import Tile, format_tiles, parse_token
+from solver.tiles import JOKER, Tile, format_tiles, parse_token
 from solver.validator import validate
 
 Sets = tuple[tuple[Tile, ...], ...]
@@ -91,13 +91,13 @@ def display_order(tiles: Sequence[Tile], rules: RuleSet) -> tuple[Tile, ...]:
     """A set as shown: in natural order when it is valid, sorted while it is not. Under strict
     and locked jokers what a joker stands for is read from its place, and the table is kept as
     the player wrote it: a reading that leaves each joker at its place in the given order
-    (``jokers.keeps_places``) comes first."""
+    (``jokers.keeps_places``), else the set as it lies (``J R3``, split off ``J R3 R4 R5``, grows
+    into ``J R3 R4``, not ``R3 R4 J``; ``J R5 R6 R7 R9`` less R8 keeps its J where the R4 was)."""
     options = readings(tiles, rules)
-    if not options:
-        return tuple(sorted(tiles))
-    if rules.joker_rules is not JokerRules.FREE:
-        options = [r for r in options if keeps_places(r, tiles)] or options
-    return preferred(options).tiles
+    if rules.joker_rules is not JokerRules.FREE and JOKER in tiles:
+        kept = [r for r in options if keeps_places(r, tiles)]
+        return preferred(kept).tiles if kept else tuple(tiles)  # no reading keeps them: as it lies
+    return preferred(options).tiles if options else tuple(sorted(tiles))
 
 
 def _arranged(pieces: Pieces, rules: RuleSet) -> tuple[tuple[Tile, ...], tuple[bool, ...]]:

@@ -790,6 +790,16 @@ def test_commands_on_one_line_stop_at_the_first_refused_and_name_the_rest() -> N
     ]
 
 
+def test_a_split_beside_a_strict_joker_leaves_it_where_it_lies() -> None:
+    """split 1 R4 of J R3 R4 R5 R6 under strict jokers: J R3 stays as it lay (it showed R3 J), so
+    adding R4 makes J R3 R4 (the joker still R2) and the turn ends as typed."""
+    args = ["--seed", "2", "--numbers", "7", "--rack-size", "20", "--joker-each", "--meld-threshold", "0",
+            "--continue-after-meld", "--joker-rules", "strict"]
+    out = run(args, ["lay J R3 R4 R5 R6; done", "split 1 R4", "add 1 R4", "done", "quit"]).stdout
+    assert "split set 1: J R3 stays set 1, R4 R5 R6 is set 4" in out
+    assert "added R4 to set 1: J R3 R4" in out and "played R4" in out and "cannot end" not in out
+
+
 def test_a_refusal_later_on_a_line_reads_as_one_sentence() -> None:
     said = _group_swap_turn().handle("take 1 K7; done").message.splitlines()
     assert said[:2] == ["took K7 off set 1 into the workspace", "'done' refused: the turn cannot end yet:"]

@@ -369,13 +369,17 @@ def test_steps_under_strict_jokers_replay_to_the_new_table(mode: JokerRules) -> 
 def test_steps_that_cannot_be_followed_give_way_to_plain_ones() -> None:
     """B4 B5 J (the B6) and B6 J B8 B9 under strict jokers; the answer B2 J B4 B5 and
     B4 B5 B6 J B8 B9 frees the first joker with the B6 of the second set, which stays where it
-    was: no take-and-put of the planner says that, so every changed set is moved apart and laid."""
+    was: no take-and-put of the planner says that, so the set the joker leaves is moved apart and
+    laid anew, while the one kept whole only grows."""
     rules = RuleSet(joker_rules=JokerRules.STRICT)
     position = Position.from_strings("B2 B4 B5 K11", ["B4 B5 J", "B6 J B8 B9", "K3 K4 K5 K6"], rules=rules)
     _, plan = steps_for(position)
-    assert {s.action for s in plan.steps} == {"move", "lay"}
-    assert plan.tiles_moved == 7 and plan.sets_broken == 2
-    assert plan.steps[0].describe() == "Move B4 B5 J from B4 B5 J and keep them for the new set B2 J B4 B5"
+    assert [s.describe() for s in plan.steps] == [
+        "Move B4 B5 J from B4 B5 J and keep them for the new set B2 J B4 B5",
+        "Add B4 B5 from your rack to B6 J B8 B9",
+        "Lay B2 J B4 B5 (B2 from your rack, B4 B5 J put aside above)",
+    ]
+    assert plan.tiles_moved == 3 and plan.sets_broken == 1
 
 
 def test_a_new_set_with_a_strict_joker_is_laid_as_the_table_writes_it() -> None:
@@ -404,3 +408,15 @@ def test_the_tables_shown_step_by_step_keep_a_strict_jokers_place() -> None:
         tables = tables_after_steps(position.table, plan, answer.played, rules, written)
         assert shown in [format_tiles(s) for s in tables[0].sets]
         assert sorted(map(format_tiles, tables[-1].sets)) == sorted(map(format_tiles, written))
+
+
+def test_a_trimmed_set_keeps_its_strict_joker_where_it_stands() -> None:
+    """J R5 R6 R7 R8 R9 (the joker the R4) gives R8 and R9 to groups: in between it is
+    J R5 R6 R7 R9 (not R5 R6 R7 J R9, where the joker would be R8), and the steps can be typed."""
+    from solver.game.editor import commands_for
+
+    rules = RuleSet(joker_rules=JokerRules.STRICT)
+    position = Position.from_strings("B9 O9 B8 O8", ["J R5 R6 R7 R8 R9"], rules=rules)
+    answer, plan = best_steps(solve(position))
+    assert plan.steps[1].describe() == "Take R9 off the end of J R5 R6 R7 R9 and keep it for the new set B9 R9 O9"
+    assert commands_for(position, plan, [s.tiles for s in answer.table]) is not None
