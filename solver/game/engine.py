@@ -539,8 +539,9 @@ def placement(before: Sequence[Sequence[Tile]], after: Sequence[Sequence[Tile]])
     free = list(range(len(sets)))
     placed: dict[int, int] = {}
     olds = [Counter(s) for s in before]
-    for i, old in enumerate(olds):  # unchanged sets first
-        same = next((j for j in free if sets[j] == old), None)
+    for i, old in enumerate(olds):  # unchanged sets first; of twins, the one in its own place
+        own = i < len(sets) and i in free and sets[i] == old
+        same = i if own else next((j for j in free if sets[j] == old), None)
         if same is not None:
             placed[i] = same
             free.remove(same)

@@ -861,3 +861,17 @@ def test_an_ai_thinking_is_said_at_a_terminal_and_wiped(
     with screen.thinking("hard"):
         assert capsys.readouterr().out == "hard is thinking…"
     assert capsys.readouterr().out == "\r" + " " * len("hard is thinking…") + "\r"
+
+
+def test_twin_sets_are_followed_in_their_own_places() -> None:
+    """K1 K2 K3 (set 2) grows into a twin of K1 … K5 (set 7): the set that stood at 7 is still 7,
+    and the one that grew is 2 (the game's table, placed again, had them swap: "2->7, 7->2")."""
+    from solver.game.engine import followed, in_place, kept_in_place
+
+    def sets(*texts: str) -> list[list[Tile]]:
+        return [tiles(t) for t in texts]
+
+    before = sets("R1 R2 R3", "K1 K2 K3", "B5 B6 B7", "K1 K2 K3 K4 K5")
+    after = in_place(before, sets("K1 K2 K3 K4 K5", "K1 K2 K3 K4 K5", "R1 R2 R3", "B5 B6 B7"))
+    assert followed([before, after]) == {0: 0, 1: 1, 2: 2, 3: 3}
+    assert kept_in_place([before, after]) == {0, 2, 3}
