@@ -174,8 +174,12 @@ def play(ctx: click.Context, /, **params: Any) -> None:
                         screen.abandoned(match)
                         return
                 else:
-                    with screen.thinking(names[game.seat]):
-                        record = guarded(lambda: _ai_move(game, ais))  # noqa: B023 - called at once
+                    try:
+                        with screen.thinking(names[game.seat]):
+                            record = guarded(lambda: _ai_move(game, ais))  # noqa: B023 - called at once
+                    except KeyboardInterrupt:  # Ctrl-C while an AI thinks: nothing to drop, leave
+                        screen.abandoned(match)
+                        raise
                     screen.ai_turn(record, game.rules)
                 screen.table_now(game.table)
                 if writer is not None:

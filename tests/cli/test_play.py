@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections import Counter
 from pathlib import Path
+from typing import Any
 
 import pytest
 from click.testing import CliRunner, Result
@@ -144,6 +145,22 @@ def test_a_match_left_after_a_round_says_the_standings_so_far(monkeypatch: pytes
     monkeypatch.setattr(Prompt, "_read", then_ctrl_c)
     result = CliRunner().invoke(cli, ["play", "--no-color", *SMALL, "--seed", "1", "--rounds", "2"], input="\n".join(script) + "\n")
     assert said in result.stdout and result.exit_code != 0  # the command ends as interrupted
+    # Or by one Ctrl-C while an AI thinks in round 2 (no line to drop).
+    import cli.play_commands as play_commands
+
+    monkeypatch.undo()
+    moves, first = play_commands._ai_move, []
+
+    def thinking_interrupted(game: Game, ais: Any) -> Any:
+        if first and game is not first[0]:
+            raise KeyboardInterrupt
+        first[:] = first or [game]
+        return moves(game, ais)
+
+    monkeypatch.setattr(play_commands, "_ai_move", thinking_interrupted)
+    lines = "\n".join([*script, *["draw"] * 40]) + "\n"
+    result = CliRunner().invoke(cli, ["play", "--no-color", *SMALL, "--seed", "1", "--rounds", "2"], input=lines)
+    assert said in result.stdout and result.exit_code != 0
 
 
 def test_a_recorded_round_replays_from_its_seed(tmp_path: Path) -> None:
