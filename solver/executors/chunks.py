@@ -10,17 +10,20 @@ Chunks grow until one takes about ``executor.task_seconds`` to compute, so that 
 cost per task (a pipe write for a local pool, a few milliseconds of scheduling and network for
 Dask) stays a small share; they never hold more than a quarter of one worker's share of a known
 total, so every worker gets work to the end of the run. At most ``executor.window`` chunks are in
-flight, so the items (a batch file of ten million lines) are read only as fast as they are solved.
+flight and at most a few thousand items are read ahead, so the items (a batch file of ten million
+lines) are read about as fast as they are solved; a chunk is cut from the items already read, so
+input that comes slowly (a pipe) never holds back the answers found meanwhile.
 """
 
 from __future__ import annotations
 
 import math
+import queue
+import threading
 import time
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from itertools import islice
-from typing import Any, Protocol, TypeVar
+from typing import Any, Generic, Protocol, TypeVar
 
 I = TypeVar("I")  # noqa: E741 - an item
 C = TypeVar("C")  # what every item shares
@@ -81,13 +84,15 @@ def run_tasks(
 ) -> Iterator[R]:
     """``fn(item, context)`` for every item, run on ``executor``: in item order if ``ordered``,
     otherwise as chunks finish. ``total``, if known, is the number of items."""
-    source = iter(items)
+    source = _ReadAhead(items)
     sizes = _ChunkSizes(executor, total)
     in_flight: deque[Handle[tuple[list[R], float]]] = deque()
     try:
         while True:
             while len(in_flight) < executor.window:
-                chunk = list(islice(source, sizes.next()))
+                # With chunks in flight, only the items already come: input arriving slowly (a
+                # pipe into `batch -`) must not hold back the answers found meanwhile.
+                chunk = source.take(sizes.next(), wait=not in_flight)
                 if not chunk:
                     break
                 in_flight.append(executor.submit(_run_chunk, (fn, chunk, context)))
@@ -103,6 +108,41 @@ def run_tasks(
     finally:
         if in_flight:  # stopped early (Ctrl-C, an error, the caller stopped reading)
             executor.cancel(list(in_flight))
+
+
+class _ReadAhead(Generic[I]):
+    """The items, read in a thread of their own into a bounded queue, so that a chunk can be cut
+    from what has come without waiting for more. An error reading them is raised where they are
+    taken."""
+
+    def __init__(self, items: Iterable[I]) -> None:
+        self.queue: queue.Queue[tuple[bool, Any]] = queue.Queue(maxsize=4 * MAX_CHUNK)
+        self.done = False
+        threading.Thread(target=self._read, args=(iter(items),), daemon=True).start()
+
+    def _read(self, source: Iterator[I]) -> None:
+        try:
+            for item in source:
+                self.queue.put((True, item))
+            self.queue.put((False, None))
+        except BaseException as err:  # handed to the one taking the items, whatever it is
+            self.queue.put((False, err))
+
+    def take(self, size: int, wait: bool) -> list[I]:
+        """Up to ``size`` items: those already read, waiting (if ``wait``) for the first of them."""
+        out: list[I] = []
+        while len(out) < size and not self.done:
+            try:
+                is_item, value = self.queue.get(block=wait and not out)
+            except queue.Empty:
+                break
+            if is_item:
+                out.append(value)
+            else:
+                self.done = True
+                if value is not None:
+                    raise value
+        return out
 
 
 def _run_chunk(job: tuple[Callable[[I, C], R], list[I], C]) -> tuple[list[R], float]:

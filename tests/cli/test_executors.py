@@ -8,9 +8,11 @@ import builtins
 import contextlib
 import json
 import os
+import queue
 import signal
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -342,3 +344,35 @@ def test_a_scheduler_lost_mid_run_is_one_line_and_the_records_so_far_are_kept(tm
     assert b"Traceback" not in err
     names = [path.name for path in records.iterdir()]
     assert len(names) >= 5 and all(name.startswith("game-") and name.endswith(".jsonl") for name in names)
+
+
+def test_batch_from_a_pipe_answers_what_has_come_while_the_pipe_stays_open() -> None:
+    """Lines written to `batch - --jobs 2` and the pipe left open: every line is answered while it
+    waits for more (a chunk waited to fill, so 10 of 200 came, and Ctrl-C lost the rest)."""
+    lines = SELFPLAY.read_text().splitlines()[:40]
+    process = subprocess.Popen(
+        [*COMMAND, "batch", "-", "--no-timing", "--jobs", "2"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert process.stdin is not None and process.stdout is not None
+        process.stdin.write("".join(f"{line}\n" for line in lines))
+        process.stdin.flush()
+        read: queue.Queue[str] = queue.Queue()
+        out = process.stdout
+
+        def reading() -> None:
+            for answer in out:
+                read.put(answer)
+
+        threading.Thread(target=reading, daemon=True).start()
+        answers = [read.get(timeout=60) for _ in lines]  # the pipe still open (queue.Empty: held back)
+        assert all(json.loads(a)["status"] for a in answers)
+        process.stdin.close()
+        assert process.wait(timeout=60) == 0
+    finally:
+        if process.poll() is None:
+            process.kill()
