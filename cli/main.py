@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 import json
 import os
@@ -361,7 +362,7 @@ def batch(ctx: click.Context, /, file: str, skip: int, **params: Any) -> None:
     try:
         guarded(answer_all)
     finally:
-        if stream is not sys.stdin.buffer:
+        if file != "-":  # standard input's reader may be in a read-ahead thread's hands
             stream.close()
     codes = {
         Outcome.ANSWERED: EXIT_OK,
@@ -393,6 +394,10 @@ def main() -> None:
         sys.exit(EXIT_INTERRUPTED)
     except BrokenPipeError:
         sys.exit(EXIT_OK)
+    except OSError as err:  # the machine's, not a bug: standard output on a full disk, a dead terminal
+        with contextlib.suppress(OSError):
+            click.echo(f"Error: cannot read or write: {err.strerror or err}", err=True)
+        sys.exit(EXIT_BAD_INPUT)
     except Exception as err:  # a bug: say so in one line, never a traceback
         click.echo(f"Error: internal error (please report): {type(err).__name__}: {err}", err=True)
         sys.exit(EXIT_INTERNAL)

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import codecs
 import dataclasses
+import io
 import json
 import os
 import re
@@ -95,9 +96,14 @@ def read_input(path: str, noun: str, limit: int) -> tuple[str, str]:
 
 
 def open_input(path: str, noun: str) -> IO[bytes]:
-    """A file opened to be read in a stream (``-``: standard input); InputError says why not."""
+    """A file opened to be read in a stream (``-``: standard input, a reader of its own on a copy
+    of the descriptor: a thread reading ahead may be waiting on it as the program ends, and
+    Python's shutdown would wait for ``sys.stdin``'s); InputError says why not."""
     if path == STDIN:
-        return sys.stdin.buffer
+        try:
+            return open(os.dup(sys.stdin.fileno()), "rb")
+        except (OSError, ValueError, io.UnsupportedOperation):  # a stand-in without a descriptor
+            return sys.stdin.buffer
     try:
         return open(path, "rb")
     except OSError as err:
