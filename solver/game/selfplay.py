@@ -476,8 +476,12 @@ def odds_variants(settings: OddsSettings) -> list[tuple[str, RuleSet]]:
         if change["joker_in_meld"] and settings.rules.jokers == 0:
             continue
         variants.append((label, settings.rules.replace(**change)))
-    if settings.rack_size + settings.turns - 1 > len(full_pool(settings.rules)):
-        raise RulesError("too few tiles for that many turns")
+    needed, there = settings.rack_size + settings.turns - 1, len(full_pool(settings.rules))
+    if needed > there:
+        raise RulesError(
+            f"a {settings.rack_size}-tile deal and --turns {settings.turns} need {needed} tiles,"
+            f" these rules have only {there}"
+        )
     return variants
 
 

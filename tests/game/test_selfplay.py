@@ -267,6 +267,9 @@ def test_odds_command() -> None:
         refused = run(["odds", "--deals", 5, *option])
         assert refused.exit_code == 2 and f"No such option '{option[0]}'" in refused.stderr
     assert "joker-in-meld" not in run(["odds", "--help"]).stdout
+    short = run(["odds", "--deals", 5, "--numbers", 5, "--colours", 2])
+    assert short.exit_code == 1
+    assert short.stderr == "Error: a 14-tile deal and --turns 10 need 23 tiles, these rules have only 22\n"
 
 
 def test_report_counts_agree_and_the_joker_difference_is_in_percentage_points() -> None:
