@@ -11,7 +11,7 @@ from typing import Any, TypeVar
 import click
 from click.core import ParameterSource
 
-from cli.errors import guarded
+from cli.errors import fail, guarded
 from solver.executors import Workers, check
 from solver.solution import Objective
 from solver.solve import SolveOptions
@@ -374,7 +374,16 @@ def workers_from(ctx: click.Context, params: dict[str, Any]) -> Workers:
         if scheduler and ctx.get_parameter_source("scheduler") is not ParameterSource.ENVIRONMENT:
             raise click.UsageError("--scheduler needs --executor dask")
         scheduler = None
+    from_env = ctx.get_parameter_source("scheduler") is ParameterSource.ENVIRONMENT
+    if scheduler is not None and not scheduler.strip():  # '' would quietly start a local cluster
+        given = "RUMMIKUB_DASK_SCHEDULER is set but empty" if from_env else "--scheduler is empty"
+        raise click.UsageError(f"{given}: give a scheduler's address, tcp://HOST:PORT")
     jobs = params["jobs"] or os.cpu_count() or 1
     workers = Workers(executor=executor, jobs=jobs, scheduler=scheduler or None)
-    guarded(lambda: check(workers))  # before any progress bar: a bad setup is one line
+    try:
+        guarded(lambda: check(workers))  # before any progress bar: a bad setup is one line
+    except click.ClickException as err:
+        if not (from_env and executor == "dask"):
+            raise
+        raise fail(f"{err.message} (from RUMMIKUB_DASK_SCHEDULER)", err.exit_code) from None  # whose address
     return workers

@@ -184,6 +184,9 @@ def test_the_scheduler_comes_from_the_environment_for_dask_only(dask_cluster: Lo
     assert summary(on_cluster) == summary(local)
     bad = run(["odds", "--deals", 50, "--executor", "dask"], env={"RUMMIKUB_DASK_SCHEDULER": "tcp://127.0.0.1:x"})
     assert bad.exit_code == 1 and "not a Dask scheduler address: 'tcp://127.0.0.1:x'" in bad.stderr
+    assert bad.stderr.rstrip().endswith("(from RUMMIKUB_DASK_SCHEDULER)")  # where the address came from
+    empty = run(["odds", "--deals", 5, "--executor", "dask", "--scheduler", ""])
+    assert empty.exit_code == 2 and "--scheduler is empty: give a scheduler's address" in empty.stderr
     # No port: said so (it was "no Dask scheduler answers", with one listening on 8786).
     portless = run(["odds", "--deals", 5, "--executor", "dask", "--scheduler", "tcp://127.0.0.1"])
     assert portless.exit_code == 1 and portless.stderr.endswith(
