@@ -416,11 +416,11 @@ class Summary:
         for key, results in groups.items():
             n, k = len(results), sum(results)
             low, high = wilson(k, n)
-            out[key] = {
+            out[key] = {  # no player of a kind (no joker in the game): no rate of nothing
                 "players": n,
                 "wins": k,
-                "win_rate": _r(k / n if n else 0.0),
-                "win_rate_95": [_r(low), _r(high)],
+                "win_rate": _r(k / n) if n else None,
+                "win_rate_95": [_r(low), _r(high)] if n else None,
             }
         (k1, n1), (k2, n2) = ((sum(r), len(r)) for r in groups.values())
         if n1 and n2:

@@ -160,6 +160,11 @@ def test_summary_fields() -> None:
     assert joker["with_joker"]["players"] + joker["without_joker"]["players"] == 8
 
 
+def test_no_joker_in_the_game_gives_no_win_rate_of_nobody() -> None:
+    data = json.loads(run(["selfplay", "--games", "1", "--jokers", "0", "--json", "--no-timing", *FAST]).stdout)
+    assert data["joker_value"]["with_joker"] == {"players": 0, "wins": 0, "win_rate": None, "win_rate_95": None}
+
+
 def test_records_are_written_per_game(tmp_path: Path) -> None:
     settings = Settings(
         ais=("easy", "medium"), games=3, seed=3, rules=SMALL, record_dir=str(tmp_path / "rec")
