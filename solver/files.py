@@ -82,6 +82,8 @@ def read_input(path: str, noun: str, limit: int) -> tuple[str, str]:
     Every problem is an InputError naming the file as ``noun`` (``rack file``, ``record``).
     """
     label = "<stdin>" if path == STDIN else path
+    if path == STDIN and sys.stdin is None:  # started with standard input closed
+        raise InputError(f"cannot read {noun} <stdin>: standard input is closed")
     try:
         if path == STDIN:
             data = sys.stdin.buffer.read(limit + 1)
@@ -100,6 +102,8 @@ def open_input(path: str, noun: str) -> IO[bytes]:
     of the descriptor: a thread reading ahead may be waiting on it as the program ends, and
     Python's shutdown would wait for ``sys.stdin``'s); InputError says why not."""
     if path == STDIN:
+        if sys.stdin is None:  # started with standard input closed
+            raise InputError(f"cannot read {noun} <stdin>: standard input is closed")
         try:
             return open(os.dup(sys.stdin.fileno()), "rb")
         except (OSError, ValueError, io.UnsupportedOperation):  # a stand-in without a descriptor

@@ -87,23 +87,29 @@ class Edit:
 Pieces = list[tuple[Tile, bool]]  # tiles with their "laid from the rack this turn" flags
 
 
-def display_order(tiles: Sequence[Tile], rules: RuleSet) -> tuple[Tile, ...]:
+def display_order(tiles: Sequence[Tile], rules: RuleSet, table_joker: bool = False) -> tuple[Tile, ...]:
     """A set as shown: in natural order when it is valid, sorted while it is not. Under strict
     and locked jokers what a joker stands for is read from its place, and the table is kept as
     the player wrote it: a reading that leaves each joker at its place in the given order
-    (``jokers.keeps_places``), else the set as it lies (``J R3``, split off ``J R3 R4 R5``, grows
-    into ``J R3 R4``, not ``R3 R4 J``; ``J R5 R6 R7 R9`` less R8 keeps its J where the R4 was)."""
+    (``jokers.keeps_places``) comes first; and a set holding a joker from the table
+    (``table_joker``) that no reading keeps in place stays as it lies (``J R3``, split off
+    ``J R3 R4 R5``, grows into ``J R3 R4``, not ``R3 R4 J``; ``J R5 R6 R7 R9`` less R8 keeps its J
+    where the R4 was), while a set laid from the rack alone is shown in natural order."""
     options = readings(tiles, rules)
     if rules.joker_rules is not JokerRules.FREE and JOKER in tiles:
         kept = [r for r in options if keeps_places(r, tiles)]
-        return preferred(kept).tiles if kept else tuple(tiles)  # no reading keeps them: as it lies
+        if kept:
+            return preferred(kept).tiles
+        if table_joker:
+            return tuple(tiles)
     return preferred(options).tiles if options else tuple(sorted(tiles))
 
 
 def _arranged(pieces: Pieces, rules: RuleSet) -> tuple[tuple[Tile, ...], tuple[bool, ...]]:
     """A set of pieces in display order, each tile keeping its flag (copies of one tile in one set
     are interchangeable: the laid ones are shown first)."""
-    tiles = display_order([t for t, _ in pieces], rules)
+    table_joker = any(t.is_joker and not own for t, own in pieces)
+    tiles = display_order([t for t, _ in pieces], rules, table_joker)
     mine = Counter(t for t, own in pieces if own)
     flags = []
     for t in tiles:

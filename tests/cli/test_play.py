@@ -817,6 +817,14 @@ def test_a_split_beside_a_strict_joker_leaves_it_where_it_lies() -> None:
     assert "added R4 to set 1: J R3 R4" in out and "played R4" in out and "cannot end" not in out
 
 
+def test_a_set_laid_from_the_rack_under_strict_jokers_is_shown_in_natural_order() -> None:
+    """lay R5 J R4: the player's own joker stands for anything, so the set is R4 R5 J as ever (left
+    as typed, the table would read the joker as R3 or R6, whichever helps)."""
+    args = ["--seed", "3", "--joker-each", "--meld-threshold", "0", "--joker-in-meld", "--joker-rules", "strict"]
+    out = run(args, ["lay R5 J R4", "quit"]).stdout
+    assert "laid R4 R5 J as set 1" in out
+
+
 def test_a_refusal_later_on_a_line_reads_as_one_sentence() -> None:
     said = _group_swap_turn().handle("take 1 K7; done").message.splitlines()
     assert said[:2] == ["took K7 off set 1 into the workspace", "'done' refused: the turn cannot end yet:"]

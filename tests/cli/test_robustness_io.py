@@ -3,7 +3,10 @@ left open while the command is stopped."""
 
 from __future__ import annotations
 
+import os
+import signal
 import subprocess
+import time
 from pathlib import Path
 
 import pytest
@@ -24,10 +27,6 @@ def test_output_on_a_full_disk_is_one_line_not_an_internal_error() -> None:
 def test_ctrl_c_with_standard_input_still_open_ends_cleanly() -> None:
     """batch - reads ahead in a thread that waits on the open pipe as the command stops: it must
     end as interrupted, not abort in Python's shutdown waiting for standard input."""
-    import os
-    import signal
-    import time
-
     for jobs in ("1", "2"):
         process = subprocess.Popen(
             [*COMMAND, "batch", "-", "--no-timing", "--jobs", jobs],
@@ -45,3 +44,14 @@ def test_ctrl_c_with_standard_input_still_open_ends_cleanly() -> None:
         os.killpg(process.pid, signal.SIGINT)
         _, err = process.communicate(timeout=60)
         assert process.returncode == 130 and err.strip() == "Interrupted.", (jobs, err)
+
+
+def test_standard_input_closed_is_one_line() -> None:
+    for args in (["batch", "-"], ["solve", "--rack", "-"]):
+        done = subprocess.run([*COMMAND, *args], capture_output=True, text=True, preexec_fn=_close_stdin)
+        assert done.returncode == 1, (args, done.stderr)
+        assert done.stderr.endswith("<stdin>: standard input is closed\n"), done.stderr
+
+
+def _close_stdin() -> None:
+    os.close(0)  # in the child, before the command starts: as `rummikub ... <&-` in a shell
