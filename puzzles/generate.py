@@ -92,6 +92,24 @@ def unique_played(position: Position, solution: Solution) -> bool:
     return True
 
 
+def _not_kept(puzzle: Puzzle, level: int, seed: int) -> str:
+    """Why a file --resume finds is not a puzzle this run would have written, or "": its id, and
+    (a solve, not the search that made it) its answer legal and optimal and its measured level.
+    A file edited by hand, or another level's puzzle renamed, is not kept."""
+    if puzzle.id != f"gen-{level}-{seed}":
+        return f"its id is {puzzle.id}"
+    try:
+        recorded = puzzle.answer_solution()
+    except InputError:
+        return "its answer is not legal"
+    difficulty, best, _ = measure(puzzle.position)
+    if recorded.tiles_played != best.tiles_played or puzzle.answer_played != best.tiles_played:
+        return f"its answer plays {recorded.tiles_played} tiles, the best move {best.tiles_played}"
+    if puzzle.difficulty != level or difficulty.level != level:
+        return f"it measures level {difficulty.level}"
+    return ""
+
+
 def needs_table(position: Position, solution: Solution) -> bool:
     """Whether the optimum needs some table set changed (with every set left whole it is lower)."""
     model = build_model(position, Objective.TILES, "flow")
@@ -387,8 +405,11 @@ def write_generated(
         )
     if resume:
         for seed in there:
-            if load_puzzle(str(paths[seed])).id != f"gen-{level}-{seed}":
-                raise InputError(f"puzzle file {paths[seed]} is not the puzzle of seed {seed}: give --out another folder")
+            why = _not_kept(load_puzzle(str(paths[seed])), level, seed)
+            if why:
+                raise InputError(
+                    f"puzzle file {paths[seed]} is not the puzzle of seed {seed} ({why}): give --out another folder"
+                )
             yield Generated(seed, str(paths[seed]), kept=True)
         done = set(there)
         seeds = [seed for seed in seeds if seed not in done]

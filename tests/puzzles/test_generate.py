@@ -120,8 +120,17 @@ def test_a_resumed_run_makes_only_the_puzzles_missing(tmp_path: Path) -> None:
     (out / "gen-1-20.txt").write_text((out / "gen-1-22.txt").read_text())  # not the puzzle of seed 20
     wrong = runner.invoke(cli, [*args, "--resume"])
     assert wrong.exit_code == 1 and wrong.stderr == (  # one line: no progress bar off a terminal
-        f"Error: puzzle file {out / 'gen-1-20.txt'} is not the puzzle of seed 20: give --out another folder\n"
+        f"Error: puzzle file {out / 'gen-1-20.txt'} is not the puzzle of seed 20 (its id is gen-1-22):"
+        " give --out another folder\n"
     )
+    # Edited by hand with its id kept: its rack no longer holds what its answer lays.
+    (out / "gen-1-20.txt").write_bytes(written["gen-1-20.txt"])
+    edited = written["gen-1-21.txt"].decode()
+    rack = next(line for line in edited.splitlines() if line.startswith("rack: "))
+    (out / "gen-1-21.txt").write_text(edited.replace(rack, "rack: R1 R2 R3"))
+    tampered = runner.invoke(cli, [*args, "--resume"])
+    assert tampered.exit_code == 1
+    assert "gen-1-21.txt is not the puzzle of seed 21 (its answer is not legal)" in tampered.stderr
 
 
 @pytest.mark.parametrize(("level", "seed"), [(4, 1), (5, 28)])
