@@ -115,6 +115,11 @@ def name(tiles: Sequence[Tile] | Counter[Tile], rules: RuleSet) -> str:
     return format_tiles(reading.tiles if reading else sorted(items))
 
 
+def tiles_named(text: str, rules: RuleSet) -> tuple[Tile, ...]:
+    """The tiles of a set as a step names it (``J B8 B9``), in that order."""
+    return tuple(t for word in text.split() for t in parse_token(word, rules))
+
+
 def renamed(written: Sequence[Tile], tiles: Counter[Tile], rules: RuleSet) -> str:
     """A set as a person sees it, grown or trimmed from how it was ``written``: under strict and
     locked jokers its jokers keep standing for what they stood for there (its order says so:
@@ -660,8 +665,7 @@ def tables_after_steps(
     def shown(tiles: Counter[Tile], called: str) -> tuple[Tile, ...]:
         if strict and tiles[JOKER]:
             # As written in the answer or on the old table, else as the step named it.
-            named = [t for word in called.split() for t in parse_token(word, rules)]
-            for order in (*known, named):
+            for order in (*known, tiles_named(called, rules)):
                 if Counter(order) == tiles:
                     return tuple(order)
         return _ordered(tiles, rules)
@@ -721,8 +725,6 @@ def _replayed(
                 return k
         raise AssertionError(f"no set {called!r} holding {format_tiles(sorted(holding.elements()))}")
 
-    def parse(text: str) -> Counter[Tile]:
-        return Counter(t for tok in text.split() for t in parse_token(tok, rules))
 
     def change(k: int, tiles: Counter[Tile]) -> None:
         table[k] = (renamed(origin[k], tiles, rules), tiles)
@@ -749,13 +751,13 @@ def _replayed(
             assert whole == tiles, f"split names the wrong tiles: {step}"
             parts = []
             for piece in step.target.split(" | "):
-                part = parse(piece)
+                part = Counter(tiles_named(piece, rules))
                 assert not (part - whole), f"split takes what the set does not hold: {step}"
                 whole -= part
                 parts.append((piece, part))
             assert not whole, f"split leaves tiles out: {step}"
             table[k : k + 1] = parts  # the parts where the run was
-            origin[k : k + 1] = [[t for word in piece.split() for t in parse_token(word, rules)] for piece, _ in parts]
+            origin[k : k + 1] = [tiles_named(piece, rules) for piece, _ in parts]
             changed = set(range(k, k + len(parts)))
         elif step.action in ("retrieve", "swap"):
             new, old = step.tiles
@@ -780,7 +782,7 @@ def _replayed(
             deliver(step.target, tiles)
         else:
             assert step.action == "lay", f"unknown action {step.action!r}"
-            laid = parse(step.target)
+            laid = Counter(tiles_named(step.target, rules))
             assert laid == tiles, f"lays other tiles than it names: {step}"
             # Table tiles put aside for it (two new sets may look the same: each takes its share).
             put = aside.get(step.target, Counter()) & laid
@@ -789,7 +791,7 @@ def _replayed(
                 del aside[step.target]
             from_rack(laid - put, step)
             table.append((step.target, laid))
-            origin.append([t for word in step.target.split() for t in parse_token(word, rules)])
+            origin.append(tiles_named(step.target, rules))
             changed = {len(table) - 1}
         yield (
             [s for _, s in table],

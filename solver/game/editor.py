@@ -38,8 +38,8 @@ from solver.jokers import keeps_places
 from solver.melds import preferred, readings, why_invalid
 from solver.position import Position
 from solver.rules import JokerRules, RuleSet
-from solver.steps import NEW, Plan, Step
-from solver.tiles import JOKER, Tile, format_tiles, parse_token
+from solver.steps import NEW, Plan, Step, tiles_named
+from solver.tiles import JOKER, Tile, format_tiles
 from solver.validator import validate
 
 Sets = tuple[tuple[Tile, ...], ...]
@@ -551,16 +551,13 @@ def _step_commands(editor: TurnEditor, step: Step) -> list[Command]:
             raise LookupError(shown)
         return found[0]
 
-    def tiles(shown: str) -> tuple[Tile, ...]:
-        return tuple(t for word in shown.split() for t in parse_token(word, rules))
-
     def to(source: int, moving: tuple[Tile, ...]) -> Command:
         if step.target.startswith(NEW):  # put aside in the workspace until that set is laid
             return Command("take", source, moving)
         return Command("move", source, moving, where(step.target))
 
     if step.action == "split":
-        n, parts = where(step.source), [tiles(part) for part in step.target.split(" | ")]
+        n, parts = where(step.source), [tiles_named(part, rules) for part in step.target.split(" | ")]
         if tuple(t for part in parts for t in part) != editor.state.table[n]:
             # Not cuts of the run as it lies (a joker changes places): the parts move out whole.
             return [Command("move", n, part, None) for part in parts[1:]]
