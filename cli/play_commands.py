@@ -162,28 +162,24 @@ def play(ctx: click.Context, /, **params: Any) -> None:
             # Every round's own seed deals it again as the first round of `play --seed`.
             dealt = f" (seed {game.config.seed})" if round_number > 1 else ""
             screen.echo(f"Round {round_number}{dealt}: {first} (the highest tile in the draw).")
-            while not game.over:
-                if game.seat == HUMAN:
-                    timer = TurnTimer(rule) if rule is not None else None
-                    try:
+            try:
+                while not game.over:
+                    if game.seat == HUMAN:
+                        timer = TurnTimer(rule) if rule is not None else None
                         record = _human_turn(game, screen, prompt, timer, round_number)
-                    except KeyboardInterrupt:  # Ctrl-C twice at the prompt: left, as by 'quit'
-                        screen.abandoned(match)
-                        raise
-                    if record is None:
-                        screen.abandoned(match)
-                        return
-                else:
-                    try:
+                        if record is None:
+                            screen.abandoned(match)
+                            return
+                    else:
                         with screen.thinking(names[game.seat]):
                             record = guarded(lambda: _ai_move(game, ais))  # noqa: B023 - called at once
-                    except KeyboardInterrupt:  # Ctrl-C while an AI thinks: nothing to drop, leave
-                        screen.abandoned(match)
-                        raise
-                    screen.ai_turn(record, game.rules)
-                screen.table_now(game.table)
-                if writer is not None:
-                    writer.turn(record)
+                        screen.ai_turn(record, game.rules)
+                    screen.table_now(game.table)
+                    if writer is not None:
+                        writer.turn(record)
+            except KeyboardInterrupt:  # Ctrl-C twice at the prompt, or once while an AI thinks: left
+                screen.abandoned(match)
+                raise
             result = game.result()
             if writer is not None:
                 writer.result(result)
