@@ -60,10 +60,8 @@ def test_illegal_answer_lists_every_violation() -> None:
 def test_an_invalid_set_elsewhere_does_not_hide_the_joker_rules() -> None:
     # Under strict jokers the retrieved joker lies in a set with no rack tile (official retrieval
     # asks two) while B7 K1 is too short: both are said, the joker's rule too.
-    position = dataclasses.replace(
-        Position.from_strings("R5 B7 K1", ["R4 J R6", "B8 B9 B10"]),
-        rules=RuleSet.from_options({"joker-rules": "strict"}),
-    )
+    rules = RuleSet.from_options({"joker-rules": "strict"})
+    position = Position.from_strings("R5 B7 K1", ["R4 J R6", "B8 B9 B10"], rules=rules)
     report = check_answer(position, sets("R4 R5 R6", "J B8 B9 B10", "B7 K1"))
     assert [v.code for v in report.violations] == ["invalid_set", "joker_retrieval"]
 
@@ -71,10 +69,8 @@ def test_an_invalid_set_elsewhere_does_not_hide_the_joker_rules() -> None:
 def test_a_tile_from_nowhere_does_not_hide_the_joker_rules() -> None:
     """K12 is on neither the table nor the rack, and the joker of R6 J R8 R9 went back into its own
     set, R7 in its place: both are said."""
-    position = dataclasses.replace(
-        Position.from_strings("R7 K10 K11", ["R6 J R8 R9", "B5 B6 B7 B8 B9"]),
-        rules=RuleSet.from_options({"joker-rules": "strict"}),
-    )
+    rules = RuleSet.from_options({"joker-rules": "strict"})
+    position = Position.from_strings("R7 K10 K11", ["R6 J R8 R9", "B5 B6 B7 B8 B9"], rules=rules)
     report = check_answer(position, sets("R6 R7 R8 R9 J", "K10 K11 K12", "B5 B6 B7 B8 B9"))
     assert [v.code for v in report.violations] == ["tile_not_available", "joker_retrieval"]
 
@@ -82,10 +78,8 @@ def test_a_tile_from_nowhere_does_not_hide_the_joker_rules() -> None:
 def test_a_broken_locked_set_marks_what_is_left_of_it() -> None:
     """R3 left the locked R3 R4 R5 R6 J for a group of 3s: the violation is about R4 R5 R6 J (it
     marked the group, the set holding the tile named)."""
-    position = dataclasses.replace(
-        Position.from_strings("B3 O3", ["R3 R4 R5 R6 J", "K1 K2 K3 K4"]),
-        rules=RuleSet.from_options({"joker-rules": "locked"}),
-    )
+    rules = RuleSet.from_options({"joker-rules": "locked"})
+    position = Position.from_strings("B3 O3", ["R3 R4 R5 R6 J", "K1 K2 K3 K4"], rules=rules)
     report = check_answer(position, sets("K1 K2 K3 K4", "R4 R5 R6 J", "R3 B3 O3"))
     assert [v.code for v in report.violations] == ["locked_set_broken"]
     assert report.violation_sets() == ((1,),)

@@ -59,6 +59,15 @@ def table(p: Any) -> list[list[str]]:
     return [tiles(p, f"#board [data-set='{i}']") for i in range(count)]
 
 
+def lay_first_by_keyboard(p: Any, rack: list[str]) -> None:
+    """The rack's first tile laid as a new set with the keyboard alone (Enter picks, Enter lays)."""
+    tab_to(p, f"#board .rack-zone [data-tile='{rack[0]}']")
+    p.keyboard.press("Enter")
+    tab_to(p, "#board [data-move-to='new']")
+    p.keyboard.press("Enter")
+    wait_count(p, "#board .rack-zone", len(rack) - 1)
+
+
 def wait_count(p: Any, selector: str, count: int) -> None:
     until(p, "([s, n]) => document.querySelectorAll(s).length === n", [f"{selector} [data-tile]", count])
 
@@ -350,11 +359,7 @@ def test_a_turn_by_keyboard_swap_and_sort(page: Page) -> None:
     end_turn(p, "#draw")
     assert p.inner_text("#notice").startswith("You drew ")
     drawn = tiles(p, "#board .rack-zone")
-    tab_to(p, f"#board .rack-zone [data-tile='{drawn[0]}']")
-    p.keyboard.press("Enter")
-    tab_to(p, "#board [data-move-to='new']")
-    p.keyboard.press("Enter")
-    wait_count(p, "#board .rack-zone", len(drawn) - 1)
+    lay_first_by_keyboard(p, drawn)
     assert p.inner_text("#notice") == ""
 
 
@@ -363,11 +368,7 @@ def test_undo_redo_and_reset_keep_the_focus_on_the_turn(page: Page) -> None:
     p = page.open("/play")
     new_game(p, seed=131)
     rack = tiles(p, "#board .rack-zone")
-    tab_to(p, f"#board .rack-zone [data-tile='{rack[0]}']")
-    p.keyboard.press("Enter")
-    tab_to(p, "#board [data-move-to='new']")
-    p.keyboard.press("Enter")
-    wait_count(p, "#board .rack-zone", len(rack) - 1)
+    lay_first_by_keyboard(p, rack)
     tab_to(p, "#undo")
     p.keyboard.press("Enter")  # nothing left to undo: on to Redo
     wait_count(p, "#board .rack-zone", len(rack))
