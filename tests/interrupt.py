@@ -10,7 +10,7 @@ import time
 from collections.abc import Callable
 from typing import IO, NamedTuple
 
-COMMAND = [sys.executable, "-c", "from cli.main import main; main()"]
+COMMAND = [sys.executable, "-c", "from cli.entry import main; main()"]
 
 
 class Stopped(NamedTuple):

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import sys
+import types
 from collections import Counter
 from pathlib import Path
 from typing import Any
@@ -19,6 +20,7 @@ import click
 import pytest
 from click.testing import CliRunner, Result
 
+from cli import entry
 from cli.main import cli, main
 from solver.melds import is_valid
 from solver.rules import RuleSet, Wrap
@@ -811,6 +813,22 @@ def run_entry_point(monkeypatch: pytest.MonkeyPatch, args: list[str]) -> int:
         code = exit_.code
         return code if isinstance(code, int) else (0 if code is None else 1)
     return 0
+
+
+class _LoadingInterrupted(types.ModuleType):
+    """``cli.main`` as Ctrl-C finds it while its imports still run."""
+
+    def __getattr__(self, name: str) -> object:
+        raise KeyboardInterrupt
+
+
+def test_ctrl_c_while_the_program_loads_leaves_quietly(monkeypatch: pytest.MonkeyPatch,
+                                                       capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setitem(sys.modules, "cli.main", _LoadingInterrupted("cli.main"))
+    with pytest.raises(SystemExit) as exit_:
+        entry.main()
+    assert exit_.value.code == 130
+    assert capsys.readouterr() == ("", "Interrupted.\n")
 
 
 def test_entry_point_bad_input_exit_1(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,

@@ -39,7 +39,7 @@ class Server:
 
     def __init__(self, log: Path, *options: str) -> None:
         script = Path(sys.executable).with_name("rummikub")
-        command = [str(script)] if script.exists() else [sys.executable, "-c", "from cli.main import main; main()"]
+        command = [str(script)] if script.exists() else [sys.executable, "-c", "from cli.entry import main; main()"]
         self.log = open(log, "w+")  # noqa: SIM115 - open while the server runs
         self.process = subprocess.Popen(
             [*command, "serve", "--port", "0", *options],
