@@ -446,13 +446,19 @@ def position_from_record(
     where: str,
     rule_overrides: Mapping[str, object] | None = None,
     opened: bool | None = None,
+    parts_alone: bool = False,
 ) -> Position:
     """A position from a JSON object: ``{"rack": [...], "table": [[...], ...], "initial_meld": false}``.
 
     Also accepted: ``opened`` (the inverse of ``initial_meld``), ``rules`` (an object of rule
     options), ``id``, ``title`` and ``notes``. A rack or a set may be one string of tokens.
-    Neither ``initial_meld`` nor ``opened`` given: opened unless the table is empty.
+    Neither ``initial_meld`` nor ``opened`` given: opened unless the table is empty. Messages
+    name ``where``, and the parts within it ("table set 2 in FILE line 3") unless ``parts_alone``
+    (the record is the whole input, as a web request is: "table set 2").
     """
+    def within(part: str) -> str:
+        return part if parts_alone else f"{part} in {where}"
+
     if not isinstance(record, dict):
         raise InputError(f"{where}: expected a JSON object with 'rack' and 'table'")
     unknown = sorted(set(record) - set(RECORD_FIELDS))
@@ -475,13 +481,13 @@ def position_from_record(
             if opened is not None and value != opened:
                 raise InputError(f"{where}: 'opened' and 'initial_meld' contradict each other")
             opened = value
-    rack = _json_tiles(record["rack"], f"rack in {where}", rules)
+    rack = _json_tiles(record["rack"], within("rack"), rules)
     raw_table = record.get("table", [])
     if not isinstance(raw_table, list):
         raise InputError(f"{where}: 'table' must be a list of sets")
     table = []
     for i, raw_set in enumerate(raw_table, 1):
-        set_where = f"table set {i} in {where}"
+        set_where = within(f"table set {i}")
         tiles = _json_tiles(raw_set, set_where, rules)
         check_table_set([t for t, _ in tiles], rules, set_where)
         table.append(tiles)

@@ -88,7 +88,7 @@ def position(body: Any, limits: Limits) -> Json:
     every rule), as a page loading a shared link needs it."""
     if isinstance(body, dict) and isinstance(body.get("rules"), dict):
         _check_bounds({k: v for k, v in body["rules"].items() if type(v) is int}, limits)
-    found = position_from_record(body, "request")
+    found = position_from_record(body, "request", parts_alone=True)
     check_rules(found.rules, limits)
     return found.to_dict()
 
@@ -258,7 +258,7 @@ def _position(body: Any, option_fields: set[str], limits: Limits) -> tuple[Posit
         return _puzzle(fields["puzzle"], 400).position, options
     if isinstance(record.get("rules"), dict):  # this server's bounds before the rules' own wider ones
         _check_bounds({k: v for k, v in record["rules"].items() if type(v) is int}, limits)
-    found = position_from_record(record, "request")
+    found = position_from_record(record, "request", parts_alone=True)
     check_rules(found.rules, limits)
     return found, options
 
