@@ -101,8 +101,9 @@ def least_moves(
     rules = position.rules
     answer = match(position.table, after, rules)
     # Nothing to gain; or an initial meld, whose sets of rack tiles this model does not keep apart.
-    if answer.tiles_moved == 0 or not position.opened or not supported(rules):
-        done = answer.tiles_moved == 0 or not (position.opened or rules.continue_after_meld)
+    untouched = answer.tiles_moved == 0 and sets_broken(position.table, answer.table) == 0
+    if untouched or not position.opened or not supported(rules):
+        done = untouched or not (position.opened or rules.continue_after_meld)
         return Rearrangement(answer.table, answer.tiles_moved, done, time.perf_counter() - started)
     model = _Model(rules, [list(s) for s in position.table], Counter(played))
     lp = model.lp
@@ -126,6 +127,16 @@ def least_moves(
     if found.tiles_moved > answer.tiles_moved:
         raise ValidationFailure("least_moves moved more tiles than the answer it started from")
     return Rearrangement(found.table, found.tiles_moved, result.optimal, time.perf_counter() - started)
+
+
+def sets_broken(before: Sets, after: Sequence[Placed]) -> int:
+    """Old sets that lose a tile or are split, with the new sets built on them as ``after`` says."""
+    leaving = [Counter(s) for s in before]
+    for p in after:
+        if p.base is not None:
+            leaving[p.base] -= Counter(p.kept)
+    parts = Counter(p.base for p in after if p.base is not None)
+    return sum(1 for i, gone in enumerate(leaving) if gone or parts[i] > 1)
 
 
 def match(before: Sets, after: Sets, rules: RuleSet) -> Rearrangement:
@@ -175,7 +186,8 @@ def _best_bases(
     new: list[Counter[Tile]],
 ) -> dict[int, tuple[int, Counter[Tile]]]:
     """When candidate bases compete: the choice keeping the most tiles, a small integer program;
-    of those, the one basing the most new sets on an old set they repeat exactly, then the one
+    of those, the one breaking the fewest old sets (each kept whole by one new set), then the one
+    basing the most new sets on an old set they repeat exactly, then the one
     keeping the most neighbours of an old run together (``old_order``: each old set in its natural
     order). A copy of a tile from the rack can stand in for the table's own, so several choices
     keep as many tiles: a set the answer leaves unchanged is then its own base, untouched by the
@@ -219,13 +231,25 @@ def _best_bases(
                 lp.row(f"n_{i}_{j}_{len(neighbours)}_a", [(n, 1), (kept[i, j, a], -1)], -INF, 0)
                 lp.row(f"n_{i}_{j}_{len(neighbours)}_b", [(n, 1), (kept[i, j, b], -1)], -INF, 0)
                 neighbours.append(n)
+    kept_whole: Terms = []  # old set i kept whole (as it was, or grown) by new set j
+    for (i, j), b in chosen.items():
+        u = lp.var(f"u_{i}_{j}", 1)
+        size = sum(old[i].values())
+        lp.row(f"u_{i}_{j}", [(u, size), *[(k, -1) for (ii, jj, _), k in kept.items() if (ii, jj) == (i, j)]], -INF, 0)
+        kept_whole.append((u, 1))
     tiles = [(k, 1) for k in kept.values()]
     whole = [(b, 1) for (i, j), b in chosen.items() if old[i] == new[j]]
     together = [(n, 1) for n in neighbours]
     w_whole = len(together) + 1
-    w_tiles = (len(whole) + 1) * w_whole
-    lp.objective = [(k, w_tiles) for k, _ in tiles] + [(b, w_whole) for b, _ in whole] + together
-    lp.stages = [tiles, whole, together]
+    w_kept_whole = (len(whole) + 1) * w_whole
+    w_tiles = (len(kept_whole) + 1) * w_kept_whole
+    lp.objective = (
+        [(k, w_tiles) for k, _ in tiles]
+        + [(u, w_kept_whole) for u, _ in kept_whole]
+        + [(b, w_whole) for b, _ in whole]
+        + together
+    )
+    lp.stages = [tiles, kept_whole, whole, together]
     lp.hint = [0] * len(lp.names)
     values = get_backend("bnb")(lp, None).values
     assert values is not None
@@ -314,6 +338,7 @@ class _Model:
         self.use: dict[Tile, Terms] = {t: [] for t in self.available}
         self.kept: Terms = []
         self.same: dict[int, int] = {}  # old set -> "stays exactly as it was"
+        self.whole: Terms = []  # "old set i stays whole (as it was, or only grown)", one per way
         self.free_runs = [self._runs("f", c) for c in range(rules.colours)]
         self.free_groups = self._groups()
         self.old_runs: dict[int, list[_Runs]] = {}  # old run -> its flows (the last ones keep jokers)
@@ -404,6 +429,7 @@ class _Model:
         for t, c in Counter(old).items():
             self.use[t].append((same, c))
         self.kept.append((same, len(old)))
+        self.whole.append((same, 1))
         kept: dict[Tile, Terms] = {}  # tile of the old set -> variables keeping it somewhere
         kinds = _kinds(old, self.rules)
         if Kind.RUN in kinds:
@@ -445,12 +471,24 @@ class _Model:
             for p, v in flow.starts.items():
                 if p > last_place:
                     lp.upper[v] = 0
+            kj = None
             if h and flow.jokers:  # a joker flow keeps jokers, with a kept numbered tile
                 kj = lp.var(f"kj{i}_{h}", old_jokers)
                 lp.row(f"keptj{i}_{h}", [(kj, 1), *[(j, -1) for j in flow.jokers.values()]], -INF, 0)
                 lp.row(f"keptjn{i}_{h}", [(kj, 1), *[(k, -old_jokers) for k, _ in mine]], -INF, 0)
                 self.kept.append((kj, 1))
                 kept.setdefault(JOKER, []).append((kj, 1))
+            if old_jokers and kj is None:
+                continue  # the jokers stay only in the joker flows: the old run cannot stay whole here
+            # Whole here: one run of this flow keeps every tile of the old run.
+            whole = lp.var(f"whole{i}_{h}", 1)
+            for k, _ in mine:
+                lp.row(f"wholek{i}_{h}_{k}", [(whole, 1), (k, -1)], -INF, 0)
+            if kj is not None:
+                lp.row(f"wholej{i}_{h}", [(whole, old_jokers), (kj, -1)], -INF, 0)
+            most = sum(lp.upper[v] for v in flow.starts.values())
+            lp.row(f"wholeone{i}_{h}", [*starts, (whole, most)], -INF, most + 1)
+            self.whole.append((whole, 1))
 
     def _old_group(self, i: int, old: list[Tile], kept: dict[Tile, Terms]) -> None:
         """The one group built on old group i: which colours, how many jokers, what it keeps."""
@@ -483,12 +521,17 @@ class _Model:
         members.append((jokers, 1))
         lp.row(f"ogmin{i}", [*members, (exists, -rules.min_set_size)], 0, INF)
         lp.row(f"ogmax{i}", [*members, (exists, -rules.colours)], -INF, 0)
+        whole = lp.var(f"owhole{i}", 1)  # the group built on it keeps every tile
+        for k, _ in mine:
+            lp.row(f"owholek{i}_{k}", [(whole, 1), (k, -1)], -INF, 0)
         if old_jokers:
             kj = lp.var(f"kj{i}", old_jokers)
             lp.row(f"keptj{i}", [(kj, 1), (jokers, -1)], -INF, 0)
             lp.row(f"keptjn{i}", [(kj, 1), *[(k, -old_jokers) for k, _ in mine]], -INF, 0)
             kept.setdefault(JOKER, []).append((kj, 1))
             self.kept.append((kj, 1))
+            lp.row(f"owholej{i}", [(whole, old_jokers), (kj, -1)], -INF, 0)
+        self.whole.append((whole, 1))
         self.old_groups[i] = _OldGroup(number, exists, use, jokers)
 
     def _finish(self) -> None:
@@ -497,11 +540,14 @@ class _Model:
         for t, terms in self.use.items():
             lp.row(f"tile_{t}", terms, self.available[t], self.available[t])
         same = [(v, 1) for v in self.same.values()]
-        # Lexicographic: most tiles unmoved, then most old sets left as they were.
-        w_kept = len(same) + 1
-        lp.objective = [(v, w_kept * c) for v, c in self.kept] + same
-        lp.objective_bound = w_kept * sum(len(s) for s in self.table) + len(same)
-        lp.stages = [list(self.kept), same]
+        # Lexicographic: most tiles unmoved, then fewest old sets broken (most left whole: a
+        # person's work, as puzzles measure it), then most old sets left exactly as they were.
+        n = len(same)
+        w_whole = n + 1
+        w_kept = (n + 1) ** 2
+        lp.objective = [(v, w_kept * c) for v, c in self.kept] + [(v, w_whole) for v, _ in self.whole] + same
+        lp.objective_bound = w_kept * sum(len(s) for s in self.table) + w_whole * n + n
+        lp.stages = [list(self.kept), list(self.whole), same]
 
     # -- the answer as a start, and decoding -----------------------------------------------
     def encode(self, after: Sets) -> list[int]:

@@ -32,7 +32,7 @@ from typing import TYPE_CHECKING, Any
 
 from solver.initial_meld import a_meld
 from solver.jokers import run_declaring, table_readings
-from solver.least_moves import Placed, Rearrangement, least_moves, match
+from solver.least_moves import Placed, Rearrangement, least_moves, match, sets_broken
 from solver.melds import Kind, best_reading
 from solver.rules import JokerRules, RuleSet
 from solver.tiles import JOKER, Tile, format_tiles, parse_token
@@ -262,8 +262,7 @@ class _Planner:
                 leaving[p.base] -= Counter(p.kept)
             arriving.append(Counter(p.tiles) - Counter(p.kept))
         self.leaving = leaving
-        parts = Counter(p.base for p in self.after if p.base is not None)
-        self.broken = sum(1 for i, gone in enumerate(leaving) if gone or parts[i] > 1)
+        self.broken = sets_broken(self.before, self.after)
         self.flows = self._sources(leaving, arriving, Counter(played))
 
     # -- which tile comes from where --------------------------------------------------------
