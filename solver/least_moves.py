@@ -232,7 +232,7 @@ def _best_bases(
                 lp.row(f"n_{i}_{j}_{len(neighbours)}_b", [(n, 1), (kept[i, j, b], -1)], -INF, 0)
                 neighbours.append(n)
     kept_whole: Terms = []  # old set i kept whole (as it was, or grown) by new set j
-    for (i, j), b in chosen.items():
+    for i, j in chosen:
         u = lp.var(f"u_{i}_{j}", 1)
         size = sum(old[i].values())
         lp.row(f"u_{i}_{j}", [(u, size), *[(k, -1) for (ii, jj, _), k in kept.items() if (ii, jj) == (i, j)]], -INF, 0)
