@@ -17,7 +17,7 @@ from typing import Any
 
 from solver.errors import BackendError, InputError, RummikubError, ValidationFailure
 from solver.executors import Workers, open_executor, run_tasks
-from solver.files import MAX_INPUT_BYTES, RepeatedKey, json_loads, position_from_record, text_of
+from solver.files import MAX_INPUT_BYTES, load_json, position_from_record, text_of
 from solver.solve import SolveOptions, solve
 
 
@@ -54,14 +54,7 @@ def answer_line(number: int, raw: bytes | None, settings: BatchSettings) -> tupl
             raise _LineError(problem)
         if not text.strip():
             raise _LineError("empty (expected a JSON object)")
-        try:
-            record = json_loads(text)
-        except RepeatedKey as err:
-            raise _LineError(str(err)) from None
-        except json.JSONDecodeError as err:
-            raise _LineError(f"not valid JSON: {err.msg} at column {err.colno}") from None
-        except (ValueError, RecursionError):  # an integer of thousands of digits, deep nesting
-            raise _LineError("not valid JSON: nested too deeply or too large a number") from None
+        record = load_json(text, where, one_line=True)
         position = position_from_record(record, where, dict(settings.rule_overrides), settings.opened)
         solution = solve(position, settings.options)
         return json.dumps(solution.to_dict(settings.timing)), Outcome.ANSWERED

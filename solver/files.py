@@ -33,28 +33,33 @@ from solver.tiles import Tile, TileSyntaxError, parse_token
 from solver.wording import json_text
 
 
-class RepeatedKey(Exception):
-    """A JSON object holding one key twice (plain ``json`` keeps the last one silently)."""
-
+class _RepeatedKey(Exception):
     def __init__(self, key: str) -> None:
         super().__init__(key)
         self.key = key
 
-    def __str__(self) -> str:
-        return f"key {self.key!r} appears twice in one object"
 
-
-def json_loads(text: str) -> Any:
-    """``json.loads``, refusing a repeated key (RepeatedKey): every reader of our JSON formats
-    treats a repeated key as the error it is, never as the last one winning."""
-    return json.loads(text, object_pairs_hook=_no_repeated_keys)
+def load_json(text: str, where: str, one_line: bool = False) -> Any:
+    """JSON text, as every reader of our JSON formats reads it: a key repeated in one object is an
+    error (plain ``json`` keeps the last one silently), and anything unreadable is InputError
+    ``WHERE line L: not valid JSON: ... at column C`` (``one_line``: ``where`` names the line)."""
+    try:
+        return json.loads(text, object_pairs_hook=_no_repeated_keys)
+    except _RepeatedKey as err:
+        key = err.key if len(err.key) <= 40 else err.key[:40] + "…"
+        raise InputError(f"{where}: key {key!r} appears twice in one object") from None
+    except json.JSONDecodeError as err:
+        line = "" if one_line else f" line {err.lineno}"
+        raise InputError(f"{where}{line}: not valid JSON: {err.msg} at column {err.colno}") from None
+    except (ValueError, RecursionError):  # an integer of thousands of digits, deep nesting
+        raise InputError(f"{where}: not valid JSON: nested too deeply or too large a number") from None
 
 
 def _no_repeated_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     data: dict[str, Any] = {}
     for key, value in pairs:
         if key in data:
-            raise RepeatedKey(key)
+            raise _RepeatedKey(key)
         data[key] = value
     return data
 
@@ -302,16 +307,7 @@ def position_from_text(
     """A position file's content (``key: value`` lines, or one JSON object), wherever it came
     from: a file on disk, or one uploaded to the web app. ``label`` names it in messages."""
     if text.lstrip().startswith("{"):
-        try:
-            record = json_loads(text)
-        except RepeatedKey as err:
-            raise InputError(f"position file {label}: {err}") from None
-        except json.JSONDecodeError as err:
-            raise InputError(f"position file {label} line {err.lineno}: not valid JSON ({err.msg})") from None
-        except (ValueError, RecursionError):  # an integer of thousands of digits, deep nesting
-            raise InputError(
-                f"position file {label}: not valid JSON (nested too deeply or too large a number)"
-            ) from None
+        record = load_json(text, f"position file {label}")
         if isinstance(record, dict):  # a puzzle's JSON (puzzles show --json): its answer is no part of it
             record = {k: v for k, v in record.items() if k not in PUZZLE_JSON_FIELDS}
         return position_from_record(record, f"position file {label}", rule_overrides, opened)

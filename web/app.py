@@ -7,7 +7,6 @@ request a person got wrong (never a traceback). The library is reached only thro
 
 from __future__ import annotations
 
-import json
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
@@ -26,7 +25,8 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from solver.files import RepeatedKey, json_loads
+from solver.errors import InputError
+from solver.files import load_json
 from web import games, reviews, scores, service
 from web.games import Sessions
 from web.limits import Limits
@@ -340,15 +340,9 @@ async def _json_body(request: Request, limits: Limits, optional: bool = False) -
             return None
         raise BadRequest(400, "request: empty body (expected a JSON object)")
     try:
-        return json_loads(text)
-    except RepeatedKey as err:
-        raise BadRequest(400, f"request: key {service.shown(err.key)} appears twice in one object") from None
-    except json.JSONDecodeError as err:
-        raise BadRequest(
-            400, f"request: not valid JSON: {err.msg} at line {err.lineno} column {err.colno}"
-        ) from None
-    except (ValueError, RecursionError):  # an integer of thousands of digits, deep nesting
-        raise BadRequest(400, "request: not valid JSON: nested too deeply or too large a number") from None
+        return load_json(text, "request")
+    except InputError as err:
+        raise BadRequest(400, service.one_line(str(err))) from None
 
 
 def _json(answer: tuple[int, Any]) -> Response:

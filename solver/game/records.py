@@ -33,7 +33,7 @@ from pathlib import Path
 from typing import Any
 
 from solver.errors import InputError, RulesError
-from solver.files import RepeatedKey, json_loads, read_input, write_whole
+from solver.files import load_json, read_input, write_whole
 from solver.game.engine import RACK_SIZE, Game, RoundResult, TurnRecord
 from solver.game.scoring import blocked_winners, joker_value, rack_value, standard_scores
 from solver.melds import why_invalid
@@ -289,14 +289,7 @@ def parse_record(text: str, label: str = "<record>") -> GameRecord:
     places: list[str] = []  # where each turn, then the result, was read
     for number, line in numbered:
         where = f"record {label} line {number}"
-        try:
-            data = json_loads(line)
-        except RepeatedKey as err:
-            raise InputError(f"{where}: {err}") from None
-        except json.JSONDecodeError as err:
-            raise InputError(f"{where}: not valid JSON: {err.msg} at column {err.colno}") from None
-        except (ValueError, RecursionError):
-            raise InputError(f"{where}: not valid JSON: nested too deeply or too large a number") from None
+        data = load_json(line, where, one_line=True)
         reader = _Reader(data, where)
         kind = reader.text("type", ("game", "turn", "result"))
         if header is None:

@@ -31,7 +31,7 @@ from enum import StrEnum
 from typing import Any
 
 from solver.errors import InputError
-from solver.files import RepeatedKey, json_loads, read_text
+from solver.files import load_json, read_text
 from solver.tiles import Tile, TileSyntaxError, format_tiles, parse_token
 from solver.wording import count, json_text
 
@@ -613,14 +613,7 @@ def _round_json(rnd: Round) -> dict[str, Any]:
 def loads(text: str, label: str = "<text>") -> Sheet:
     """A sheet from the score file's text; ``label`` names the file in messages."""
     where = f"score file {label}"
-    try:
-        data = json_loads(text)
-    except RepeatedKey as err:
-        raise InputError(f"{where}: {err}") from None
-    except json.JSONDecodeError as err:
-        raise InputError(
-            f"{where} is not valid JSON (line {err.lineno} column {err.colno}: {err.msg})"
-        ) from None
+    data = load_json(text, where)
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise InputError(f'{where} is not a score sheet (expected a JSON object with "format": "{FORMAT}")')
     _check_keys(data, _TOP_KEYS, where)

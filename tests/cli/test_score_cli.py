@@ -297,7 +297,8 @@ def test_reopen_and_continue(game: Path) -> None:
 @pytest.mark.parametrize(
     "content, problem",
     [
-        ("{not json", "is not valid JSON (line 1"),
+        ("{not json", " line 1: not valid JSON: Expecting property name enclosed in double quotes at column 2"),
+        ("[" * 100_000, ": not valid JSON: nested too deeply or too large a number"),
         ('{"format": "something-else"}', "is not a score sheet"),
         (
             '{"format": "rummikub-score-sheet", "version": 9, "settings": {}, "players": [], "rounds": []}',

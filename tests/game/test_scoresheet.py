@@ -454,7 +454,8 @@ def changed(**changes: Any) -> str:
 @pytest.mark.parametrize(
     "text, problem",
     [
-        ("{", "is not valid JSON (line 1"),
+        ("{", " line 1: not valid JSON: Expecting property name enclosed in double quotes at column 2"),
+        ("[" * 100_000, ": not valid JSON: nested too deeply or too large a number"),
         (changed().replace('"Bob": "R5"', '"Bob": "R5", "Bob": "R6"'), "key 'Bob' appears twice"),
         ("[]", "is not a score sheet"),
         ('{"players": []}', "is not a score sheet"),

@@ -504,7 +504,7 @@ def test_json_file_errors_name_the_file() -> None:
     write("p.json", '{"rack": "R4",\n "table": [}\n')
     with pytest.raises(InputError) as err:
         load_position("p.json")
-    assert message(err).startswith("position file p.json line 2: not valid JSON (")
+    assert message(err).startswith("position file p.json line 2: not valid JSON: ")
     write("q.json", '{"rack": ["R4", "R0"]}')
     with pytest.raises(NotationError) as err:
         load_position("q.json")
@@ -540,7 +540,7 @@ def test_position_from_text_names_the_label_and_applies_overrides() -> None:
     assert message(err) == "invalid tile 'R44' in rack in position file upload.txt line 1: numbers run 1..13"
     with pytest.raises(InputError) as err:
         position_from_text('{"rack": [}', "upload.json")
-    assert message(err).startswith("position file upload.json line 1: not valid JSON (")
+    assert message(err).startswith("position file upload.json line 1: not valid JSON: ")
     pos = position_from_text('{"rack": "R4", "initial_meld": true}', "u", {"wrap": "full"}, opened=True)
     assert (pos.rules.wrap, pos.opened) == (Wrap.FULL, True)
 

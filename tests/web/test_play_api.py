@@ -622,7 +622,7 @@ def test_bad_game_requests_are_4xx_never_500(client: TestClient) -> None:
     assert error_of(client.get("/api/games/..%2F..%2Fetc"), 404)
     assert error_of(client.post(f"/api/games/{key}/fly"), 404) == "no action 'fly' on a game"
     assert error_of(client.get(f"/api/games/{key}/done"), 405)
-    assert error_of(client.post(f"/api/games/{key}/edit", content=b"{nope"), 400).startswith("request: not valid JSON")
+    assert error_of(client.post(f"/api/games/{key}/edit", content=b"{nope"), 400).startswith("request line 1: not valid JSON")
     assert error_of(client.get(f"/api/games/{key}/rounds/2/record"), 404).startswith("no round 2")
     assert error_of(client.post(f"/api/games/{key}/review", json={"round": "1"}), 400)
     game = play_out(client, game)
