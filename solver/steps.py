@@ -228,7 +228,7 @@ def _reaches(before: Sets, found: Plan, played: Sequence[Tile], rules: RuleSet, 
     """Whether the steps can be carried out as named and end in the table ``after``."""
     try:
         reached = replay(before, found, played, rules)
-    except AssertionError:
+    except StepsGoWrong:
         return False
     return Counter(_key(s) for s in reached) == Counter(_key(s) for s in after if s)
 
@@ -690,11 +690,21 @@ def _live_index(table: list[Counter[Tile]], k: int) -> int:
     return sum(1 for s in table[:k] if s)
 
 
+class StepsGoWrong(Exception):
+    """Steps that cannot be carried out as they are named (``replay`` says which and why)."""
+
+
+def _require(holds: bool, problem: str) -> None:
+    if not holds:
+        raise StepsGoWrong(problem)
+
+
 def replay(before: Sets, plan: Plan, played: Sequence[Tile], rules: RuleSet) -> list[Counter[Tile]]:
     """Carry the steps out on the old table, finding each set by the name the step uses.
 
     Checks what a person would notice: a step taking tiles a set does not hold, rack tiles the
-    rack does not hold, tiles "off the end" that are not at an end, tiles left in hand.
+    rack does not hold, tiles "off the end" that are not at an end, tiles left in hand; raises
+    StepsGoWrong for the first.
     """
     table: list[Counter[Tile]] = [Counter(s) for s in before]
     for after, _, _, _ in _replayed(before, plan, played, rules):
@@ -722,7 +732,7 @@ def _replayed(
         for k, (n, s) in enumerate(table):
             if n == called and not (holding - s):
                 return k
-        raise AssertionError(f"no set {called!r} holding {format_tiles(sorted(holding.elements()))}")
+        raise StepsGoWrong(f"no set {called!r} holding {format_tiles(sorted(holding.elements()))}")
 
 
     def change(k: int, tiles: Counter[Tile]) -> None:
@@ -738,7 +748,7 @@ def _replayed(
 
     def from_rack(tiles: Counter[Tile], step: Step) -> None:
         nonlocal rack
-        assert not (tiles - rack), f"uses what the rack does not hold: {step}"
+        _require(not (tiles - rack), f"uses what the rack does not hold: {step}")
         rack -= tiles
 
     for step in plan.steps:
@@ -747,14 +757,14 @@ def _replayed(
         if step.action == "split":
             k = find(step.source, tiles)
             whole = table[k][1].copy()  # earlier snapshots hold the set itself
-            assert whole == tiles, f"split names the wrong tiles: {step}"
+            _require(whole == tiles, f"split names the wrong tiles: {step}")
             parts = []
             for piece in step.target.split(" | "):
                 part = Counter(tiles_named(piece, rules))
-                assert not (part - whole), f"split takes what the set does not hold: {step}"
+                _require(not (part - whole), f"split takes what the set does not hold: {step}")
                 whole -= part
                 parts.append((piece, part))
-            assert not whole, f"split leaves tiles out: {step}"
+            _require(not whole, f"split leaves tiles out: {step}")
             table[k : k + 1] = parts  # the parts where the run was
             origin[k : k + 1] = [tiles_named(piece, rules) for piece, _ in parts]
             changed = set(range(k, k + len(parts)))
@@ -763,16 +773,16 @@ def _replayed(
             k = find(step.source, Counter([old]))
             from_rack(Counter([new]), step)
             if step.action == "retrieve":
-                assert old.is_joker, f"retrieves a tile that is not a joker: {step}"
+                _require(old.is_joker, f"retrieves a tile that is not a joker: {step}")
             else:
-                assert new.number == old.number and new.colour != old.colour, f"not a group swap: {step}"
+                _require(new.number == old.number and new.colour != old.colour, f"not a group swap: {step}")
             change(k, table[k][1] - Counter([old]) + Counter([new]))
             deliver(step.target, Counter([old]))
             moved += 1
         elif step.action in ("take", "move"):
             k = find(step.source, tiles)
             if step.action == "take":
-                assert _at_an_end(table[k][1], tiles, rules), f"takes tiles that are not at an end: {step}"
+                _require(_at_an_end(table[k][1], tiles, rules), f"takes tiles that are not at an end: {step}")
             change(k, table[k][1] - tiles)
             deliver(step.target, tiles)
             moved += sum(tiles.values())
@@ -780,9 +790,9 @@ def _replayed(
             from_rack(tiles, step)
             deliver(step.target, tiles)
         else:
-            assert step.action == "lay", f"unknown action {step.action!r}"
+            _require(step.action == "lay", f"unknown action {step.action!r}")
             laid = Counter(tiles_named(step.target, rules))
-            assert laid == tiles, f"lays other tiles than it names: {step}"
+            _require(laid == tiles, f"lays other tiles than it names: {step}")
             # Table tiles put aside for it (two new sets may look the same: each takes its share).
             put = aside.get(step.target, Counter()) & laid
             aside[step.target] = aside.get(step.target, Counter()) - put
@@ -798,9 +808,9 @@ def _replayed(
             {target: tiles.copy() for target, tiles in aside.items()},
             [n for n, _ in table],
         )
-    assert not aside, "table tiles left in hand"
-    assert not rack, "played tiles left on the rack"
-    assert moved == plan.tiles_moved, f"the steps move {moved} table tiles, the plan says {plan.tiles_moved}"
+    _require(not aside, "table tiles left in hand")
+    _require(not rack, "played tiles left on the rack")
+    _require(moved == plan.tiles_moved, f"the steps move {moved} table tiles, the plan says {plan.tiles_moved}")
 
 
 def _at_an_end(tiles: Counter[Tile], taken: Counter[Tile], rules: RuleSet) -> bool:

@@ -17,7 +17,7 @@ from solver.position import Position
 from solver.rules import JokerRules, RuleSet, Wrap
 from solver.solution import SetChange
 from solver.solve import SolveOptions, solve
-from solver.steps import ACTIONS, Plan, best_steps, plan_steps, replay, tables_after_steps
+from solver.steps import ACTIONS, Plan, Step, StepsGoWrong, best_steps, plan_steps, replay, tables_after_steps
 from solver.tiles import JOKER, Tile, format_tiles
 from tests.strategies import positions
 
@@ -420,3 +420,17 @@ def test_a_trimmed_set_keeps_its_strict_joker_where_it_stands() -> None:
     answer, plan = best_steps(solve(position))
     assert plan.steps[1].describe() == "Take R9 off the end of J R5 R6 R7 R9 and keep it for the new set B9 R9 O9"
     assert commands_for(position, plan, [s.tiles for s in answer.table]) is not None
+
+
+@pytest.mark.parametrize(
+    ("step", "problem"),
+    [
+        (Step("take", (Tile.parse("R3"),), "R1 R2 R3 R4 R5", "new set"), "not at an end"),
+        (Step("add", (Tile.parse("K9"),), "rack", "R1 R2 R3 R4 R5"), "the rack does not hold"),
+        (Step("take", (Tile.parse("R5"),), "R2 R3 R4 R5", "R1 R2 R3 R4 R5"), "no set 'R2 R3 R4 R5'"),
+    ],
+)
+def test_steps_that_cannot_be_carried_out_are_refused_by_name(step: Step, problem: str) -> None:
+    # An exception of its own, not assert: plan() falls back on it, and python -O drops asserts.
+    with pytest.raises(StepsGoWrong, match=problem):
+        replay([[Tile.parse(t) for t in ["R1", "R2", "R3", "R4", "R5"]]], Plan((step,), 1), [], RuleSet())
