@@ -183,26 +183,5 @@ def _assignments(tiles: tuple[Tile, ...], rules: RuleSet) -> tuple[tuple[Tile, .
     return tuple(found)
 
 
-def can_host(roles: Sequence[Role], declared: Sequence[Tile]) -> list[int] | None:
-    """Indices into ``declared`` giving each role a distinct joker standing for one of its tiles.
-
-    None if there is no such matching (roles and declared jokers are few: a plain search).
-    """
-    used: list[int] = []
-
-    def place(i: int) -> bool:
-        if i == len(roles):
-            return True
-        for j, t in enumerate(declared):
-            if j not in used and t in roles[i].options:
-                used.append(j)
-                if place(i + 1):
-                    return True
-                used.pop()
-        return False
-
-    return list(used) if place(0) else None
-
-
 def numbered(tiles: Sequence[Tile]) -> Counter[Tile]:
     return Counter(t for t in tiles if not t.is_joker)

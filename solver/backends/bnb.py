@@ -48,10 +48,6 @@ QUICK_NODES = 7  # nodes for the one-shot weighted search before solving part by
 DIVE_NODES = 15
 DIVE_FIX_GAP = 0.3  # each step fixes every variable this close to an integer (at least one)
 TOLERANCE = 1e-6
-# Reduced-cost fixing in the later parts of the objective (points or tiles, sets kept): their
-# searches prove gaps of a point or two, where it fixes many columns. In the first part it
-# changed the searches more than it shortened them (bench/results/speed.md, session 10).
-FIX_BY_REDUCED_COSTS = True
 LP_ENGINE = "auto"  # see lp_engine.py: the compiled simplex when built, else HiGHS
 # An LP bound is rounded down only after adding this slack. HiGHS returns optima with dual
 # infeasibilities up to its 1e-7 tolerance (60% of the solves on the bench sets had some), so a
@@ -275,7 +271,10 @@ class _Search:
                 if len(changed):
                     engine.set_bounds(changed, lower[changed], upper[changed])
                 current_lower, current_upper = lower, upper
-                solved = self.lp_solution(reduced=FIX_BY_REDUCED_COSTS and bool(self.fixed))
+                # Reduced-cost fixing once a part is fixed: the later parts prove gaps of a point or
+                # two, where it fixes many columns; in the first part it changed the searches more
+                # than it shortened them (bench/results/speed.md).
+                solved = self.lp_solution(reduced=bool(self.fixed))
                 if solved is None:
                     continue  # infeasible
             x, bound = solved[:2]

@@ -161,8 +161,6 @@ class SimplexEngine:
         return lower, upper
 
     def reduced_costs(self) -> Any | None:
-        if not hasattr(self._simplex, "reduced_costs"):  # an extension built before it had them
-            return None
         out = self._np.empty(self._n)
         self._simplex.reduced_costs(out)
         return -out  # the extension minimises

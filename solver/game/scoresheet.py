@@ -201,10 +201,6 @@ class Round:
     could_have_opened: tuple[str, ...] = ()
     blocked: bool = False
 
-    def rack_of(self, player: str) -> Rack | None:
-        return next((rack for name, rack in self.racks if name == player), None)
-
-
 @dataclass(frozen=True)
 class RoundScore:
     """The outcome of one round: who won, each rack's penalty, each player's score (seat order)."""

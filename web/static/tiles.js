@@ -71,11 +71,3 @@ export function compareTiles(a, b) {
   const cb = pb.letter === JOKER ? 99 : colours.findIndex((c) => c.letter === pb.letter);
   return ca - cb || pa.number - pb.number;
 }
-
-/** A row of read-only tiles (a set or a rack), played tiles highlighted. */
-export function tileRow(tiles, played = []) {
-  const row = document.createElement("span");
-  row.className = "tiles";
-  tiles.forEach((t, i) => row.append(tileElement(t, { played: Boolean(played[i]) })));
-  return row;
-}
