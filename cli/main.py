@@ -82,6 +82,12 @@ def cli() -> None:
 @output_options
 @click.option("--svg", "svg_file", metavar="FILE", help="Also draw the position and the answer as SVG.")
 @click.option("--steps", is_flag=True, help="Also give the move as steps to carry out at the table.")
+@click.option(
+    "--dump-lp",
+    "lp_file",
+    metavar="FILE",
+    help="Also write the turn's integer program to FILE (LP format: HiGHS, CBC and CPLEX read it), for debugging.",
+)
 @click.pass_context
 def solve(
     ctx: click.Context,
@@ -98,6 +104,13 @@ def solve(
     from solver.solve import solve as solve_position
 
     position = _load_position(ctx, position_file, rack_file, table_file, params)
+    if params["lp_file"]:  # before the search: a solve that takes too long is what one debugs
+        from solver.files import write_whole
+        from solver.model import build_model
+
+        options = solve_options(params)
+        model = guarded(lambda: build_model(position, options.objective, options.formulation, exact=True))
+        guarded(lambda: write_whole(params["lp_file"], model.lp.to_lp_text(), "LP"))
     solution = guarded(
         lambda: solve_position(position, solve_options(params))
     )

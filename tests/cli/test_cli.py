@@ -1051,3 +1051,45 @@ def test_a_long_title_wraps_within_80_columns(tmp_path: Path) -> None:
     path.write_text("title: " + "a long title " * 10 + "\nrack: R1 R2 R3\n")
     out = run(["solve", str(path)]).stdout
     assert max(len(line) for line in out.splitlines()) <= 80 and out.startswith("a long title a long")
+
+
+@pytest.mark.parametrize(
+    ("position", "options"),
+    [
+        ('{"rack": "R4 R5 K7 B7 J", "table": ["R1 R2 R3", "O7 B7 K7"]}', []),
+        ('{"rack": "R4 R5 K7 B7 J", "table": ["R1 R2 R3", "O7 B7 K7"]}', ["--objective", "points", "--formulation", "sets"]),
+        ('{"rack": "K10 K11 K12 R1 O1 B1 B2"}', []),  # the initial meld
+        ('{"rack": "B7 R5 O7", "table": ["R4 J R6", "K1 K2 K3"]}', ["--joker-rules", "strict"]),
+    ],
+)
+def test_dump_lp_writes_the_model_another_solver_reads(tmp_path: Path, position: str, options: list[str]) -> None:
+    import highspy
+
+    from solver.backends import get_backend
+    from solver.files import position_from_text
+    from solver.model import build_model
+    from solver.solve import SolveOptions
+
+    lp_file = tmp_path / "turn.lp"
+    result = run(["solve", write(tmp_path, "p.json", position), "--dump-lp", lp_file, *options])
+    assert result.exit_code == 0, result.stderr
+    highs = highspy.Highs()
+    highs.setOptionValue("output_flag", False)
+    assert highs.readModel(str(lp_file)) == highspy.HighsStatus.kOk
+    highs.run()
+    assert highs.getModelStatus() == highspy.HighsModelStatus.kOptimal
+    # The file is the model the solver solves: the same optimum.
+    args = dict(zip(options[::2], options[1::2]))
+    rules = {"joker_rules": args["--joker-rules"]} if "--joker-rules" in args else {}
+    read = position_from_text(position, "p.json", rules)
+    chosen = SolveOptions(objective=args.get("--objective", "tiles"), formulation=args.get("--formulation", "auto"))
+    model = build_model(read, chosen.objective, chosen.formulation, exact=True)
+    values = get_backend("bnb")(model.lp, None).values
+    assert values is not None
+    assert round(highs.getInfo().objective_function_value) == sum(c * values[v] for v, c in model.lp.objective)
+
+
+def test_dump_lp_names_a_file_it_cannot_write(tmp_path: Path) -> None:
+    result = run(["solve", write(tmp_path, "p.json", '{"rack": "R4"}'), "--dump-lp", tmp_path / "no" / "turn.lp"])
+    assert result.exit_code == 1
+    assert result.stderr.startswith("Error: cannot write LP ") and "turn.lp" in result.stderr
