@@ -41,9 +41,9 @@ from dataclasses import dataclass, field
 from itertools import combinations
 
 from solver.backends import get_backend
-from solver.backends.linear import INF, LinearModel
 from solver.errors import BackendError, ValidationFailure
 from solver.jokers import table_readings
+from solver.lp import INF, LinearModel
 from solver.melds import Kind, best_reading, readings
 from solver.model.flow import add_run_flow, number_at, places
 from solver.position import Position

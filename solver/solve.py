@@ -10,9 +10,9 @@ from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 from solver.backends import get_backend
-from solver.backends.linear import INF
 from solver.errors import ValidationFailure
 from solver.initial_meld import best_meld_value, meld_value_bound
+from solver.lp import INF
 from solver.model import TurnModel, build_model, resolved_formulation
 from solver.model.deadline import BUILD_DEADLINE, BuildTimeLimit
 from solver.model.table_jokers import needs_joker_rows

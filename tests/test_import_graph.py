@@ -3,7 +3,7 @@
 Every ``import`` and ``from ... import`` counts, nested ones (inside functions, under
 ``TYPE_CHECKING``) included. Dependencies run from values up to the front-ends:
 
-values -> validator -> backends' data types -> models -> backends -> solve -> one-turn services
+values -> validator -> integer programs as data -> models -> backends -> solve -> one-turn services
 -> game and puzzles -> front-ends (web, then cli, which may start the web app).
 
 A module may import its own layer or a lower one, never a higher one, and never its own package's
@@ -42,7 +42,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
         ),
     ),
     ("validator", ("solver.validator",)),
-    ("backends' data types", ("solver.backends.linear",)),
+    ("integer programs as data", ("solver.lp",)),
     ("models", ("solver.model",)),
     ("backends", ("solver.backends",)),
     ("solve", ("solver.solve",)),

@@ -1,6 +1,6 @@
-"""Solver backends behind one small interface (``linear``): a LinearModel in, a BackendResult out.
+"""Solver backends behind one small interface (``solver.lp``): a LinearModel in, a BackendResult out.
 
-``get_backend`` chooses one by name; the backends import ``linear``, never this dispatcher.
+``get_backend`` chooses one by name; the backends import ``solver.lp``, never this dispatcher.
 
 Each backend module imports its solver library lazily, so the CLI starts fast and a missing
 library is a clear error rather than an import failure at start-up.
@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import importlib
 
-from solver.backends.linear import SolveFunction
 from solver.errors import BackendError
+from solver.lp import SolveFunction
 
 BACKENDS = ("bnb", "highs", "cpsat", "cbc")
 

@@ -25,9 +25,9 @@ from typing import Any
 
 from solver.backends.gomory import RowStore, gomory_cuts
 from solver.backends.highs import expand, solve_highs
-from solver.backends.linear import BackendResult, LinearModel, LpArrays
 from solver.backends.lp_engine import LpEngine, LpFailure, make_engine
 from solver.errors import BackendError
+from solver.lp import BackendResult, LinearModel, LpArrays
 
 # Gomory cuts at the root of each part of the objective (not the one-shot weighted search), by
 # LP engine. On HiGHS a round saves more LP solves than it costs; every cut row makes later

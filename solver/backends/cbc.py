@@ -5,8 +5,8 @@ from __future__ import annotations
 import time
 import warnings
 
-from solver.backends.linear import INF, BackendResult, LinearModel
 from solver.errors import BackendError
+from solver.lp import INF, BackendResult, LinearModel
 
 
 def solve_cbc(lp: LinearModel, time_limit: float | None) -> BackendResult:

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import time
 
-from solver.backends.linear import INF, BackendResult, LinearModel
 from solver.errors import BackendError
+from solver.lp import INF, BackendResult, LinearModel
 
 
 def solve_cpsat(lp: LinearModel, time_limit: float | None) -> BackendResult:

@@ -20,8 +20,8 @@ from typing import Any
 
 import numpy as np
 
-from solver.backends.linear import LpArrays
 from solver.backends.lp_engine import LpEngine
+from solver.lp import LpArrays
 
 FRACTION = 0.01  # a basic value this close to an integer makes no cut (numerically weak)
 MIN_EFFICACY = 1e-3  # distance the LP optimum is cut off, relative to the cut's norm

@@ -11,8 +11,8 @@ import sys
 import time
 from typing import Any
 
-from solver.backends.linear import BackendResult, LinearModel, LpArrays
 from solver.errors import BackendError
+from solver.lp import BackendResult, LinearModel, LpArrays
 
 _quiet = False
 

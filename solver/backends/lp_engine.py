@@ -21,7 +21,7 @@ import math
 from typing import Any, Protocol
 
 from solver.backends.highs import _new_highs, pass_model, run
-from solver.backends.linear import LpArrays
+from solver.lp import LpArrays
 
 ENGINES = ("simplex", "highs")
 SOLVES = [0]  # LP solves so far in this process, by every engine (the bench's work measure)

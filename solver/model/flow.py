@@ -26,7 +26,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cache
 
-from solver.backends.linear import INF, LinearModel
+from solver.lp import INF, LinearModel
 from solver.model.turn import TurnModel, add_kept_sets, add_objective, kept_copies, tile_counts
 from solver.position import Position
 from solver.rules import RuleSet, Wrap

@@ -47,8 +47,8 @@ from functools import cache, cached_property, lru_cache
 from itertools import combinations, permutations, product
 from typing import Any
 
-from solver.backends.linear import INF, LinearModel
 from solver.jokers import TableReading
+from solver.lp import INF, LinearModel
 from solver.melds import Kind, run_numbers
 from solver.model.flow import number_at, places
 from solver.model.table_jokers import joker_sets, locked_homes

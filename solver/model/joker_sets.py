@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 from itertools import combinations, product
 from typing import Any, TypeVar
 
-from solver.backends.linear import INF, LinearModel
+from solver.lp import INF, LinearModel
 from solver.melds import Kind, run_numbers, run_starts
 from solver.model.deadline import build_deadline_passed
 from solver.model.table_jokers import JokerSet, Terms, joker_sets

@@ -23,7 +23,7 @@ from functools import cache
 from itertools import combinations, product
 from typing import Any
 
-from solver.backends.linear import INF, LinearModel
+from solver.lp import INF, LinearModel
 from solver.model.flow import flow_supported, number_at, places
 from solver.model.joker_fates import FateBase, add_joker_fates
 from solver.model.joker_sets import SetBase, add_exact_jokers, special_sets

@@ -12,7 +12,7 @@ from collections import Counter
 from collections.abc import Sequence
 from functools import lru_cache
 
-from solver.backends.linear import INF, LinearModel
+from solver.lp import INF, LinearModel
 from solver.model.candidates import CandidateSets, TileKey, candidate_sets
 from solver.model.deadline import build_deadline_passed
 from solver.model.joker_sets import ExactJokers, SetBase, add_exact_jokers, special_sets

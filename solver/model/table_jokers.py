@@ -13,8 +13,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import combinations
 
-from solver.backends.linear import LinearModel
 from solver.jokers import TableReading, numbered, table_readings
+from solver.lp import LinearModel
 from solver.melds import Kind, run_numbers, run_starts
 from solver.model.turn import KeptSets
 from solver.position import Position

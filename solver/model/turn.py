@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
-from solver.backends.linear import INF, LinearModel
+from solver.lp import INF, LinearModel
 from solver.model.candidates import TileKey
 from solver.position import Position
 from solver.rules import RuleSet

@@ -15,8 +15,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from solver.backends import bnb
-from solver.backends.linear import BackendResult, LinearModel
 from solver.backends.lp_engine import ENGINES, available
+from solver.lp import BackendResult, LinearModel
 
 
 @st.composite

@@ -18,8 +18,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from solver.backends import bnb, lp_engine
-from solver.backends.linear import LpArrays
 from solver.files import position_from_record
+from solver.lp import LpArrays
 from solver.model import build_model
 from solver.solution import Objective
 from solver.solve import SolveOptions, solve

@@ -8,7 +8,7 @@ import random
 import numpy as np
 import pytest
 
-from solver.backends.linear import INF, LinearModel
+from solver.lp import INF, LinearModel
 
 Row = tuple[list[tuple[int, int]], float, float]
 
