@@ -11,7 +11,9 @@ import click
 from cli.errors import guarded
 from cli.options import output_options, use_color
 from cli.render import fit, ljust, set_text, tiles_text, width_of
+from solver.backends import BACKENDS
 from solver.game.analysis import Analysis, Label, TurnAnalysis
+from solver.solution import Objective
 from solver.wording import count
 
 WIDTH = 80  # a terminal's columns
@@ -30,14 +32,14 @@ _LABEL_STYLE: dict[Label, dict[str, Any]] = {
 @click.option("--player", type=click.IntRange(min=1), default=None, help="Only this player's turns (from 1).")
 @click.option(
     "--objective",
-    type=click.Choice(["tiles", "points"]),
+    type=click.Choice([o.value for o in Objective]),
     default="tiles",
     show_default=True,
     help="What the optimum maximises and the labels count: tiles or points missed.",
 )
 @click.option(
     "--backend",
-    type=click.Choice(["bnb", "cbc", "cpsat", "highs"]),
+    type=click.Choice(sorted(BACKENDS)),
     default="bnb",
     show_default=True,
     help="Exact solver for each turn's optimum.",

@@ -12,6 +12,7 @@ import click
 from click.core import ParameterSource
 
 from cli.errors import fail, guarded
+from solver.backends import BACKENDS
 from solver.executors import Workers, check
 from solver.solution import Objective
 from solver.solve import SolveOptions
@@ -230,7 +231,7 @@ def solver_options(func: F) -> F:
     decorators = [
         click.option(
             "--objective",
-            type=click.Choice(["tiles", "points"]),
+            type=click.Choice([o.value for o in Objective]),
             default="tiles",
             show_default=True,
             help="tiles: most rack tiles played; points: largest value played (a joker counts "
@@ -238,7 +239,7 @@ def solver_options(func: F) -> F:
         ),
         click.option(
             "--backend",
-            type=click.Choice(["bnb", "cbc", "cpsat", "highs"]),
+            type=click.Choice(sorted(BACKENDS)),
             default="bnb",
             show_default=True,
             help="Exact solver: bnb (branch and bound, fastest; its LPs run on the project's own "

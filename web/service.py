@@ -30,14 +30,14 @@ from solver.files import position_from_text as read_position_text
 from solver.hint import hint as make_hint
 from solver.position import Position
 from solver.rules import COLOUR_LETTERS, COLOUR_NAMES, JokerRules, Retrieval, RuleSet, Wrap
-from solver.solution import Solution, Status
+from solver.solution import Objective, Solution, Status
 from solver.solve import SolveOptions
 from solver.solve import solve as solve_position
 from solver.steps import Plan, best_steps, tables_after_steps
 from web.limits import Limits
 
 Json = dict[str, Any]
-OBJECTIVES = ("tiles", "points")
+OBJECTIVES = tuple(o.value for o in Objective)
 SHOWN = 40  # characters of a person's value quoted back in a message
 MAX_MESSAGE = 300  # characters of any message (a short one is far shorter)
 BACKEND = "bnb"  # the fastest exact backend, in-process: nothing else is offered over the web
