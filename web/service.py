@@ -24,7 +24,7 @@ from puzzles.generate import GENERATED_ID, find_puzzle
 from puzzles.library import Puzzle, library
 from solver.check import check_answer
 from solver.errors import BackendError, InputError, RulesError, RummikubError, ValidationFailure
-from solver.executors.local import ignore_interrupts
+from solver.executors import ignore_interrupts
 from solver.files import RECORD_FIELDS, answer_from_record, decode_text, parse_tokens, position_from_record
 from solver.files import position_from_text as read_position_text
 from solver.hint import hint as make_hint

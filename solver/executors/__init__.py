@@ -16,8 +16,9 @@ from dataclasses import dataclass, replace
 
 from solver.errors import ExecutorError
 from solver.executors.chunks import Executor, run_tasks
+from solver.executors.local import ignore_interrupts
 
-__all__ = ["EXECUTORS", "Executor", "Workers", "check", "open_executor", "run_tasks"]
+__all__ = ["EXECUTORS", "Executor", "Workers", "check", "ignore_interrupts", "open_executor", "run_tasks"]
 
 EXECUTORS = ("local", "dask")
 INSTALL_DASK = "pip install 'rummikub-analysis[dask]'"

@@ -35,6 +35,7 @@ from distributed.core import rpc
 
 from solver.errors import ExecutorError
 from solver.executors.chunks import Handle
+from solver.executors.local import ignore_interrupts
 
 R = TypeVar("R")
 
@@ -238,7 +239,7 @@ def _start_cluster(jobs: int) -> distributed.LocalCluster:
 def dask_setup(worker: Any) -> None:
     """Run by each worker of a cluster started here: Ctrl-C reaches the whole process group,
     and the command alone decides what it means (write what finished, shut the cluster down)."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    ignore_interrupts()
 
 
 def _connect(address: str) -> distributed.Client:
