@@ -32,6 +32,14 @@ from typing import Any
 
 from solver.errors import InputError
 from solver.files import load_json, read_text
+from solver.game.scoring import (
+    CLUB_JOKER_VALUE,
+    STANDARD_JOKER_VALUE,
+    blocked_winners,
+    club_scores,
+    rack_value,
+    standard_scores,
+)
 from solver.tiles import Tile, TileSyntaxError, format_tiles, parse_token
 from solver.wording import count, json_text
 
@@ -39,8 +47,6 @@ FORMAT = "rummikub-score-sheet"
 VERSION = 1
 MIN_PLAYERS, MAX_PLAYERS = 2, 6
 JOKER_PENALTIES = (30, 50, 100)
-NEVER_OPENED_PENALTY = 100
-COULD_HAVE_OPENED_PENALTY = 200
 MAX_RACK_SUM = 10_000  # no real rack comes near; a bigger number is a typo
 MAX_NAME = 30
 # A real game's tiles: two copies of each numbered tile, two jokers.
@@ -57,7 +63,7 @@ class Scoring(StrEnum):
 
 def default_joker_penalty(scoring: Scoring) -> int:
     """What a joker left on a rack costs unless the table says otherwise: 30, on the club sheet 100."""
-    return 100 if scoring is Scoring.CLUB else 30
+    return CLUB_JOKER_VALUE if scoring is Scoring.CLUB else STANDARD_JOKER_VALUE
 
 
 @dataclass(frozen=True)
@@ -107,7 +113,7 @@ class Rack:
         """What the rack costs: the numbers of its tiles, each joker ``joker_penalty``."""
         if self.written_sum is not None:
             return self.written_sum  # the players counted it, jokers included
-        return sum(joker_penalty if t.is_joker else t.number for t in self.tiles)
+        return rack_value(self.tiles, joker_penalty)
 
     def to_json(self) -> str | int:
         """As the score file keeps it: the tiles in canonical notation, or the sum as a number."""
@@ -410,29 +416,29 @@ def _check_tile_counts(players: Sequence[str], racks: Mapping[str, Rack], tokens
 
 def _lowest(sums: Mapping[str, int]) -> list[str]:
     """The players with the lowest rack, in seat order (``sums`` is in seat order)."""
-    low = min(sums.values())
-    return [p for p, s in sums.items() if s == low]
+    players = list(sums)
+    return [players[seat] for seat in blocked_winners(list(sums.values()))]
 
 
 def score_round(rnd: Round, players: Sequence[str], settings: Settings) -> RoundScore:
-    """Each player's score in one round (zero-sum), by the sheet's scoring."""
+    """Each player's score in one round (zero-sum), by the sheet's scoring (solver.game.scoring:
+    the sheet names one winner, a blocked round's lowest rack when nobody is named)."""
     sums = {p: rack.penalty(settings.joker_penalty) for p, rack in rnd.racks}
     winner = rnd.winner or _lowest(sums)[0]
-    club = settings.scoring is Scoring.CLUB
-    losses: dict[str, int] = {}
-    for player in players:
-        if player == winner:
-            continue
-        if player in rnd.could_have_opened:
-            losses[player] = COULD_HAVE_OPENED_PENALTY
-        elif player in rnd.never_opened:
-            losses[player] = NEVER_OPENED_PENALTY
-        elif rnd.blocked and club:
-            losses[player] = sums[player] - sums[winner]
-        else:
-            losses[player] = sums[player]
-    scores = {p: (sum(losses.values()) if p == winner else -losses[p]) for p in players}
-    return RoundScore(winner=winner, rack_sums=sums, scores=scores)
+    values = [sums.get(p, 0) for p in players]  # the winner who went out entered no rack
+    winners = [players.index(winner)]
+    if settings.scoring is Scoring.CLUB:
+        never = [p in rnd.never_opened or p in rnd.could_have_opened for p in players]
+        seats = club_scores(
+            values,
+            winners,
+            blocked=rnd.blocked,
+            opened=[not n for n in never],
+            could_have_opened=[p in rnd.could_have_opened for p in players],
+        ).small
+    else:
+        seats = tuple(standard_scores(values, winners))
+    return RoundScore(winner=winner, rack_sums=sums, scores=dict(zip(players, seats)))
 
 
 # --------------------------------------------------------------------------- the sheet

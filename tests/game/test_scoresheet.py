@@ -528,3 +528,9 @@ def test_unreadable_score_files(tmp_path: Path, content: bytes | None, problem: 
     with pytest.raises(InputError, match=problem) as err:
         load(str(path))
     assert f"score file {path}" in str(err.value)
+
+
+@pytest.mark.parametrize("scoring", ["standard", "club"])
+def test_a_winner_who_went_out_needs_no_rack_in_the_file(scoring: str) -> None:
+    sheet = loads(changed(settings={"scoring": scoring, "joker_penalty": 30}))
+    assert sheet.results().rounds[0].scores == {"Ann": 5, "Bob": -5}
