@@ -12,9 +12,11 @@ from __future__ import annotations
 import asyncio
 import multiprocessing
 import os
-from collections.abc import Callable
+import signal
+from collections.abc import Callable, Iterator
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
+from contextlib import contextmanager
 from typing import Any
 
 from web import service
@@ -22,6 +24,16 @@ from web.limits import Limits
 
 Answer = tuple[int, Any]
 STARTUP_SECONDS = 120  # a worker loads numpy, HiGHS and the solver, and builds its first models
+
+
+@contextmanager
+def _interrupts_held() -> Iterator[None]:
+    """SIGINT blocked in this thread: one that comes meanwhile waits, and is delivered at the end."""
+    signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
 
 
 class SolverPool:
@@ -52,10 +64,15 @@ class SolverPool:
         """Start every worker now (each loads the solver once), not on the first requests; a
         server whose workers cannot start says so and stops instead of failing every solve."""
         loop = asyncio.get_running_loop()
-        calls = [
-            loop.run_in_executor(self._executor, service.answer, "rules", self.limits)
-            for _ in range(self.limits.workers)
-        ]
+        # The workers are spawned by these calls, with SIGINT blocked (a process keeps its signal
+        # mask through fork and exec): Ctrl-C in their first second, while they import the
+        # solver, is the server's alone (it interrupted their imports, and the server said their
+        # tracebacks and "startup failed"); the server's own Ctrl-C waits until they are spawned.
+        with _interrupts_held():
+            calls = [
+                loop.run_in_executor(self._executor, service.answer, "rules", self.limits)
+                for _ in range(self.limits.workers)
+            ]
         try:
             started = await asyncio.wait_for(asyncio.gather(*calls), STARTUP_SECONDS)
         except (TimeoutError, BrokenProcessPool) as err:

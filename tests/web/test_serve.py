@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import os
+import signal
 import socket
+import subprocess
+import time
 from pathlib import Path
 from types import SimpleNamespace
 
@@ -11,6 +15,7 @@ from click.testing import CliRunner
 
 from cli import serve_commands
 from cli.main import cli
+from tests.interrupt import COMMAND
 
 
 def test_help_names_every_option() -> None:
@@ -88,3 +93,33 @@ def test_the_network_address_for_other_devices(monkeypatch: pytest.MonkeyPatch, 
     monkeypatch.setattr(FakeProbe, "address", address)
     monkeypatch.setattr(serve_commands.socket, "socket", FakeProbe)
     assert serve_commands._network_address() == found
+
+
+def _children(pid: int) -> list[int]:
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                stat = (entry / "stat").read_text()
+            except OSError:
+                continue
+            if int(stat.rsplit(")", 1)[1].split()[1]) == pid:
+                found.append(int(entry.name))
+    return found
+
+
+@pytest.mark.parametrize("after", [0.0, 0.15, 0.3, 0.6])
+def test_ctrl_c_while_the_solver_processes_start_is_interrupted(tmp_path: Path, after: float) -> None:
+    """Ctrl-C reaches the whole process group; the workers, spawned while the server starts, used to
+    die of it in their imports (tracebacks, "Application startup failed", exit 3)."""
+    process = subprocess.Popen(
+        [*COMMAND, "serve", "--port", "0", "--jobs", "2", "--games-dir", str(tmp_path / "games")],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True,
+    )
+    deadline = time.monotonic() + 60
+    while not _children(process.pid) and time.monotonic() < deadline:
+        time.sleep(0.01)
+    time.sleep(after)
+    os.killpg(process.pid, signal.SIGINT)
+    _, err = process.communicate(timeout=120)
+    assert (process.returncode, err.decode().strip()) == (130, "Interrupted.")
