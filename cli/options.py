@@ -227,6 +227,9 @@ def turn_options(func: F) -> F:
     )(func)
 
 
+MAX_JOBS = 256  # worker processes: far more than any machine here has cores; a typo beyond
+
+
 def solver_options(func: F) -> F:
     decorators = [
         click.option(
@@ -356,7 +359,7 @@ def executor_options(func: F) -> F:
         ),
         click.option(
             "--jobs",
-            type=click.IntRange(0, 256),
+            type=click.IntRange(0, MAX_JOBS),
             default=1,
             show_default=True,
             help="Worker processes, local or of a Dask cluster started here (0: one per CPU). "

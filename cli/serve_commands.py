@@ -13,7 +13,7 @@ from pathlib import Path
 import click
 
 from cli.errors import EXIT_BAD_INPUT, fail
-from cli.options import FiniteRange
+from cli.options import MAX_JOBS, FiniteRange
 
 
 @click.command("serve")
@@ -36,7 +36,7 @@ from cli.options import FiniteRange
 )
 @click.option(
     "--jobs",
-    type=click.IntRange(min=0),
+    type=click.IntRange(0, MAX_JOBS),
     default=0,
     show_default=True,
     help="Solver processes (0: one per CPU).",

@@ -123,3 +123,8 @@ def test_ctrl_c_while_the_solver_processes_start_is_interrupted(tmp_path: Path, 
     os.killpg(process.pid, signal.SIGINT)
     _, err = process.communicate(timeout=120)
     assert (process.returncode, err.decode().strip()) == (130, "Interrupted.")
+
+
+def test_jobs_has_the_bound_of_every_command() -> None:
+    result = CliRunner().invoke(cli, ["serve", "--jobs", "100000", "--port", "0"])
+    assert result.exit_code == 2 and "100000 is not in the range 0<=x<=256" in result.stderr
