@@ -10,6 +10,7 @@ import click
 
 from cli.errors import EXIT_INTERRUPTED, collect, guarded
 from cli.options import (
+    OutputPath,
     executor_options,
     explicit_rule_options,
     rule_options,
@@ -50,7 +51,7 @@ def _interval(pair: list[float]) -> str:
     "--seed", type=int, default=0, show_default=True, help="Seed: the same seed gives the same games."
 )
 @executor_options
-@click.option("--record", "record_dir", metavar="DIR", help="Write one game record per game into DIR.")
+@click.option("--record", "record_dir", type=OutputPath("folder"), metavar="DIR", help="Write one game record per game into DIR.")
 @click.option(
     "--resume",
     is_flag=True,

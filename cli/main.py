@@ -25,6 +25,7 @@ from cli.errors import (
 )
 from cli.options import (
     FiniteRange,
+    OutputPath,
     executor_options,
     explicit_rule_options,
     opened_override,
@@ -80,11 +81,12 @@ def cli() -> None:
 @solver_options
 @timing_option()
 @output_options
-@click.option("--svg", "svg_file", metavar="FILE", help="Also draw the position and the answer as SVG.")
+@click.option("--svg", "svg_file", type=OutputPath("file"), metavar="FILE", help="Also draw the position and the answer as SVG.")
 @click.option("--steps", is_flag=True, help="Also give the move as steps to carry out at the table.")
 @click.option(
     "--dump-lp",
     "lp_file",
+    type=OutputPath("file"),
     metavar="FILE",
     help="Also write the turn's integer program to FILE (LP format: HiGHS, CBC and CPLEX read it), for debugging.",
 )
@@ -151,7 +153,7 @@ def solve(
 @solver_options
 @output_options
 @click.option("--show", is_flag=True, help="Also show an optimal move (hidden by default).")
-@click.option("--svg", "svg_file", metavar="FILE", help="Also draw the answer, violations marked, as SVG.")
+@click.option("--svg", "svg_file", type=OutputPath("file"), metavar="FILE", help="Also draw the answer, violations marked, as SVG.")
 @click.pass_context
 def check(
     ctx: click.Context,

@@ -33,6 +33,21 @@ class FiniteRange(click.FloatRange):
         return number
 
 
+class OutputPath(click.ParamType[str]):
+    """Where to write a file or a folder: any name but an empty one (``--record "$OUT"`` with OUT
+    unset would otherwise write nothing, or into the current folder, and say nothing)."""
+
+    name = "path"
+
+    def __init__(self, kind: str) -> None:
+        self.kind = kind  # "file" or "folder", as the message names it
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        if not str(value).strip():
+            self.fail(f"an empty {self.kind} name.", param, ctx)
+        return value
+
+
 # CLI parameter name -> rule option name (RuleSet.from_options spelling).
 RULE_PARAMS = {
     "numbers": "numbers",

@@ -14,7 +14,7 @@ import click
 from click.core import ParameterSource
 
 from cli.errors import EXIT_BAD_INPUT, fail, guarded
-from cli.options import color_wanted, explicit_rule_options, rule_options
+from cli.options import OutputPath, color_wanted, explicit_rule_options, rule_options
 from cli.prompt import Prompt
 from cli.render import commands_line, fit, render_hint, retrieved_text, tile_text, tiles_text, width_of
 from cli.session import HumanTurn, Reply, seat_names
@@ -83,7 +83,7 @@ WIDTH = 80  # every line play prints fits a terminal this wide
     "--redeal-three-pairs", is_flag=True, help="Redeal a rack holding three duplicate pairs (club)."
 )
 @click.option("--joker-each", is_flag=True, help="Each player starts with one joker (a tournament variant).")
-@click.option("--record", "record_file", metavar="FILE", help="Write the game record (JSON lines) here.")
+@click.option("--record", "record_file", type=OutputPath("file"), metavar="FILE", help="Write the game record (JSON lines) here.")
 @click.option("--force", is_flag=True, help="With --record: overwrite FILE if it exists.")
 @rule_options
 @click.option(

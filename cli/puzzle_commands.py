@@ -17,7 +17,7 @@ from cli.errors import (
     fail,
     guarded,
 )
-from cli.options import executor_options, workers_from
+from cli.options import OutputPath, executor_options, workers_from
 from cli.render import fit, render_check, render_puzzle
 from solver.wording import count
 
@@ -78,7 +78,7 @@ def show_puzzle(puzzle: Puzzle, with_answer: bool, as_json: bool, svg_file: str 
 @click.argument("puzzle_id", metavar="ID")
 @answer_option
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of text.")
-@click.option("--svg", "svg_file", metavar="FILE", help="Also draw the puzzle as SVG (with --answer: and its answer).")
+@click.option("--svg", "svg_file", type=OutputPath("file"), metavar="FILE", help="Also draw the puzzle as SVG (with --answer: and its answer).")
 def puzzles_show(puzzle_id: str, with_answer: bool, as_json: bool, svg_file: str | None) -> None:
     """Show a puzzle: rack, table and goal; the answer only with --answer."""
     from puzzles.generate import find_puzzle
@@ -133,14 +133,14 @@ def puzzles_check(ctx: click.Context, /, puzzle_id: str, answer_file: str, as_js
     show_default=True,
     help="Puzzles to make, from seeds SEED, SEED+1, ... (more than one needs --out).",
 )
-@click.option("--out", "out_dir", metavar="DIR", help="Write each puzzle into DIR as a puzzle file, gen-D-SEED.txt.")
+@click.option("--out", "out_dir", type=OutputPath("folder"), metavar="DIR", help="Write each puzzle into DIR as a puzzle file, gen-D-SEED.txt.")
 @click.option(
     "--resume", is_flag=True, help="With --out DIR: leave the puzzles DIR already holds and make only the others."
 )
 @executor_options
 @answer_option
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object (as `puzzles show --json`).")
-@click.option("--svg", "svg_file", metavar="FILE", help="Also draw the puzzle as SVG (with --answer: and its answer).")
+@click.option("--svg", "svg_file", type=OutputPath("file"), metavar="FILE", help="Also draw the puzzle as SVG (with --answer: and its answer).")
 @click.pass_context
 def puzzles_generate(
     ctx: click.Context,

@@ -13,7 +13,7 @@ from pathlib import Path
 import click
 
 from cli.errors import EXIT_BAD_INPUT, fail
-from cli.options import MAX_JOBS, FiniteRange
+from cli.options import MAX_JOBS, FiniteRange, OutputPath
 
 
 @click.command("serve")
@@ -43,7 +43,7 @@ from cli.options import MAX_JOBS, FiniteRange
 )
 @click.option(
     "--games-dir",
-    type=click.Path(file_okay=False, writable=True),
+    type=OutputPath("folder"),
     default=None,
     help="Where games and reviews are kept across restarts (default: ~/.local/share/rummikub/games,"
     " or under $XDG_DATA_HOME).",

@@ -44,6 +44,7 @@ from solver.arrange import arrange
 from solver.backends import get_backend
 from solver.errors import BackendError, InputError, RummikubError, ValidationFailure
 from solver.executors import Workers, open_executor, run_tasks
+from solver.files import make_folder
 from solver.initial_meld import best_meld_sets
 from solver.melds import Kind, best_reading, natural_order
 from solver.model import build_model
@@ -391,10 +392,7 @@ def write_generated(
     ``resume``: the seeds whose files are already there (read, and checked to be those puzzles)
     are not made again."""
     seeds = list(seeds)
-    try:
-        Path(out_dir).mkdir(parents=True, exist_ok=True)
-    except OSError as err:
-        raise InputError(f"cannot create puzzle directory {out_dir}: {err.strerror or err}") from None
+    make_folder(out_dir, "puzzle")
     paths = {seed: Path(out_dir) / f"gen-{level}-{seed}.txt" for seed in seeds}
     there = [seed for seed in seeds if paths[seed].exists()]
     if there and not resume:  # a file the user may have edited is never written over

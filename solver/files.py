@@ -127,6 +127,17 @@ def _why(err: OSError) -> str:
     return err.strerror or str(err)
 
 
+def make_folder(path: str | Path, what: str) -> None:
+    """The folder ``path`` (and its parents), made if missing; InputError names the ``what`` folder
+    when it cannot be: a file of that name, no permission, a full disk."""
+    if Path(path).exists() and not Path(path).is_dir():
+        raise InputError(f"{what} folder {path} is a file, not a folder")
+    try:
+        Path(path).mkdir(parents=True, exist_ok=True)
+    except OSError as err:
+        raise InputError(f"cannot create {what} folder {path}: {err.strerror or err}") from None
+
+
 def write_whole(path: str | Path, text: str, what: str) -> None:
     """Write a ``what`` file whole or not at all: into a side file, renamed into place at the end,
     so an interrupted or failed write never leaves half a file behind. A symbolic link's file is

@@ -30,6 +30,7 @@ from typing import Any
 
 from solver.errors import InputError, RulesError, ValidationFailure
 from solver.executors import Workers, open_executor, run_tasks
+from solver.files import make_folder
 from solver.game.engine import Game, GameConfig, IllegalMove, can_open, derived_seed
 from solver.game.players import LEVELS, make_player
 from solver.game.records import GameHeader, read_record, record_lines, write_record_lines
@@ -289,12 +290,7 @@ def run_games(settings: Settings, workers: Workers = Workers(), resume: bool = F
     games reported, give or take the one in hand. ``resume``: the games whose records are
     already in ``record_dir`` are read back (first), not played again."""
     if settings.record_dir is not None:
-        try:
-            Path(settings.record_dir).mkdir(parents=True, exist_ok=True)
-        except OSError as err:
-            raise InputError(
-                f"cannot create record directory {settings.record_dir}: {err.strerror or err}"
-            ) from None
+        make_folder(settings.record_dir, "record")
         there = sorted(Path(settings.record_dir).glob("game-*.jsonl"))
         if there and not resume:  # another series' records, or this one's: never mixed, never lost
             raise InputError(

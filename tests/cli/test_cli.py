@@ -1093,3 +1093,36 @@ def test_dump_lp_names_a_file_it_cannot_write(tmp_path: Path) -> None:
     result = run(["solve", write(tmp_path, "p.json", '{"rack": "R4"}'), "--dump-lp", tmp_path / "no" / "turn.lp"])
     assert result.exit_code == 1
     assert result.stderr.startswith("Error: cannot write LP ") and "turn.lp" in result.stderr
+
+
+@pytest.mark.parametrize(
+    ("args", "said"),
+    [
+        (["solve", paths.ROOT / "puzzles" / "split-run.txt", "--svg", ""], "'--svg': an empty file name"),
+        (["solve", paths.ROOT / "puzzles" / "split-run.txt", "--dump-lp", " "], "'--dump-lp': an empty file name"),
+        (["check", paths.ROOT / "puzzles" / "split-run.txt", "--svg", ""], "'--svg': an empty file name"),
+        (["puzzles", "show", "split-run", "--svg", ""], "'--svg': an empty file name"),
+        (["play", "--seed", "1", "--record", ""], "'--record': an empty file name"),
+        (["selfplay", "--games", "2", "--record", ""], "'--record': an empty folder name"),
+        (["puzzles", "generate", "--difficulty", "1", "--count", "2", "--out", ""], "'--out': an empty folder name"),
+        (["serve", "--games-dir", ""], "'--games-dir': an empty folder name"),
+    ],
+)
+def test_an_empty_output_name_is_refused(args: list[Any], said: str) -> None:
+    # As `--record "$OUT"` with OUT unset: it wrote nothing, or into the current folder, silently.
+    result = run(args)
+    assert result.exit_code == 2 and said in result.stderr
+
+
+@pytest.mark.parametrize(
+    ("args", "said"),
+    [
+        (["puzzles", "generate", "--difficulty", "1", "--count", "2", "--out"], "puzzle folder"),
+        (["selfplay", "--games", "1", "--record"], "record folder"),
+    ],
+)
+def test_an_output_folder_that_is_a_file_says_so(tmp_path: Path, args: list[Any], said: str) -> None:
+    taken = write(tmp_path, "taken.txt", "a file")
+    result = run([*args, taken])
+    assert result.exit_code == 1
+    assert result.stderr == f"Error: {said} {taken} is a file, not a folder\n"
