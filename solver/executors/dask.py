@@ -280,8 +280,10 @@ def check_scheduler(address: str) -> None:
             ) from None
         except (OSError, CommClosedError) as err:
             raise ExecutorError(f"cannot reach the Dask scheduler at {address}: {_one_line(err)}") from None
-        except Exception as err:  # something else listens there, speaking another protocol
-            raise ExecutorError(f"no Dask scheduler answers at {address}: {_one_line(err)}") from None
+        except Exception:  # something else listens there (a web server, say): what Dask made of its bytes means nothing
+            raise ExecutorError(
+                f"no Dask scheduler answers at {address}: something else listens there (it does not speak Dask)"
+            ) from None
         if kind != "Scheduler":
             raise ExecutorError(f"{address} is a Dask {kind or 'server'}, not a scheduler")
 

@@ -143,6 +143,34 @@ def test_an_unreachable_scheduler_is_one_line_within_seconds() -> None:
     assert result.stderr.count("Error") == 1
 
 
+def test_a_web_server_at_the_scheduler_address_is_named_as_something_else() -> None:
+    """An HTTP server answers "400 Bad Request" and closes: Dask read its bytes as a frame length
+    and the message was "Unable to allocate 3.07 EiB for an array"."""
+    import socket
+
+    with socket.socket() as server:
+        server.bind(("127.0.0.1", 0))
+        server.listen()
+        port = server.getsockname()[1]
+
+        def answer() -> None:
+            for _ in range(5):
+                try:
+                    connection, _ = server.accept()
+                except OSError:
+                    return
+                with connection:
+                    connection.sendall(b"HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\n\r\n")
+
+        threading.Thread(target=answer, daemon=True).start()
+        result = run(["odds", "--deals", 5, "--executor", "dask", "--scheduler", f"tcp://127.0.0.1:{port}"])
+    assert result.exit_code == 1
+    assert result.stderr.endswith(
+        f"Error: no Dask scheduler answers at tcp://127.0.0.1:{port}: something else listens there"
+        " (it does not speak Dask)\n"
+    ), result.stderr
+
+
 def test_a_scheduler_without_workers_is_one_line_after_a_bounded_wait(monkeypatch: pytest.MonkeyPatch) -> None:
     """It took the chunks and held them for ever: the run waited without a word."""
     import logging
