@@ -309,6 +309,10 @@ def _load_position(
     if rack_file is not None and not position.rack:  # almost always the wrong file
         shown = "standard input" if rack_file == "-" else rack_file
         click.echo(f"Warning: the rack file {shown} holds no tiles; is it the right file?", err=True)
+    if table_file is not None and not position.table:  # and the turn silently becomes an initial meld
+        shown = "standard input" if table_file == "-" else table_file
+        meld = "" if position.opened else ", so this turn is the initial meld"
+        click.echo(f"Warning: the table file {shown} holds no tiles{meld}; is it the right file?", err=True)
     return position
 
 

@@ -959,6 +959,22 @@ def test_an_empty_rack_file_is_warned_about(tmp_path: Path, command: str) -> Non
     assert full.stderr == ""
 
 
+@pytest.mark.parametrize("command", ["solve", "hint", "check"])
+def test_an_empty_table_file_is_warned_about(tmp_path: Path, command: str) -> None:
+    # An empty table makes the turn an initial meld: a wrong file changed the whole answer, unsaid.
+    rack = write(tmp_path, "rack.txt", "R10 R11 R12\n")
+    table = write(tmp_path, "table.txt", "\n# nothing\n")
+    extra = ["--answer", write(tmp_path, "answer.txt", "R10 R11 R12\n")] if command == "check" else []
+    result = run([command, "--rack", rack, "--table", table, *extra])
+    assert result.exit_code == 0
+    assert result.stderr == (
+        f"Warning: the table file {table} holds no tiles, so this turn is the initial meld; is it the right file?\n"
+    )
+    assert result.stdout
+    opened = run([command, "--rack", rack, "--table", table, "--opened", *extra])
+    assert opened.stderr == f"Warning: the table file {table} holds no tiles; is it the right file?\n"
+
+
 @pytest.mark.parametrize(
     "args",
     [
