@@ -87,6 +87,13 @@ class TurnAnalysis:
         return not self.violations
 
     @property
+    def counts(self) -> bool:
+        """Whether the tiles played count against the optimum: not for an illegal move, nor for a
+        turn the timer ended (the table was restored, or its broken sets taken back with the
+        tiles of others: what stayed down is no move the player chose)."""
+        return self.legal and not self.turn.timed_out
+
+    @property
     def played_tiles(self) -> int:
         return len(self.played)
 
@@ -104,19 +111,17 @@ class TurnAnalysis:
 
     @property
     def tiles_missed(self) -> int:
-        return self.optimal_tiles - self.played_tiles
+        return self.optimal_tiles - (self.played_tiles if self.counts else 0)
 
     @property
     def points_missed(self) -> int:
         """Can be negative: the tiles optimum may lay fewer points than a shorter move did."""
-        return self.optimal_points - self.played_points
+        return self.optimal_points - (self.played_points if self.counts else 0)
 
     @property
     def missed(self) -> int:
-        """What the label is measured in: tiles or points missed (an illegal move counts as none played)."""
-        played = self.played_tiles if self.objective is Objective.TILES else self.played_points
-        optimum = self.optimal_tiles if self.objective is Objective.TILES else self.optimal_points
-        return max(optimum - (played if self.legal else 0), 0)
+        """What the label is measured in: tiles or points missed (a move that does not count, as none played)."""
+        return max(self.tiles_missed if self.objective is Objective.TILES else self.points_missed, 0)
 
     @property
     def reason(self) -> str:
@@ -312,17 +317,17 @@ def _line_of(source: str, turn: int) -> int | str:
 
 def _summary(player: int, name: str, turns: Sequence[TurnAnalysis], objective: Objective) -> PlayerSummary:
     counts = Counter(t.label for t in turns)
-    legal = [t for t in turns if t.legal]
+    counted = [t for t in turns if t.counts]
     return PlayerSummary(
         player=player,
         name=name,
         turns=len(turns),
         counts={label: counts[label] for label in Label},
-        tiles_played=sum(t.played_tiles for t in legal),
+        tiles_played=sum(t.played_tiles for t in counted),
         optimal_tiles=sum(t.optimal_tiles for t in turns),
-        points_played=sum(t.played_points for t in legal),
+        points_played=sum(t.played_points for t in counted),
         optimal_points=sum(t.optimal_points for t in turns),
-        tiles_missed=sum(t.optimal_tiles - (t.played_tiles if t.legal else 0) for t in turns),
-        points_missed=sum(t.optimal_points - (t.played_points if t.legal else 0) for t in turns),
+        tiles_missed=sum(t.tiles_missed for t in turns),
+        points_missed=sum(t.points_missed for t in turns),
         objective=objective,
     )

@@ -149,7 +149,8 @@ def test_illegal_recorded_moves_are_reported() -> None:
     assert first["label"] == "illegal" and first["legal"] is False
     assert [v["code"] for v in first["violations"]] == ["meld_below_threshold"]  # K1 K2 K3: 6 points
     assert first["optimal_tiles"] == 6  # K1 K2 K3 with R11 R12 R13 opens with 42
-    assert first["tiles_missed"] == 3 and first["better"]["played"] == ["K1", "K2", "K3", "R11", "R12", "R13"]
+    # An illegal move counts as nothing played, here as in the summary: all 6 missed.
+    assert first["tiles_missed"] == 6 and first["better"]["played"] == ["K1", "K2", "K3", "R11", "R12", "R13"]
     # Not opened, yet K4 went onto the table's run.
     assert [v["code"] for v in second["violations"]] == ["table_touched_before_opening"]
     summary = analyze_json([ILLEGAL])["summary"]
@@ -318,3 +319,17 @@ def test_unknown_player_is_refused() -> None:
 def test_usage_errors_exit_2() -> None:
     assert run([]).exit_code == 2
     assert run([SHORT, "--player", "0"]).exit_code == 2
+
+
+def test_a_turn_the_timer_ended_counts_as_none_played() -> None:
+    """The one-minute rule took the broken B6 B7 (an opponent's) back onto the rack and left
+    K7 K8 J down: two tiles "played" against an optimum of one read as missed -1, "best"."""
+    from solver.game.analysis import analyze_file
+
+    analysis = analyze_file(str(DATA / "timed_out_60.jsonl"))
+    timed_out = next(t for t in analysis.turns if t.turn.timed_out)
+    assert (timed_out.played_tiles, timed_out.optimal_tiles) == (2, 1)
+    assert (timed_out.tiles_missed, timed_out.points_missed, timed_out.label) == (1, 9, Label.INACCURACY)
+    you = analysis.summary[0]
+    assert (you.tiles_played, you.tiles_missed) == (6, 1)
+    assert all(t.tiles_missed >= 0 for t in analysis.turns)
