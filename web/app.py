@@ -82,7 +82,7 @@ def create_app(
         return _json(await state["pool"].run(endpoint, body, limits))
 
     async def parse(request: Request) -> Response:
-        endpoint = request.url.path.rsplit("/", 1)[-1]  # tiles or position
+        endpoint = request.url.path.rsplit("/", 1)[-1]  # tiles, sets or position
         query = _query(request, *(["name"] if endpoint == "position" else []))
         content_type = request.headers.get("content-type", "")
         if endpoint == "position" and not content_type.startswith("application/json"):
@@ -121,7 +121,8 @@ def create_app(
     async def game_action(request: Request) -> Response:
         key, action = request.path_params["game_id"], request.path_params["action"]
         seat = _query(request, "seat").get("seat")
-        # Every action may say which turn its page showed ({"round", "turn"}); edit needs its commands.
+        # Every action may say which turn, and edit of it, its page showed ({"round", "turn",
+        # "edits"}); edit needs its commands.
         body = await _json_body(request, limits, optional=action != "edit")
         return _json(await run_in_threadpool(service.call, sessions.act, key, action, body, seat))
 
@@ -257,6 +258,7 @@ def create_app(
         Route("/api/score/round", score(scores.add_round), methods=["POST"]),
         Route("/api/score/sheet", score(scores.show), methods=["POST"]),
         Route("/api/tiles", parse, methods=["POST"]),
+        Route("/api/sets", parse, methods=["POST"]),
         Route("/api/position", parse, methods=["POST"]),
         Route("/api/solve", solver, methods=["POST"]),
         Route("/api/check", solver, methods=["POST"]),

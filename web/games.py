@@ -71,6 +71,7 @@ SETTINGS_FIELDS = {
     "devices",
 }
 MANIPULATIONS = ("lay", "add", "move", "take", "split", "back")
+COMMAND_FIELDS = {"do", "set", "tiles", "to", "at"}
 MAX_NAME = 20  # a seat's name, as a person types it
 MAX_SEED = 2**53 - 1  # the largest whole number a page's JavaScript holds exactly
 
@@ -232,14 +233,21 @@ def _tiles(raw: Any, rules: RuleSet, what: str) -> tuple[Tile, ...]:
 def commands_from(body: Any, rules: RuleSet) -> list[Command]:
     """The manipulations of a request: ``{"commands": [{"do": "move", "set": 0, "tiles": ["R5"],
     "to": 1}, ...]}`` (sets numbered from 0; ``"to": null`` moves into a new set)."""
-    if not isinstance(body, dict) or set(body) != {"commands"} or not isinstance(body["commands"], list):
+    # An unknown field is named (a misspelt "tile" would otherwise read as a malformed request).
+    if isinstance(body, dict) and set(body) - {"commands"}:
+        unknown = sorted(set(body) - {"commands"})[0]
+        raise RequestError(400, f"request: edit takes no {shown(unknown)} (only 'commands', 'round', 'turn' and 'edits')")
+    if not isinstance(body, dict) or not isinstance(body.get("commands"), list):
         raise RequestError(400, 'request: expected {"commands": [...]}, each {"do", "set", "tiles", "to"}')
     if not 1 <= len(body["commands"]) <= 50:
         raise RequestError(400, "request: 1 to 50 commands")
     out = []
     for i, raw in enumerate(body["commands"], 1):
-        if not isinstance(raw, dict) or set(raw) - {"do", "set", "tiles", "to", "at"}:
+        if not isinstance(raw, dict):
             raise RequestError(400, f'request: command {i} must be an object with "do", "set", "tiles", "to", "at"')
+        if set(raw) - COMMAND_FIELDS:
+            unknown = sorted(set(raw) - COMMAND_FIELDS)[0]
+            raise RequestError(400, f"request: command {i} takes no {shown(unknown)} (fields: do, set, tiles, to, at)")
         name = _choice(raw.get("do"), f"command {i} do", MANIPULATIONS)
         tiles = _tiles(raw.get("tiles"), rules, f"command {i} tiles")
         if not tiles:
@@ -266,20 +274,36 @@ def commands_from(body: Any, rules: RuleSet) -> list[Command]:
     return out
 
 
-def _moment(body: Any, action: str) -> tuple[Any, tuple[int, int] | None]:
-    """The round and turn an action's page showed (``{"round": R, "turn": T}``, optional: a page
-    left open in another tab must not act in a turn its player has not seen), and the rest of the body."""
+@dataclass(frozen=True)
+class Moment:
+    """Where the game stood on the page that sends an action: its round and turn, and how many
+    edits the turn in progress had had (None: the page did not say)."""
+
+    round: int
+    turn: int
+    edits: int | None = None
+
+
+def _moment(body: Any, action: str) -> tuple[Any, Moment | None]:
+    """The round, turn and edit of the turn in progress an action's page showed (``{"round": R,
+    "turn": T, "edits": E}``, optional: a page left open in another tab must not act in a turn, or
+    on a turn in progress, its player has not seen), and the rest of the body."""
     if body is None:
         return None, None
     if not isinstance(body, dict):
         raise RequestError(400, "request: expected a JSON object")
     given = {k: body[k] for k in ("round", "turn") if k in body}
-    rest = {k: v for k, v in body.items() if k not in given}
     if given and (set(given) != {"round", "turn"} or any(type(v) is not int for v in given.values())):
         raise RequestError(400, "request: 'round' and 'turn' go together, as whole numbers (the view's)")
+    edits = body.get("edits")
+    if "edits" in body and (type(edits) is not int or not given):
+        raise RequestError(400, "request: 'edits' goes with 'round' and 'turn', a whole number (the view's editing.edits)")
+    rest = {k: v for k, v in body.items() if k not in ("round", "turn", "edits")}
     if action != "edit" and rest:
-        raise RequestError(400, f"request: {action} takes no {shown(next(iter(rest)))} (only 'round' and 'turn')")
-    moment = (given["round"], given["turn"]) if given else None
+        raise RequestError(
+            400, f"request: {action} takes no {shown(next(iter(rest)))} (only 'round', 'turn' and 'edits')"
+        )
+    moment = Moment(given["round"], given["turn"], edits) if given else None
     return (rest if action == "edit" else None), moment
 
 
@@ -312,6 +336,7 @@ class Session:
         self.round = number  # the round being played (or just over), from 1
         self.game = game
         self.editor: TurnEditor | None = None
+        self.edits = 0  # the edits, undos, redos and resets the turn in progress has had: its version
         self.started = 0.0  # when the person's turn began (seconds since the epoch)
         self.notice = ""  # what happened that the next answer should say (a time-out)
         self.notice_seat = 0  # whose move it tells of (only that seat is told: it may name a tile drawn)
@@ -371,6 +396,7 @@ class Session:
             try:
                 session.editor = TurnEditor.from_dict(game.position(), kept["editor"], PAGE_WORDING)
                 session.started = float(kept["started"])
+                session.edits = int(kept.get("edits", 0))  # a turn kept before edits were counted: 0
             except (EditError, KeyError, TypeError, ValueError):
                 pass  # a turn kept from another state of the game: the turn starts afresh
         return session
@@ -390,6 +416,7 @@ class Session:
                 "round": self.round,
                 "turn": self.game.turn,
                 "started": self.started,
+                "edits": self.edits,
                 "editor": self.editor.to_dict(),
             }
         data = {
@@ -426,8 +453,10 @@ class Session:
         if self._person_to_move():
             self.editor = TurnEditor(self.game.position(), wording=PAGE_WORDING)
             self.started = time.time()
+            self.edits = 0
         else:
             self.editor = None
+            self.edits = 0
 
     def _ended(self, record: TurnRecord) -> TurnRecord:
         if self.game.over:
@@ -468,12 +497,14 @@ class Session:
     def edit(self, commands: list[Command]) -> None:
         editor = self.person_turn()
         editor.apply_all(commands)
+        self.edits += 1
         self.save_turn()
 
     def control(self, action: str) -> None:
         """undo, redo or reset."""
         editor = self.person_turn()
         getattr(editor, action)()
+        self.edits += 1
         self.save_turn()
 
     def done(self) -> list[Json]:
@@ -556,6 +587,22 @@ class Session:
         if seat is not None and not self.game.over and seat != self.game.seat:
             raise RequestError(409, f"it is {self.settings.seats[self.game.seat].name}'s turn, not yours")
 
+    def check_moment(self, moment: Moment) -> None:
+        """Refuse (409) an action from a page that showed another turn, or the turn in progress
+        before edits it has not seen (made in another tab): nothing is done, the page looks again."""
+        if (moment.round, moment.turn) != (self.round, self.game.turn):
+            raise RequestError(
+                409,
+                f"the game has moved on since this page showed round {moment.round}, turn {moment.turn}:"
+                f" it is round {self.round}, turn {self.game.turn} now",
+            )
+        if moment.edits is not None and moment.edits != self.edits:
+            raise RequestError(
+                409,
+                f"the turn has changed on another page since this one showed it (at edit {moment.edits}):"
+                f" it is at edit {self.edits} now",
+            )
+
     def seat_links(self) -> list[Json]:
         """Each person's seat key, for whoever starts the game to pass on (never in a view)."""
         return [
@@ -620,7 +667,7 @@ class Session:
             self.notice = ""
         if self.editor is not None:
             if me == game.seat:  # the turn in progress shows the rack of the one to move
-                data["editing"] = _editing(self.editor)
+                data["editing"] = _editing(self.editor, self.edits)
             timer = self.timer()
             if timer is not None:
                 data["timer"] = {
@@ -730,9 +777,10 @@ def from_rack(table: Sequence[Sequence[Tile]], played: Sequence[Tile], changed: 
     return out
 
 
-def _editing(editor: TurnEditor) -> Json:
+def _editing(editor: TurnEditor, edits: int) -> Json:
     """The turn in progress: the sets by their numbers during the turn (a set emptied this turn
-    stays as an empty place, so that no number shifts), each tile laid this turn marked."""
+    stays as an empty place, so that no number shifts), each tile laid this turn marked, and how
+    many edits it has had (its version, which an action says it saw)."""
     state = editor.state
     return {
         "table": _sets(state.table),
@@ -743,6 +791,7 @@ def _editing(editor: TurnEditor) -> Json:
         "can_undo": editor.can_undo(),
         "can_redo": editor.can_redo(),
         "changed": editor.changed,
+        "edits": edits,
     }
 
 
@@ -849,12 +898,8 @@ class Sessions:
         with self.lock(key):
             session = self.get(key)
             seat = session.seat_of(seat_key)
-            if moment is not None and moment != (session.round, session.game.turn):
-                raise RequestError(
-                    409,
-                    f"the game has moved on since this page showed round {moment[0]}, turn {moment[1]}:"
-                    f" it is round {session.round}, turn {session.game.turn} now",
-                )
+            if moment is not None:
+                session.check_moment(moment)
             if session.settings.devices and session.editor is not None:
                 session.time_up()  # any seat's page ends a turn whose time is up (its mover may be gone)
             if action not in ("view", "next-round", "timeout"):  # a time-out only ends a turn that is due

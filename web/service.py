@@ -28,6 +28,7 @@ from solver.executors import ignore_interrupts
 from solver.files import RECORD_FIELDS, answer_from_record, decode_text, parse_tokens, position_from_record
 from solver.files import position_from_text as read_position_text
 from solver.hint import hint as make_hint
+from solver.melds import why_invalid
 from solver.position import Position
 from solver.rules import COLOUR_LETTERS, COLOUR_NAMES, JokerRules, Retrieval, RuleSet, Wrap
 from solver.solution import Objective, Solution, Status
@@ -81,6 +82,24 @@ def tiles(body: Any, limits: Limits) -> Json:
         raise RequestError(400, "request: 'text' must be a string of tiles such as \"R4-7 KBR7\"")
     rules = rules_from(fields.get("rules", {}), limits)
     return {"tiles": [str(t) for t, _ in parse_tokens(fields["text"], "the typed tiles", rules)]}
+
+
+def sets(body: Any, limits: Limits) -> Json:
+    """Table sets judged one by one, as the validator judges them (``why_invalid``): ``{"sets":
+    [["K1", "K2"], "R4 J R6"], "rules": {...}}`` gives ``{"sets": [{"valid": false, "problem":
+    "too short: …"}, {"valid": true, "problem": null}]}``, for a board that marks every invalid
+    set while a position is built (before any solve refuses it)."""
+    fields = request_object(body, {"sets", "rules"})
+    if "sets" not in fields:
+        raise RequestError(400, "request: missing field 'sets' (a list of sets, each a list of tiles or one string)")
+    rules = rules_from(fields.get("rules", {}), limits)
+    table = answer_from_record(fields["sets"], "sets", rules)
+    # Beyond what any table of these rules holds, a set is too long to be one; not worth reading.
+    most = rules.numbers * rules.colours * rules.copies + rules.jokers
+    if len(table) > most or any(len(s) > most for s in table):
+        raise RequestError(400, f"request: more sets or tiles than a table of these rules holds ({most} tiles)")
+    problems = [why_invalid(s, rules) for s in table]
+    return {"sets": [{"valid": p is None, "problem": p} for p in problems]}
 
 
 def position(body: Any, limits: Limits) -> Json:
@@ -178,6 +197,7 @@ def hint(body: Any, limits: Limits) -> Json:
 ENDPOINTS: dict[str, Callable[..., Any]] = {
     "rules": rules_info,
     "tiles": tiles,
+    "sets": sets,
     "position": position,
     "upload": upload,
     "puzzles": puzzles,

@@ -261,6 +261,25 @@ def test_position_from_a_record_and_from_an_uploaded_file(client: TestClient) ->
     }
 
 
+def test_sets_are_judged_one_by_one_as_the_validator_judges_them(client: TestClient) -> None:
+    table = [["K1", "K2"], "R4 J R6", "K7 B7 R7 O7 K7", "K1-3", []]
+    answer = client.post("/api/sets", json={"sets": table})
+    assert answer.status_code == 200, answer.text
+    assert answer.json() == {
+        "sets": [
+            {"valid": False, "problem": "too short: 2 tiles, a set needs at least 3"},
+            {"valid": True, "problem": None},
+            {"valid": False, "problem": "colour repeats in a group (K7 twice)"},
+            {"valid": True, "problem": None},
+            {"valid": False, "problem": "too short: 0 tiles, a set needs at least 3"},
+        ]
+    }
+    # Under the request's rules: a run of two is a set where the fewest tiles in a set is 2.
+    two = client.post("/api/sets", json={"sets": ["K1 K2", "R13 R1 R2"], "rules": {"min-set-size": 2}}).json()
+    assert [s["valid"] for s in two["sets"]] == [True, False]
+    assert two["sets"][1]["problem"] == "runs may not wrap past 13 (rule wrap=none)"
+
+
 def test_nothing_in_a_request_names_a_server_file(client: TestClient) -> None:
     """An upload's name only labels messages; a tile that looks like a path is a bad tile."""
     data = client.post(
@@ -356,6 +375,11 @@ def test_a_huge_body_without_a_length_is_cut_off(client: TestClient) -> None:
         ("/api/tiles", {"text": 5}, 400, "request: 'text' must be a string of tiles"),
         ("/api/tiles", {"text": "R1", "rules": []}, 400, "request: 'rules' must be an object"),
         ("/api/tiles", {"text": "G1", "rules": {"colours": 9}}, 400, "invalid rule colours=9: this server takes 1..8"),
+        ("/api/sets", {"set": []}, 400, "request: unknown field 'set' (fields: rules, sets)"),
+        ("/api/sets", {"rules": {}}, 400, "request: missing field 'sets'"),
+        ("/api/sets", {"sets": "K1 K2"}, 400, 'sets: expected a list of sets such as [["R4", "R5", "R6"]]'),
+        ("/api/sets", {"sets": [["K1"], "K2 X9"]}, 400, "invalid tile 'X9' in set 2 of sets"),
+        ("/api/sets", {"sets": [["R1"] * 200], "rules": {"numbers": 6}}, 400, "request: more sets or tiles than a table of these rules holds"),
         ("/api/position", {"rack": "R1", "rules": {"jokers": 5}}, 400, "invalid rule jokers=5: this server takes 0..4"),
         # Past the library's own range too, one message: the server's bounds.
         ("/api/position", {"rack": "R1", "rules": {"jokers": 9}}, 400, "invalid rule jokers=9: this server takes 0..4 (larger"),

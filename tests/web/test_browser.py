@@ -5,6 +5,7 @@ Screenshots of every page go to tests/web/screenshots/ (look at them)."""
 from __future__ import annotations
 
 import json
+import time
 from pathlib import Path
 from typing import Any
 
@@ -498,6 +499,46 @@ def test_building_a_position_from_the_palette(page: Page) -> None:
     p.click("#undo")
     p.click("#undo")
     assert tiles(p, "#board .rack-zone") == ["R5", "J"] and tiles(p, "#board [data-set='0']") == ["K9"]
+
+
+def set_is_marked(p: Any, index: int) -> bool:
+    return bool(p.evaluate("i => document.querySelector(`#board [data-set='${i}']`)?.classList.contains('bad')", index))
+
+
+def wait_marked(p: Any, count: int) -> None:
+    """Wait until ``count`` sets are marked invalid (the server judges them after each change)."""
+    deadline = time.monotonic() + 10
+    while p.locator("#board .set.bad").count() != count:
+        assert time.monotonic() < deadline, f"never {count} sets marked"
+        time.sleep(0.03)
+
+
+def test_every_invalid_table_set_is_marked_with_its_reason(page: Page) -> None:
+    p = page.open("/?rack=R5+B7&set=K1+K2&set=R4+J+R6&set=K7+B7+R7+O7+K7")
+    wait_marked(p, 2)
+    assert [set_is_marked(p, i) for i in range(3)] == [True, False, True]
+    assert p.inner_text("#message") == ""  # the link was read whole: the sets are the problem
+    first, third = p.locator("#board [data-set='0']"), p.locator("#board [data-set='2']")
+    # Said, not only coloured: "✗ not valid" and the reason on the page, both in the set's name.
+    assert first.get_attribute("aria-label") == "set 1, 2 tiles, not valid: too short: 2 tiles, a set needs at least 3"
+    assert third.get_attribute("aria-label") == "set 3, 5 tiles, not valid: colour repeats in a group (K7 twice)"
+    assert first.get_attribute("aria-invalid") == "true" and p.locator("#board [data-set='1']").get_attribute("aria-invalid") is None
+    assert first.locator(".reasons li").inner_text() == "too short: 2 tiles, a set needs at least 3"
+    assert first.evaluate("e => getComputedStyle(e, '::before').content") == '"✗ not valid"'
+    page.shot("board-invalid-sets")
+    # A set typed into the new-set box is judged as it lands; one retyped right loses its mark.
+    p.fill("#board [data-add-to='new'] input", "K1 K2")
+    p.press("#board [data-add-to='new'] input", "Enter")
+    wait_marked(p, 3)
+    assert set_is_marked(p, 3)
+    p.fill("#board [data-set-notation='0']", "K1-3")
+    p.press("#board [data-set-notation='0']", "Enter")
+    wait_marked(p, 2)
+    assert [set_is_marked(p, i) for i in range(4)] == [False, False, True, True]
+    # Under other rules, by those rules: sets of two tiles allowed.
+    page.open("/?rack=R5&set=K1+K2&set=K1+B2&min-set-size=2")
+    wait_marked(p, 1)
+    assert [set_is_marked(p, i) for i in range(2)] == [False, True]
 
 
 def test_the_palette_refuses_a_tile_of_which_every_copy_is_out(page: Page) -> None:

@@ -559,7 +559,11 @@ def test_a_bad_new_game_is_400_with_one_line(client: TestClient, body: Any, mess
     ("body", "message"),
     [
         ({"commands": []}, "request: 1 to 50 commands"),
-        ({"command": []}, 'request: expected {"commands": [...]}'),
+        ({}, 'request: expected {"commands": [...]}'),
+        ({"commands": "lay"}, 'request: expected {"commands": [...]}'),
+        # An unknown field is named, as every other endpoint names it.
+        ({"command": []}, "request: edit takes no 'command' (only 'commands', 'round', 'turn' and 'edits')"),
+        ({"commands": [{"do": "lay", "tiles": ["K12"]}], "extra": 1}, "request: edit takes no 'extra'"),
         ({"commands": [{"do": "fly", "tiles": ["R1"]}]}, "request: 'command 1 do' must be one of lay, add"),
         ({"commands": [{"do": "lay", "tiles": ["X9"]}]}, "in command 1 tiles"),
         ({"commands": [{"do": "lay", "tiles": "R1"}]}, "request: command 1 tiles must be a list of tiles"),
@@ -569,7 +573,9 @@ def test_a_bad_new_game_is_400_with_one_line(client: TestClient, body: Any, mess
         ({"commands": [{"do": "split", "set": 0, "tiles": ["R1", "R2"]}]}, "(split) takes one tile"),
         ({"commands": [{"do": "split", "set": 0, "tiles": ["R1"], "at": -1}]}, "request: command 1 'at' is for split"),
         ({"commands": [{"do": "lay", "tiles": ["R1"], "at": 0}]}, "request: command 1 'at' is for split"),
-        ({"commands": [{"do": "lay", "tiles": ["R1"], "why": 1}]}, "request: command 1 must be an object"),
+        ({"commands": [{"do": "lay", "tiles": ["R1"], "why": 1}]}, "request: command 1 takes no 'why' (fields: do, set, tiles, to, at)"),
+        ({"commands": [{"do": "lay", "tiles": ["R1"]}, {"do": "lay", "tiles": ["R2"], "bogus": 2}]}, "request: command 2 takes no 'bogus'"),
+        ({"commands": ["lay R1"]}, 'request: command 1 must be an object with "do", "set", "tiles", "to", "at"'),
         # A field the manipulation does not use is refused, not dropped.
         ({"commands": [{"do": "lay", "tiles": ["R1"], "set": 0}]}, "request: command 1 (lay) takes no 'set': lay takes its tiles from the rack"),
         ({"commands": [{"do": "back", "tiles": ["R1"], "set": 0}]}, "request: command 1 (back) takes no 'set'"),
@@ -601,12 +607,58 @@ def test_a_page_left_behind_cannot_act_in_a_later_turn(client: TestClient) -> No
     assert act(client, game, "draw", now)["turn"] > later["turn"]  # the page that saw it may act
 
 
+def test_a_page_that_did_not_see_the_turns_edits_cannot_act_on_them(client: TestClient) -> None:
+    # Two tabs on one person's turn (seed 7: the 12s are an initial meld): tab B lays them, tab A
+    # still shows the turn as it began; then the reverse, tab B undoes what tab A shows.
+    game = new_game(client, seats=[{"kind": "person", "name": "Ann"}, {"kind": "ai", "level": "medium"}], seed=7, rules={}, rack_size=14)
+    game = ais_move(client, game)
+    assert game["editing"]["edits"] == 0
+    seen_a = {"round": game["round"], "turn": game["turn"], "edits": 0}
+    twelves = {"commands": [{"do": "lay", "tiles": ["K12", "B12", "O12"]}]}
+    in_b = act(client, game, "edit", {**twelves, **seen_a})
+    assert in_b["editing"]["edits"] == 1
+    message = "the turn has changed on another page since this one showed it (at edit 0): it is at edit 1 now"
+    for action, body in (("done", {}), ("draw", {}), ("undo", {}), ("redo", {}), ("reset", {}), ("edit", twelves)):
+        assert error_of(client.post(f"/api/games/{game['id']}/{action}", json={**body, **seen_a}), 409) == message
+    assert act(client, game, "view")["log"] == in_b["log"] and act(client, game, "view")["editing"] == in_b["editing"]
+    # Tab A, refreshed, shows the 12s laid; tab B undoes them: tab A's Done is refused, not played empty.
+    seen_a = {**seen_a, "edits": 1}
+    undone = act(client, game, "undo", seen_a)
+    assert undone["editing"]["edits"] == 2 and not undone["editing"]["changed"]
+    response = client.post(f"/api/games/{game['id']}/done", json=seen_a)
+    assert error_of(response, 409) == (
+        "the turn has changed on another page since this one showed it (at edit 1): it is at edit 2 now"
+    )
+    # The page that saw every edit acts; the next turn's count starts again.
+    redone = act(client, game, "redo", {**seen_a, "edits": 2})
+    played = act(client, game, "done", {**seen_a, "edits": 3})
+    assert redone["editing"]["edits"] == 3 and played["notice"] == "You played K12 B12 O12."
+    assert ais_move(client, played)["editing"]["edits"] == 0
+    # A page that does not say (a script, as the docs' curl lines) is not checked.
+    assert act(client, game, "draw")["log"][-1]["drew"]
+
+
+def test_a_turns_edit_count_outlives_the_server(tmp_path: Path) -> None:
+    with TestClient(create_app(Limits(workers=1), pool_kind="thread", games_dir=tmp_path)) as first:
+        game = ais_move(first, new_game(first))
+        rack = game["editing"]["rack"]
+        game = act(first, game, "edit", {"commands": [{"do": "lay", "tiles": [rack[0]]}]})
+        game = act(first, game, "undo")
+    with TestClient(create_app(Limits(workers=1), pool_kind="thread", games_dir=tmp_path)) as second:
+        again = act(second, game, "view")
+        assert again["editing"]["edits"] == 2
+        moment = {"round": again["round"], "turn": again["turn"], "edits": 2}
+        assert act(second, game, "redo", moment)["editing"]["edits"] == 3
+
+
 @pytest.mark.parametrize(
     ("action", "body", "message"),
     [
         ("draw", {"turn": 3}, "request: 'round' and 'turn' go together, as whole numbers (the view's)"),
         ("draw", {"round": 1, "turn": "3"}, "request: 'round' and 'turn' go together, as whole numbers (the view's)"),
-        ("draw", {"tiles": ["R5"]}, "request: draw takes no 'tiles' (only 'round' and 'turn')"),
+        ("draw", {"tiles": ["R5"]}, "request: draw takes no 'tiles' (only 'round', 'turn' and 'edits')"),
+        ("draw", {"edits": 0}, "request: 'edits' goes with 'round' and 'turn', a whole number (the view's editing.edits)"),
+        ("draw", {"round": 1, "turn": 3, "edits": "0"}, "request: 'edits' goes with 'round' and 'turn', a whole number (the view's editing.edits)"),
         ("draw", [1], "request: expected a JSON object"),
     ],
 )

@@ -427,6 +427,13 @@ def ann_and_bob(p: Any) -> Any:
     return p
 
 
+def test_each_seats_name_field_says_its_seat(page: Page) -> None:
+    p = page.open("/play")
+    for seat in range(1, 5):
+        field = p.get_by_role("textbox", name=f"Seat {seat} name (optional)", exact=True)
+        assert field.get_attribute("id") == f"seat-{seat}-name"
+
+
 def test_two_persons_sharing_one_screen(page: Page) -> None:
     """Between two persons' turns the page asks for the hand-over, shows nothing private of the
     one who moved (not the tile drawn), and asks again after a reload."""
@@ -587,6 +594,52 @@ def test_a_tab_left_behind_is_told_the_game_moved_on(page: Page) -> None:
     p.reload()
     p.wait_for_selector("body[data-ready='true']")
     assert p.locator("#log li").count() == log  # nothing drawn for the page left behind
+
+
+def test_a_tab_that_did_not_see_the_turns_edits_cannot_play_them(page: Page) -> None:
+    # Ann (seed 7: K12 B12 O12 are an initial meld) in two tabs on her turn: tab B lays the 12s,
+    # tab A, its table still empty, presses Done; then tab B undoes them and tab A, showing them
+    # laid, presses Done. Each time tab A is refused, nothing is played, and it shows the turn as it is.
+    a = page.open("/play")
+    a.fill("#seat-1-name", "Ann")
+    a.select_option("#seat-2", "medium")
+    a.fill("#seed", "7")
+    a.click("#start")
+    a.wait_for_selector("#game:not([hidden])")
+    your_turn(a)
+    b = page.context.new_page()
+    b.goto(a.url)
+    b.wait_for_selector("body[data-ready='true']")
+    log = a.locator("#log li").count()
+    assert table(a) == []
+    for tile in ("K12", "B12", "O12"):
+        b.click(f"#board .rack-zone [data-tile='{tile}']")
+    b.click("#board [data-move-to='new']")
+    wait_count(b, "#board [data-set='0']", 3)
+    page.expected.append("status of 409")
+    a.click("#done")
+    a.wait_for_selector("#message:not(:empty)")
+    assert a.inner_text("#message") == (
+        "the turn has changed on another page since this one showed it (at edit 0): it is at edit 1 now"
+    )
+    wait_count(a, "#board [data-set='0']", 3)  # refreshed: the 12s tab B laid
+    assert sorted(tiles(a, "#board [data-set='0']")) == ["B12", "K12", "O12"]
+    assert a.inner_text("#notice") == "" and a.locator("#log li").count() == log
+    b.click("#undo")
+    wait_count(b, "#board [data-set]", 0)
+    a.click("#done")
+    until(a, "() => document.querySelector('#message').textContent.includes('at edit 1): it is at edit 2 now')")
+    wait_count(a, "#board [data-set]", 0)  # refreshed: the table as tab B left it
+    assert "cannot end yet" not in a.inner_text("#turn")
+    # The tab that saw it all plays the turn.
+    b.click("#redo")
+    wait_count(b, "#board [data-set='0']", 3)
+    end_turn(b, "#done")
+    assert b.inner_text("#notice") == "You played K12 B12 O12."
+    b.reload()
+    b.wait_for_selector("body[data-ready='true']")
+    assert (b.locator("#log li").first.text_content() or "").startswith("Ann played 3 tiles")
+    assert tiles(b, "#log li:first-child") == ["K12", "B12", "O12"]
 
 
 def test_back_and_forward_between_the_form_and_the_game(page: Page) -> None:

@@ -149,3 +149,37 @@ def test_three_players_sheet_fits_400_pixels_and_a_wider_one_shows_it_scrolls(br
     assert cue.count("radial-gradient") == 2
     narrow.context.close()
     assert not narrow.unexpected(), narrow.unexpected()
+
+
+def test_a_blocked_round_whose_lowest_racks_tie_names_its_winner(page: Page, tmp_path: Path) -> None:
+    p = page.open("/score")
+    p.fill("#players", "Ann, Bob, Cy")
+    p.click("#new-sheet button[type='submit']")
+    p.wait_for_selector("#round-card:not([hidden])")
+    assert p.is_hidden("#blocked-winner-field")  # only a blocked round may need it
+    page.expect_refusal()
+    enter_round(p, "", {"Ann": "10", "Bob": "R10", "Cy": "J"})
+    p.wait_for_selector("#message:not(:empty)")
+    assert p.inner_text("#message") == "round 1: blocked: Ann and Bob tie for the lowest rack (10): name the winner"
+    assert p.is_visible("#blocked-winner-field")
+    field = p.get_by_label("If the lowest racks tie, who wins the blocked round?")
+    field.select_option("Bob")
+    page.shot("score-blocked-tie")
+    p.click("#enter")
+    p.wait_for_selector("#sheet tr[data-round='1']")
+    assert p.inner_text("#sheet tr[data-round='1'] td:nth-child(2)") == "Bob"
+    assert p.inner_text("#sheet tr[data-round='1'] td.notes") == "blocked"
+    # Corrected (Cy held 40, not a joker), the round keeps the winner it named.
+    p.click("#sheet tr[data-round='1'] button")
+    assert p.is_checked("input[name='winner'][value='']") and field.input_value() == "Bob"
+    p.fill("#racks tr[data-player='Cy'] input.rack", "40")
+    p.click("#enter")
+    p.wait_for_selector("text=Round 1 corrected.")
+    kept = p.evaluate("JSON.parse(localStorage.getItem('rummikub.score-sheet'))")
+    assert kept["rounds"] == [{"winner": "Bob", "racks": {"Ann": 10, "Bob": "R10", "Cy": 40}, "blocked": True}]
+    # As the command line enters the same round.
+    path = str(tmp_path / "game.json")
+    for args in (["new", path, "--players", "Ann,Bob,Cy"], ["round", path, "--blocked", "--winner", "Bob", "--rack", "Ann=10", "--rack", "Bob=R10", "--rack", "Cy=40"]):
+        result = CliRunner().invoke(cli, ["score", *args])
+        assert result.exit_code == 0, result.output
+    assert json.loads(Path(path).read_text())["rounds"] == kept["rounds"]

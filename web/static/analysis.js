@@ -56,9 +56,26 @@ function followTable() {
   box.title = empty ? "With an empty table this turn is the initial meld" : "";
 }
 
+/** Every invalid table set marked with the server's reason (the library's rules, not the page's):
+ * a set typed or dragged wrong is seen at once, not only when the best move is asked for. */
+let judging = 0; // the latest table sent: an answer about an older one is not shown
+async function judgeSets() {
+  const asked = ++judging;
+  const table = board.table();
+  if (!table.length) return;
+  try {
+    const answer = await post("/api/sets", { sets: table, rules: ruleChanges() });
+    if (asked !== judging) return;
+    board.markInPlace(answer.sets.flatMap((s, i) => (s.valid ? [] : [[i, [s.problem]]])));
+  } catch {
+    // A rule or tile the server refuses: said as the board asks for a move.
+  }
+}
+
 /** Anything changed: the answer and hints shown are stale, the address is updated. */
 function changed() {
   followTable();
+  judgeSets();
   $("result").hidden = true;
   $("hints").hidden = true;
   $("hints").replaceChildren();

@@ -183,6 +183,29 @@ export class Board {
     this.render();
   }
 
+  /** The same, on the sets as they are drawn: nothing else is drawn again (a box being typed in
+   * keeps its text and the focus). */
+  markInPlace(reasons) {
+    this.marks = new Map(reasons);
+    for (const item of this.root.querySelectorAll(".table-zone li[data-set]")) {
+      const i = Number(item.dataset.set);
+      this.showMarks(item, i, this.state.sets[i]?.length ?? 0);
+    }
+  }
+
+  /** A set's marks: framed and labelled "✗ not valid" with its reasons under it, and the reasons
+   * in its accessible name (a screen reader hears why, not only that). */
+  showMarks(item, i, size) {
+    const reasons = this.marks.get(i);
+    item.classList.toggle("bad", Boolean(reasons));
+    const why = reasons ? `, not valid: ${reasons.join("; ")}` : "";
+    item.setAttribute("aria-label", `set ${i + 1}, ${size} tile${size === 1 ? "" : "s"}${why}`);
+    if (reasons) item.setAttribute("aria-invalid", "true");
+    else item.removeAttribute("aria-invalid");
+    item.querySelector(":scope > .reasons")?.remove();
+    if (reasons) item.append(el("ul", { class: "reasons" }, ...reasons.map((r) => el("li", { text: r }))));
+  }
+
   // ------------------------------------------------------------------ moves
 
   take(ids) {
@@ -472,16 +495,13 @@ export class Board {
 
     const sets = el("ol", { class: "sets" });
     this.state.sets.forEach((set, i) => {
-      const reasons = this.marks.get(i);
       const canSplit = set.findIndex((e) => this.selected.has(e.id)) > 0;
       const item = el(
         "li",
         {
-          class: `set${reasons ? " bad" : ""}`,
+          class: "set",
           "data-set": String(i),
           "data-drop": `set:${i}`,
-          "aria-label": `set ${i + 1}, ${set.length} tile${set.length === 1 ? "" : "s"}${reasons ? ", not valid" : ""}`,
-          "aria-invalid": reasons ? "true" : undefined,
         },
         el("div", { class: "tiles" }, ...set.map((e) => this.tileButton(e, "table"))),
         el(
@@ -507,8 +527,8 @@ export class Board {
             ? el("button", { type: "button", class: "remove", text: "✕", "data-remove-set": String(i), "data-key": `remove:${i}`, "aria-label": `Remove set ${i + 1}` })
             : null,
         ),
-        reasons ? el("ul", { class: "reasons" }, ...reasons.map((r) => el("li", { text: r }))) : null,
       );
+      this.showMarks(item, i, set.length);
       sets.append(item);
     });
     const fresh = el(

@@ -41,6 +41,9 @@ let aiDuty = false; // this page asks for the AI's turns (it took over from a pa
 const POLL_MS = 1500;
 const AI_WAIT_MS = 6000; // an AI to move and nothing happening this long: this page asks for it
 const aiTimes = []; // milliseconds from asking the server for an AI turn to that turn on screen
+let acting = Promise.resolve(); // the action being sent: the next waits for its answer
+// The actions that act on the turn in progress, sent with the edit count the page last saw.
+const ON_THE_TURN = new Set(["edit", "undo", "redo", "reset", "done", "draw"]);
 
 function prefs() {
   try {
@@ -84,6 +87,8 @@ function seatRows() {
       name.append(el("span", null, "Name (optional)"));
       const input = document.createElement("input");
       input.id = `seat-${i + 1}-name`;
+      // Four "Name (optional)" fields read alike out of their row: each says its seat.
+      input.setAttribute("aria-label", `Seat ${i + 1} name (optional)`);
       input.maxLength = 20;
       input.autocomplete = "off";
       name.append(input);
@@ -262,12 +267,22 @@ function asksForAi() {
   return (last ? last.player : Math.min(...persons)) === view.you;
 }
 
-async function act(action, body) {
+/** One action at a time: each is sent with the view the one before it answered (its edit count
+ * above all: two drops in quick succession must not read as a page left behind). */
+function act(action, body) {
+  const sent = acting.then(() => actNow(action, body));
+  acting = sent.catch(() => {}); // a failure is said where it happened; the next action still goes
+  return sent;
+}
+
+async function actNow(action, body) {
   say("");
   $("notice").textContent = ""; // the person acts again: what was said of their last move is old
   try {
-    // The turn this page shows: a page left behind (another tab) must not act in a later turn.
+    // The turn this page shows, and how far its editing went: a page left behind (another tab)
+    // must not act in a later turn, nor on edits its player has not seen.
     const moment = view ? { round: view.round, turn: view.turn } : {};
+    if (view?.editing && ON_THE_TURN.has(action)) moment.edits = view.editing.edits;
     show(await post(path(action), { ...(body ?? {}), ...moment }));
   } catch (error) {
     say(error.message);

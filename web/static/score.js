@@ -105,10 +105,17 @@ function showRoundForm(round = null) {
   $("winners").replaceChildren(
     ...choices.map(([value, text]) =>
       element("label", { class: "field check" },
-        element("input", { type: "radio", name: "winner", value, checked: winner === value, onchange: lockWinnerRack }),
+        element("input", { type: "radio", name: "winner", value, checked: winner === value, onchange: followWinner }),
         element("span", { text })),
     ),
   );
+  // A blocked round's winner is the lowest rack; named only when racks tie for it (a corrected
+  // round keeps the one it named).
+  $("blocked-winner").replaceChildren(
+    element("option", { value: "", text: "the lowest rack (no tie)" }),
+    ...players.map((p) => element("option", { value: p, text: p })),
+  );
+  $("blocked-winner").value = round?.blocked ? (round.winner ?? "") : "";
   $("rack-head").replaceChildren(element("tr", {}, element("th", { text: "Player" }), element("th", { text: "Left on the rack" }),
     ...(club ? [element("th", { text: "Never opened" }), element("th", { text: "Could have opened" })] : [])));
   $("racks").replaceChildren(
@@ -129,12 +136,14 @@ function showRoundForm(round = null) {
       ),
     ),
   );
-  lockWinnerRack();
+  followWinner();
 }
 
-/** The winner left nothing on the rack: their rack field is off (in a blocked round, everybody's is on). */
-function lockWinnerRack() {
+/** The winner left nothing on the rack: their rack field is off (in a blocked round, everybody's
+ * is on, and a tie for the lowest rack may be settled by naming its winner). */
+function followWinner() {
   const chosen = document.querySelector("input[name='winner']:checked")?.value;
+  $("blocked-winner-field").hidden = chosen !== "";
   for (const row of $("racks").querySelectorAll("tr")) {
     const input = row.querySelector("input.rack");
     const won = chosen !== undefined && chosen !== "" && row.dataset.player === chosen;
@@ -146,7 +155,8 @@ function lockWinnerRack() {
 function enteredRound() {
   const chosen = document.querySelector("input[name='winner']:checked");
   const blocked = chosen?.value === "";
-  const round = { winner: chosen && !blocked ? chosen.value : null, racks: {} };
+  const named = blocked ? $("blocked-winner").value || null : chosen?.value ?? null;
+  const round = { winner: named, racks: {} };
   for (const row of $("racks").querySelectorAll("tr")) {
     const input = row.querySelector("input.rack");
     const text = input.value.trim();
