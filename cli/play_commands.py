@@ -388,7 +388,7 @@ class Screen:
                 how = "emptied your rack: you win" if you else "emptied the rack and wins"
             else:
                 how = "have the lowest rack: you win" if you else "has the lowest rack and wins"
-                how += " (nobody could play)"
+                how += " (the pool is empty and everybody passed)"
             self.echo(f"Round {round_number} over: {self.names[result.winner]} {how}.")
         else:
             tied = ", ".join(self.names[s] for s in result.winners)

@@ -50,7 +50,8 @@ def load_json(text: str, where: str, one_line: bool = False) -> Any:
         raise InputError(f"{where}: key {key!r} appears twice in one object") from None
     except json.JSONDecodeError as err:
         line = "" if one_line else f" line {err.lineno}"
-        raise InputError(f"{where}{line}: not valid JSON: {err.msg} at column {err.colno}") from None
+        at = "" if err.msg.endswith(" at") else " at"  # "Unterminated string starting at"
+        raise InputError(f"{where}{line}: not valid JSON: {err.msg}{at} column {err.colno}") from None
     except (ValueError, RecursionError):  # an integer of thousands of digits, deep nesting
         raise InputError(f"{where}: not valid JSON: nested too deeply or too large a number") from None
 

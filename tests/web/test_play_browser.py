@@ -196,8 +196,8 @@ def test_a_short_game_played_to_its_end_by_dragging_tiles(
     said = {
         (0, "rack_empty"): "You emptied your rack: you win.",
         (1, "rack_empty"): "easy emptied the rack and wins.",
-        (0, "blocked"): "You have the lowest rack: you win (nobody could play).",
-        (1, "blocked"): "easy has the lowest rack and wins (nobody could play).",
+        (0, "blocked"): "You have the lowest rack: you win (the pool is empty and everybody passed).",
+        (1, "blocked"): "easy has the lowest rack and wins (the pool is empty and everybody passed).",
     }
     assert end_text == said.get((record.result.winner, record.result.reason), end_text)
     assert record.result.winner is not None or end_text.startswith("Blocked: a tie")

@@ -566,7 +566,7 @@ function showEnd() {
   const how =
     result.reason === "rack_empty"
       ? you ? "emptied your rack: you win" : "emptied the rack and wins"
-      : you ? "have the lowest rack: you win (nobody could play)" : "has the lowest rack and wins (nobody could play)";
+      : you ? "have the lowest rack: you win (the pool is empty and everybody passed)" : "has the lowest rack and wins (the pool is empty and everybody passed)";
   $("end-title").textContent = `Round ${view.round} of ${view.rounds} is over`;
   $("end-text").textContent = winner
     ? `${you ? "You" : winner} ${how}.`
