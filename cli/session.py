@@ -173,6 +173,16 @@ class HumanTurn:
             return Reply(show=True)
         return self._one(commands[0])  # without a stray ';' before or after it
 
+    def _mid_sentence(self, message: str) -> str:
+        """A message read on after "refused:": its first letter lower-cased, unless it starts with
+        a tile ("O9 not on your rack", not "o9")."""
+        first = message.split(" ", 1)[0]
+        try:
+            parse_token(first, self.game.config.rules)
+        except TileSyntaxError:
+            return message[:1].lower() + message[1:]
+        return message
+
     def _one(self, line: str) -> Reply:
         try:
             command = parse_command(line, self.editor.rules)
@@ -191,7 +201,7 @@ class HumanTurn:
             if reply.error and n == 0:  # nothing done: the refusal, and what was left undone
                 return replace(reply, message="\n".join([reply.message, f"not carried out: {'; '.join(rest)}"]))
             if reply.error:
-                said.append(f"'{line}' refused: {reply.message[:1].lower()}{reply.message[1:]}")
+                said.append(f"'{line}' refused: {self._mid_sentence(reply.message)}")
             elif reply.message:
                 said.append(reply.message)
             if reply.error or reply.ended is not None or reply.quit:

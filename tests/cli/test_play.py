@@ -830,6 +830,11 @@ def test_a_refusal_later_on_a_line_reads_as_one_sentence() -> None:
     assert said[:2] == ["took K7 off set 1 into the workspace", "'done' refused: the turn cannot end yet:"]
 
 
+def test_a_refusal_later_on_a_line_keeps_its_tiles_as_written() -> None:
+    said = _group_swap_turn().handle("take 1 K7; add 1 K13").message.splitlines()
+    assert said[1] == "'add 1 K13' refused: K13 not on your rack or in the workspace (rack: R6 O7)"  # not "k13"
+
+
 @pytest.mark.parametrize("line", [";add 1 O7", "add 1 O7;", " ; add 1 O7 ;; "])
 def test_a_stray_separator_around_one_command_is_ignored(line: str) -> None:
     answer = _group_swap_turn().handle(line)
