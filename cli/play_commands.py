@@ -267,7 +267,7 @@ class Screen:
         click.echo(fit(text, self.width), color=self.color)
 
     def new_round(self) -> None:
-        self.tables = []
+        self.tables = [[]]  # the empty table you saw before anyone moved: a set laid since is new
         self.echo("")
 
     def seen(self, table: Sequence[Sequence[Tile]]) -> None:

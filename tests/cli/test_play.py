@@ -905,3 +905,8 @@ def test_twin_sets_are_followed_in_their_own_places() -> None:
     after = in_place(before, sets("K1 K2 K3 K4 K5", "K1 K2 K3 K4 K5", "R1 R2 R3", "B5 B6 B7"))
     assert followed([before, after]) == {0: 0, 1: 1, 2: 2, 3: 3}
     assert kept_in_place([before, after]) == {0, 2, 3}
+
+
+def test_on_your_first_turn_every_set_laid_before_it_is_starred() -> None:
+    out = run(["--opponents", "medium,easy", "--seed", "21"], ["quit"]).stdout
+    assert " *1: O9 O10 O11" in out and " *2: B11 R11 O11" in out  # set 1 was medium's, laid first
