@@ -33,6 +33,7 @@ from solver.game.editor import (
     TurnTimer,
     commands_for,
     time_out,
+    time_out_text,
 )
 from solver.game.engine import Game, IllegalMove, TurnRecord
 from solver.hint import Hint, hint
@@ -161,9 +162,7 @@ class HumanTurn:
     def handle(self, line: str) -> Reply:
         if self.timer is not None and self.timer.expired():
             record = time_out(self.game, self.editor, self.timer.rule)
-            drawn = format_tiles(record.penalty) or "nothing (the pool is empty)"
-            kept = "broken sets taken back" if self.timer.rule.take_back else "the table restored"
-            return Reply(f"Time is up: {kept}; penalty: {drawn}.", ended=record, timed_out=True)
+            return Reply(time_out_text(record, self.timer.rule), ended=record, timed_out=True)
         if not line.strip():
             return Reply(show=True)
         commands = [part.strip() for part in line.split(";") if part.strip()]

@@ -42,6 +42,7 @@ from solver.game.editor import (
     TurnTimer,
     Wording,
     time_out,
+    time_out_text,
 )
 from solver.game.engine import Game, GameConfig, GameView, Match, RoundResult, TurnRecord, kept_in_place
 from solver.game.players import make_player
@@ -488,9 +489,7 @@ class Session:
     def _time_out(self, rule: TimerRule) -> None:
         assert self.editor is not None
         record = time_out(self.game, self.editor, rule)
-        drawn = format_tiles(record.penalty) or "nothing (the pool is empty)"
-        kept = "broken sets taken back" if rule.take_back else "the table restored"
-        self.notice = f"Time is up: {kept}; penalty: {drawn}."  # as play says it
+        self.notice = time_out_text(record, rule)  # as play says it
         self.notice_seat = record.seat
         self._ended(record)
 

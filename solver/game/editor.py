@@ -663,3 +663,18 @@ def time_out(game: Game, editor: TurnEditor, rule: TimerRule) -> TurnRecord:
         # Only the valid sets stay; tiles of the broken ones (and the workspace) go to the rack.
         return game.penalty(rule.penalty_tiles, [list(s) for s in editor.valid_sets()])
     return game.penalty(rule.penalty_tiles)
+
+
+def time_out_text(record: TurnRecord, rule: TimerRule) -> str:
+    """What the timer did to the turn, to the one whose turn it was: which table tiles came onto
+    their rack (the one-minute rule takes back broken sets, with other players' tiles in them)."""
+    drawn = format_tiles(record.penalty) or "nothing (the pool is empty)"
+    if not rule.take_back or not record.opened:  # a player who had not opened never touched the table
+        return f"Time is up: the table restored; penalty: {drawn}."
+    before = Counter(t for s in record.table for t in s)
+    back = before - Counter(t for s in record.table_after for t in s)
+    if back:
+        kept = f"the broken sets taken back ({format_tiles(sorted(back.elements()))} from the table onto your rack)"
+    else:
+        kept = "your valid sets stay" if record.played else "nothing was left broken"
+    return f"Time is up: {kept}; penalty: {drawn}."

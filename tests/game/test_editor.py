@@ -158,3 +158,23 @@ def test_done_lists_the_opening_rules_beside_an_invalid_set() -> None:
         "set 3 (O6 O7) is not valid: too short: 2 tiles, a set needs at least 3",
         "initial meld worth 9 points, needs at least 30",
     ]
+
+
+@pytest.mark.parametrize(
+    ("opened", "after", "played", "said"),
+    [
+        # The one-minute rule kept K7 K8 J and took the broken B6 B7 (another player's) back.
+        (True, ("K7 K8 J", "R1 R2 R3"), "K7 K8", "the broken sets taken back (B6 B7 from the table onto your rack)"),
+        (True, ("B6 B7 J", "R1 R2 R3", "K7 K8 K9"), "K7 K8 K9", "your valid sets stay"),
+        (True, ("B6 B7 J", "R1 R2 R3"), "", "nothing was left broken"),
+        (False, ("B6 B7 J", "R1 R2 R3"), "", "the table restored"),
+    ],
+)
+def test_what_the_timer_did_is_said_tile_by_tile(opened: bool, after: tuple[str, ...], played: str, said: str) -> None:
+    from solver.game.editor import TimerRule, time_out_text
+    from solver.game.engine import TurnRecord
+
+    table = (tiles("B6 B7 J"), tiles("R1 R2 R3"))
+    record = TurnRecord(5, 0, opened, tiles("K7 K8 K9"), table, tiles(played), None,
+                        tuple(tiles(s) for s in after), 40, tiles("O6 B1 O13"), timed_out=True)
+    assert time_out_text(record, TimerRule(60, 3, take_back=True)) == f"Time is up: {said}; penalty: O6 B1 O13."
