@@ -31,6 +31,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from solver.initial_meld import a_meld
+from solver.joker_account import Retrieved
 from solver.jokers import run_declaring, table_readings
 from solver.least_moves import Placed, Rearrangement, least_moves, match, sets_broken
 from solver.melds import Kind, best_reading
@@ -167,7 +168,8 @@ def best_steps(
         kept_sets=sum(1 for s in table if s.change is SetChange.UNCHANGED),
         retrieved=retrieved,  # its sets are numbered in this arrangement
     )
-    return better, plan(position.table, found, solution.played, position.rules, [p.tiles for p in table])
+    written = [p.tiles for p in table]
+    return better, plan(position.table, found, solution.played, position.rules, written, retrieved)
 
 
 def plan_steps(before: Sets, after: Sets, played: Sequence[Tile], rules: RuleSet, opening: bool = False) -> Plan:
@@ -205,23 +207,31 @@ def _meld_of(after: Sets, played: Sequence[Tile], rules: RuleSet) -> list[Counte
 
 
 def plan(
-    before: Sets, found: Rearrangement, played: Sequence[Tile], rules: RuleSet, written: Sets | None = None
+    before: Sets,
+    found: Rearrangement,
+    played: Sequence[Tile],
+    rules: RuleSet,
+    written: Sets | None = None,
+    retrieved: Sequence[Retrieved] = (),
 ) -> Plan:
     """Steps turning ``before`` into the rearrangement ``found`` with the ``played`` rack tiles.
     ``written``: its sets as the answer writes them (under strict and locked jokers the order
-    says what a joker stands for, so a new set is named so), set for set."""
+    says what a joker stands for, so a new set is named so), set for set; ``retrieved``: the
+    answer's retrieval story (sets numbered as ``before`` and ``found``), whose jokers the steps
+    carry where it says (jokers are alike, but under official retrieval where one goes matters)."""
     after = found.table
     if written is not None and rules.joker_rules is not JokerRules.FREE:
         after = tuple(
             dataclasses.replace(p, tiles=tuple(w)) if JOKER in w and Counter(w) == Counter(p.tiles) else p
             for p, w in zip(after, written)
         )
-    found_plan = _Planner(before, after, played, rules).run()
+    homes = [(r.table_set - 1, r.new_set - 1) for r in retrieved]
+    found_plan = _Planner(before, after, played, rules, homes).run()
     if _reaches(before, found_plan, played, rules, [p.tiles for p in after]):
         return found_plan
     # Steps a person could not follow (a joker freed by a tile that then moves on, so a set of
     # the plan gives a joker back to itself): every changed set taken apart and laid anew.
-    return _Planner(before, after, played, rules).plain()
+    return _Planner(before, after, played, rules, homes).plain()
 
 
 def _reaches(before: Sets, found: Plan, played: Sequence[Tile], rules: RuleSet, after: Sets) -> bool:
@@ -240,8 +250,16 @@ def _key(tiles: Counter[Tile] | Sequence[Tile]) -> tuple[Tile, ...]:
 class _Planner:
     """Builds the steps, following the table as it changes so that every set is named as seen."""
 
-    def __init__(self, before: Sets, after: Sequence[Placed], played: Sequence[Tile], rules: RuleSet) -> None:
+    def __init__(
+        self,
+        before: Sets,
+        after: Sequence[Placed],
+        played: Sequence[Tile],
+        rules: RuleSet,
+        joker_homes: Sequence[tuple[int, int]] = (),
+    ) -> None:
         self.rules = rules
+        self.joker_homes = joker_homes  # (old set, new set) of each retrieved joker, as the story says
         self.before = [list(s) for s in before]
         self.after = list(after)
         self.steps: list[Step] = []
@@ -290,6 +308,9 @@ class _Planner:
             if p.base is not None:
                 for new, _ in self._exchanges(p.base, need[j] & rack):
                     send(None, j, Counter([new]))
+        for i, j in self.joker_homes:
+            if 0 <= i < len(leaving) and 0 <= j < len(need) and leaving[i][JOKER] > 0 and need[j][JOKER] > 0:
+                send(i, j, Counter([JOKER]))
         pairs = sorted(
             ((sum((lv & nd).values()), i, j) for i, lv in enumerate(leaving) for j, nd in enumerate(need)),
             key=lambda x: (-x[0], x[1], x[2]),

@@ -547,6 +547,9 @@ def _step_commands(editor: TurnEditor, step: Step) -> list[Command]:
 
     def where(shown: str) -> int:  # the set the step names, as the editor shows it now
         found = [i for i, s in enumerate(editor.state.table) if s and format_tiles(s) == shown]
+        if not found:  # a set passing through a state no set is in (K2 J K5, named K2 K5 J): its tiles
+            named = Counter(tiles_named(shown, rules))
+            found = [i for i, s in enumerate(editor.state.table) if s and Counter(s) == named]
         if not found:
             raise LookupError(shown)
         return found[0]
@@ -569,6 +572,11 @@ def _step_commands(editor: TurnEditor, step: Step) -> list[Command]:
     if step.action in ("retrieve", "swap"):
         new, old = step.tiles
         n = where(step.source)
+        after_swap = Counter(editor.state.table[n]) + Counter([new]) - Counter([old])
+        if not step.target.startswith(NEW) and Counter(tiles_named(step.target, rules)) == after_swap:
+            # The joker goes back into the set it left (another copy of its tiles makes that the
+            # rules' "another set"): in the editor it simply stays, standing for another tile.
+            return [Command("add", n, (new,))]
         return [Command("add", n, (new,)), to(n, (old,))]
     if step.action in ("take", "move"):
         return [to(where(step.source), step.tiles)]

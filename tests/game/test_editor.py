@@ -178,3 +178,40 @@ def test_what_the_timer_did_is_said_tile_by_tile(opened: bool, after: tuple[str,
     record = TurnRecord(5, 0, opened, tiles("K7 K8 K9"), table, tiles(played), None,
                         tuple(tiles(s) for s in after), 40, tiles("O6 B1 O13"), timed_out=True)
     assert time_out_text(record, TimerRule(60, 3, take_back=True)) == f"Time is up: {said}; penalty: O6 B1 O13."
+
+
+def test_a_hints_steps_become_commands_when_a_set_passes_through_a_gap() -> None:
+    """Strict jokers, K1 retrieving the joker of B1 R1 J from the table: a step names the run
+    K2 J K5 (K3 gone, the joker still K4) as K2 K5 J, which no set of the editor is called, so
+    `hint 3` in play gave no commands at all."""
+    from solver.game.editor import commands_for
+    from solver.hint import hint
+
+    table = ["K10 K11 K12", "K13 B13 O13", "K2 B2 R2", "B2 R2 O2", "B7 B8 B9 B10 B11 B12", "K6 K7 K8 K9",
+             "K8 B8 O8", "R3 R4 R5", "B13 R13 O13", "R3 R4 R5 R6", "R7 R8 R9", "R9 R10 R11 R12", "O9 O10 O11",
+             "K1 B1 R1", "B1 R1 J", "K10 B10 O10", "O2 O3 O4", "K11 B11 O11", "K12 B12 R12", "K5 B5 O5", "K1 K2 K3"]
+    position = Position.from_strings("K6 B4 J", table, rules=RuleSet(joker_rules=JokerRules.STRICT))
+    found = hint(position, 3)
+    assert found.solution.tiles_played == 3
+    assert commands_for(position, found.plan, [s.tiles for s in found.solution.table]) is not None
+
+
+@pytest.mark.parametrize(
+    ("mode", "rack", "table"),
+    [
+        (JokerRules.LOCKED, "B1 R11 O7 O10", ["B12 O12 J", "O4 O5 O6 O7 O8 O9 J", "K13 B13 O13", "O8 O9 O10 O11 O12"]),
+        (JokerRules.STRICT, "B4 K13 K7", ["K6 K7 K8 K9 K10 K11", "K8 K9 K10 K11 K12 J"]),
+    ],
+)
+def test_a_joker_retrieved_back_into_its_set_is_typed_as_the_tile_added(mode: JokerRules, rack: str, table: list[str]) -> None:
+    """"Put O10 in place of the J in O7 O8 O9 J; put the J in O7 O8 O9 O10": another copy of O8 O9
+    makes that set the rules' "another set"; in the editor the joker just stays (its commands
+    looked for a set O7 O8 O9 O10 that never stands apart, and a hint gave none)."""
+    from solver.game.editor import commands_for
+    from solver.solve import solve
+    from solver.steps import best_steps
+
+    position = Position.from_strings(rack, table, rules=RuleSet(joker_rules=mode))
+    solution, plan = best_steps(solve(position))
+    assert any(step.action == "retrieve" for step in plan.steps)
+    assert commands_for(position, plan, [s.tiles for s in solution.table]) is not None

@@ -17,7 +17,17 @@ from solver.position import Position
 from solver.rules import JokerRules, RuleSet, Wrap
 from solver.solution import SetChange
 from solver.solve import SolveOptions, solve
-from solver.steps import ACTIONS, Plan, Step, StepsGoWrong, best_steps, plan_steps, replay, tables_after_steps
+from solver.steps import (
+    ACTIONS,
+    NEW,
+    Plan,
+    Step,
+    StepsGoWrong,
+    best_steps,
+    plan_steps,
+    replay,
+    tables_after_steps,
+)
 from solver.tiles import JOKER, Tile, format_tiles
 from tests.strategies import positions
 
@@ -434,3 +444,16 @@ def test_steps_that_cannot_be_carried_out_are_refused_by_name(step: Step, proble
     # An exception of its own, not assert: plan() falls back on it, and python -O drops asserts.
     with pytest.raises(StepsGoWrong, match=problem):
         replay([[Tile.parse(t) for t in ["R1", "R2", "R3", "R4", "R5"]]], Plan((step,), 1), [], RuleSet())
+
+
+def test_a_retrieved_joker_goes_where_the_story_says() -> None:
+    """Official retrieval: the joker K5 frees must go to a set with two rack tiles (K12 B12 J), as
+    the answer's story says; the steps put it in R1 R2 R3 and the rack's joker in K12 B12."""
+    rules = RuleSet(joker_rules=JokerRules.STRICT, jokers=3)
+    position = Position.from_strings("K5 R5 K12 B12 J", ["K4 J K6", "R1 R2 R3"], rules=rules)
+    solution, plan = best_steps(solve(position))
+    (story,) = solution.retrieved
+    home = format_tiles(solution.table[story.new_set - 1].tiles)
+    assert home == "K12 B12 J"
+    first = plan.steps[0]
+    assert first.action == "retrieve" and first.target == NEW + home
