@@ -72,7 +72,7 @@ def fit(text: str, width: int = 80, hang: int = 4) -> str:
         lead = len(line) - len(line.lstrip(" "))
         indent = " " * (lead + hang)
         current, gap = line[:lead], ""
-        for word in _WORD.findall(line[lead:]):
+        for word in _joined_closings(_WORD.findall(line[lead:])):
             if word.isspace():
                 gap = word
                 continue
@@ -83,6 +83,19 @@ def fit(text: str, width: int = 80, hang: int = 4) -> str:
             gap = ""
         out.append(current)
     return "\n".join(out)
+
+
+def _joined_closings(words: list[str]) -> list[str]:
+    """Words and gaps, a closing bracket or stop joined to the word before it (with the gap
+    between): ``K8 ).`` breaks as one, never leaving ``).`` alone on a line."""
+    out: list[str] = []
+    for word in words:
+        if not word.isspace() and word.strip(").,;:]") == "" and len(out) >= 2 and out[-1].isspace():
+            gap = out.pop()
+            out[-1] += gap + word
+        else:
+            out.append(word)
+    return out
 
 
 def tile_text(t: Tile, from_rack: bool = False, color: bool = True) -> str:

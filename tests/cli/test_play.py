@@ -910,3 +910,12 @@ def test_twin_sets_are_followed_in_their_own_places() -> None:
 def test_on_your_first_turn_every_set_laid_before_it_is_starred() -> None:
     out = run(["--opponents", "medium,easy", "--seed", "21"], ["quit"]).stdout
     assert " *1: O9 O10 O11" in out and " *2: B11 R11 O11" in out  # set 1 was medium's, laid first
+
+
+def test_a_wrapped_line_never_leaves_a_closing_bracket_alone() -> None:
+    from cli.render import fit
+
+    line = "    set 4 ( K11   B11   R11 ); set 7 ( K3   R3   O3 ); set 9 ( K5   J   K7   K8 )."
+    wrapped = fit(line, 78).splitlines()
+    assert wrapped[-1].strip() != ")." and wrapped[-1].endswith("K8 ).")
+    assert all(len(row) <= 78 for row in wrapped)
