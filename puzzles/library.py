@@ -29,11 +29,11 @@ from typing import Any
 from solver.errors import InputError
 from solver.files import (
     PUZZLE_KEYS,
-    parse_tokens,
+    PUZZLE_ONLY_KEYS,
     position_from_fields,
     read_fields,
+    read_puzzle_record,
     read_text,
-    tiles_of,
     write_whole,
 )
 from solver.position import Position
@@ -149,32 +149,15 @@ def measure(position: Position, solution: Solution | None = None) -> tuple[Diffi
 def load_puzzle(path: str) -> Puzzle:
     text, label = read_text(path, "puzzle")
     fields = read_fields(text, label, PUZZLE_KEYS)
-    extras: dict[str, Any] = {
-        k: fields.pop(k) for k in ("difficulty", "answer-played", "answer") if k in fields
-    }
+    extras = {k: fields.pop(k) for k in PUZZLE_ONLY_KEYS if k in fields}
     position = position_from_fields(fields, label)
     where = f"puzzle file {label}"
-    for key in ("difficulty", "answer-played", "answer"):
+    for key in PUZZLE_ONLY_KEYS:
         if key not in extras:
             raise InputError(f"{where}: no '{key}:' line (record it with: rummikub puzzles record {path})")
-    numbers = {}
-    for key in ("difficulty", "answer-played"):
-        value = extras[key].value.strip()
-        if not (value.isascii() and value.isdigit()):
-            raise InputError(
-                f"{where} line {extras[key].line}: {key} must be a whole number, got {value[:20]!r}"
-            )
-        numbers[key] = int(value)
-    if not 1 <= numbers["difficulty"] <= 5:
-        raise InputError(f"{where} line {extras['difficulty'].line}: difficulty runs 1..5")
-    lines = ([(extras["answer"].line, extras["answer"].value)] if extras["answer"].value else []) + extras[
-        "answer"
-    ].more
-    answer = tuple(
-        tuple(tiles_of(parse_tokens(line, f"answer in {where} line {n}", position.rules)))
-        for n, line in lines
-    )
-    return Puzzle(position, numbers["difficulty"], numbers["answer-played"], answer, path)
+    recorded = read_puzzle_record(extras, where, position.rules)
+    assert recorded.difficulty is not None and recorded.answer_played is not None and recorded.answer is not None
+    return Puzzle(position, recorded.difficulty, recorded.answer_played, recorded.answer, path)
 
 
 def puzzle_text(puzzle: Puzzle) -> str:

@@ -333,9 +333,44 @@ def parse_position_text(
     opened: bool | None = None,
 ) -> Position:
     fields = read_fields(text, label, PUZZLE_KEYS)
-    for key in ("difficulty", "answer-played", "answer"):
-        fields.pop(key, None)  # a puzzle's recorded answer: not part of the position
-    return position_from_fields(fields, label, rule_overrides, opened)
+    recorded = {k: fields.pop(k) for k in PUZZLE_ONLY_KEYS if k in fields}
+    position = position_from_fields(fields, label, rule_overrides, opened)
+    # A puzzle's recorded answer is no part of the position, but a typo in it is still a typo.
+    read_puzzle_record(recorded, f"position file {label}", position.rules)
+    return position
+
+
+PUZZLE_ONLY_KEYS = ("difficulty", "answer-played", "answer")
+
+
+@dataclass(frozen=True)
+class PuzzleRecord:
+    """What a puzzle file adds to its position (None where a key is left out)."""
+
+    difficulty: int | None
+    answer_played: int | None
+    answer: tuple[tuple[Tile, ...], ...] | None
+
+
+def read_puzzle_record(recorded: Mapping[str, _Field], where: str, rules: RuleSet) -> PuzzleRecord:
+    """A puzzle file's ``difficulty`` (1-5), ``answer-played`` (a whole number) and ``answer``
+    (a set of tiles per line, not checked here), or InputError naming the line."""
+    numbers: dict[str, int] = {}
+    for key in ("difficulty", "answer-played"):
+        if key not in recorded:
+            continue
+        value = recorded[key].value.strip()
+        if not (value.isascii() and value.isdigit()):
+            raise InputError(f"{where} line {recorded[key].line}: {key} must be a whole number, got {value[:20]!r}")
+        numbers[key] = int(value)
+    if "difficulty" in numbers and not 1 <= numbers["difficulty"] <= 5:
+        raise InputError(f"{where} line {recorded['difficulty'].line}: difficulty runs 1..5")
+    answer = None
+    if "answer" in recorded:
+        field = recorded["answer"]
+        lines = ([(field.line, field.value)] if field.value else []) + field.more
+        answer = tuple(tuple(tiles_of(parse_tokens(line, f"answer in {where} line {n}", rules))) for n, line in lines)
+    return PuzzleRecord(numbers.get("difficulty"), numbers.get("answer-played"), answer)
 
 
 def read_fields(text: str, label: str, keys: Sequence[str]) -> dict[str, _Field]:

@@ -1142,3 +1142,18 @@ def test_an_output_folder_that_is_a_file_says_so(tmp_path: Path, args: list[Any]
     result = run([*args, taken])
     assert result.exit_code == 1
     assert result.stderr == f"Error: {said} {taken} is a file, not a folder\n"
+
+
+@pytest.mark.parametrize(
+    ("extra", "said"),
+    [
+        ("difficulty: hard\n", "position file {f} line 4: difficulty must be a whole number, got 'hard'"),
+        ("difficulty: 9\n", "position file {f} line 4: difficulty runs 1..5"),
+        ("answer:\n  R1 R2 X9\n", "invalid tile 'X9' in answer in position file {f} line 5"),
+    ],
+)
+def test_a_puzzles_recorded_answer_is_read_by_solve_too(tmp_path: Path, extra: str, said: str) -> None:
+    # solve leaves a puzzle's answer aside, but a typo in it is not ignored (formats.md).
+    f = write(tmp_path, "p.txt", "rack: R1\ntable:\n  R2 R3 R4\n" + extra)
+    result = run(["solve", f])
+    assert result.exit_code == 1 and said.format(f=f) in result.stderr
