@@ -47,6 +47,7 @@ from cli.render import (
     render_solution,
     render_steps,
 )
+from solver.files import shown_path
 
 
 class _LazyGroup(click.Group):
@@ -228,7 +229,7 @@ def arrange(ctx: click.Context, /, table_file: str, heap: bool, **params: Any) -
     rules = guarded(lambda: RuleSet.from_options(given))
     lines = guarded(lambda: load_lines(table_file, rules))
     if not lines:  # almost always the wrong file
-        shown = "standard input" if table_file == "-" else table_file
+        shown = shown_path(table_file)
         click.echo(f"Warning: the table file {shown} holds no tiles; is it the right file?", err=True)
     result = guarded(lambda: arrange_tiles(lines, rules, params["backend"], params["time_limit"], heap))
     if params["as_json"]:
@@ -307,10 +308,10 @@ def _load_position(
 
     position = guarded(load)
     if rack_file is not None and not position.rack:  # almost always the wrong file
-        shown = "standard input" if rack_file == "-" else rack_file
+        shown = shown_path(rack_file)
         click.echo(f"Warning: the rack file {shown} holds no tiles; is it the right file?", err=True)
     if table_file is not None and not position.table:  # and the turn silently becomes an initial meld
-        shown = "standard input" if table_file == "-" else table_file
+        shown = shown_path(table_file)
         meld = "" if position.opened else ", so this turn is the initial meld"
         click.echo(f"Warning: the table file {shown} holds no tiles{meld}; is it the right file?", err=True)
     return position
@@ -368,7 +369,7 @@ def batch(ctx: click.Context, /, file: str, skip: int, **params: Any) -> None:
     workers = workers_from(ctx, params)
     worst = Outcome.ANSWERED
     stream = guarded(lambda: open_input(file, "batch file"))
-    label = "<stdin>" if file == "-" else file
+    label = shown_path(file)
 
     def answer_all() -> None:
         nonlocal worst

@@ -67,6 +67,11 @@ def _no_repeated_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
 
 MAX_INPUT_BYTES = 1_000_000  # no real position is near this; refuse absurd input early
 STDIN = "-"
+
+
+def shown_path(path: str) -> str:
+    """A file name as messages say it: ``<stdin>`` for standard input."""
+    return "<stdin>" if path == STDIN else path
 _SPLIT = re.compile(r"[\s,;]+")
 _KEY = re.compile(r"^([A-Za-z][A-Za-z_-]*)\s*:(.*)$")
 POSITION_KEYS = ("title", "id", "opened", "rules", "rack", "table", "notes")
@@ -87,7 +92,7 @@ def read_input(path: str, noun: str, limit: int) -> tuple[str, str]:
 
     Every problem is an InputError naming the file as ``noun`` (``rack file``, ``record``).
     """
-    label = "<stdin>" if path == STDIN else path
+    label = shown_path(path)
     if path == STDIN and sys.stdin is None:  # started with standard input closed
         raise InputError(f"cannot read {noun} <stdin>: standard input is closed")
     try:

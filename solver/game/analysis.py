@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import Any
 
 from solver.errors import InputError, RummikubError
+from solver.files import shown_path
 from solver.game.engine import TurnRecord
 from solver.game.records import GameRecord, read_record
 from solver.position import Position
@@ -262,7 +263,7 @@ def analyze_file(
     progress: Callable[[int, int], None] | None = None,
 ) -> Analysis:
     """Read a record and judge it (see :func:`analyze`)."""
-    return analyze(read_record(path), options, player, progress, path)
+    return analyze(read_record(path), options, player, progress, shown_path(path))
 
 
 def analyze(

@@ -954,7 +954,7 @@ def test_an_empty_rack_file_is_warned_about(tmp_path: Path, command: str) -> Non
     assert result.stderr == f"Warning: the rack file {rack} holds no tiles; is it the right file?\n"
     assert result.stdout  # the answer is still given
     from_stdin = run([command, "--rack", "-", "--table", table, *extra], input="")
-    assert from_stdin.stderr == "Warning: the rack file standard input holds no tiles; is it the right file?\n"
+    assert from_stdin.stderr == "Warning: the rack file <stdin> holds no tiles; is it the right file?\n"
     full = run([command, "--rack", write(tmp_path, "full.txt", "R4\n"), "--table", table, *extra])
     assert full.stderr == ""
 
