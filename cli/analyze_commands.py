@@ -27,7 +27,7 @@ _LABEL_STYLE: dict[Label, dict[str, Any]] = {
 }
 
 
-@click.command("analyze")
+@click.command("analyze", short_help="Judge every turn of a game record against the optimum.")
 @click.argument("record_file", metavar="RECORD")
 @click.option("--player", type=click.IntRange(min=1), default=None, help="Only this player's turns (from 1).")
 @click.option(

@@ -34,7 +34,7 @@ def _interval(pair: list[float]) -> str:
     return f"{100 * pair[0]:.1f}–{100 * pair[1]:.1f}%"
 
 
-@click.command("selfplay")
+@click.command("selfplay", short_help="Play many games between AI players; report who wins.")
 @click.option(
     "--games", type=click.IntRange(1, 10_000_000), default=100, show_default=True, help="Games to play."
 )
@@ -164,7 +164,7 @@ def render_selfplay(data: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
-@click.command("odds")
+@click.command("odds", short_help="The odds of being able to open within k turns of a deal.")
 @click.option(
     "--deals", type=click.IntRange(1, 10_000_000), default=1000, show_default=True, help="Racks to deal."
 )

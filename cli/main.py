@@ -75,7 +75,7 @@ def cli() -> None:
     """
 
 
-@cli.command()
+@cli.command(short_help="Find the best move and the whole table after it.")
 @position_inputs
 @rule_options
 @turn_options
@@ -140,7 +140,7 @@ def solve(
         click.echo(text, color=color)
 
 
-@cli.command()
+@cli.command(short_help="Judge a proposed answer: legal, and how far from the best.")
 @position_inputs
 @click.option(
     "--answer",
@@ -200,7 +200,7 @@ def check(
 ARRANGE_LEFT_OUT = ("joker-rules", "joker-retrieval", "meld-threshold", "joker-in-meld", "continue-after-meld", "joker-penalty")
 
 
-@cli.command()
+@cli.command(short_help="Arrange a table's tiles in valid sets (repair a table).")
 @click.argument("table_file", metavar="TABLE_FILE")
 @click.option("--heap", is_flag=True, help="The tiles are a loose heap: no line is worth keeping.")
 @rule_options_without(*ARRANGE_LEFT_OUT)
@@ -239,7 +239,7 @@ def arrange(ctx: click.Context, /, table_file: str, heap: bool, **params: Any) -
         click.echo(render_arrangement(result, color), color=color)
 
 
-@cli.command()
+@cli.command(short_help="A hint for a position, from a nudge to the whole move.")
 @position_inputs
 @click.option(
     "--level",
@@ -331,7 +331,7 @@ def _no_such_position_file(name: str) -> None:
     raise fail(f"cannot read position file {name}: no such file{hint}", EXIT_BAD_INPUT)
 
 
-@cli.command()
+@cli.command(short_help="Solve many positions: JSON lines in, JSON lines out.")
 @click.argument("file", metavar="FILE")
 @rule_options
 @turn_options

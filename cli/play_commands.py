@@ -34,7 +34,7 @@ HUMAN = 0  # the person plays seat 0: player 1
 WIDTH = 80  # every line play prints fits a terminal this wide
 
 
-@click.command("play")
+@click.command("play", short_help="Play Rummikub at the terminal against AI players.")
 @click.option(
     "--opponents",
     metavar="LEVELS",

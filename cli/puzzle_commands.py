@@ -31,7 +31,7 @@ LARGEST_SEED = 10**18 - 1
 F = TypeVar("F", bound=Callable[..., Any])
 
 
-@click.group()
+@click.group(short_help="The puzzle library: list, show, check, record, generate.")
 def puzzles() -> None:
     """The puzzle library: list, show and check puzzles; record a new puzzle's answer; generate new ones."""
 
@@ -74,7 +74,7 @@ def show_puzzle(puzzle: Puzzle, with_answer: bool, as_json: bool, svg_file: str 
     click.echo(json.dumps(puzzle.to_dict(with_answer)) if as_json else render_puzzle(puzzle, answer))
 
 
-@puzzles.command("show")
+@puzzles.command("show", short_help="Show a puzzle: rack, table and goal (the answer if asked).")
 @click.argument("puzzle_id", metavar="ID")
 @answer_option
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of text.")
@@ -86,7 +86,7 @@ def puzzles_show(puzzle_id: str, with_answer: bool, as_json: bool, svg_file: str
     show_puzzle(guarded(lambda: find_puzzle(puzzle_id)), with_answer, as_json, svg_file)
 
 
-@puzzles.command("check")
+@puzzles.command("check", short_help="Check your answer to a puzzle.")
 @click.argument("puzzle_id", metavar="ID")
 @click.option(
     "--answer",
@@ -116,7 +116,7 @@ def puzzles_check(ctx: click.Context, /, puzzle_id: str, answer_file: str, as_js
         ctx.exit(EXIT_NOT_OPTIMAL)
 
 
-@puzzles.command("generate")
+@puzzles.command("generate", short_help="Create new puzzles of a measured difficulty.")
 @click.option("--difficulty", type=click.IntRange(1, 5), required=True, help="Measured difficulty, 1-5.")
 @click.option(
     "--seed",
@@ -194,7 +194,7 @@ def puzzles_generate(
         ctx.exit(EXIT_BAD_INPUT)
 
 
-@puzzles.command("record")
+@puzzles.command("record", short_help="Measure a puzzle file's difficulty and record its answer.")
 @click.argument("puzzle_file", metavar="FILE")
 def puzzles_record(puzzle_file: str) -> None:
     """Measure a puzzle file's difficulty and write it, with an optimal answer, into the file."""

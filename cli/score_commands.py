@@ -75,7 +75,7 @@ def round_options(func: F) -> F:
     return func
 
 
-@click.group()
+@click.group(short_help="Keep the score of a game played at a real table.")
 def score() -> None:
     """Keep the score of a game played at a real table: 2-6 players, standard or club scoring.
 
@@ -85,7 +85,7 @@ def score() -> None:
     """
 
 
-@score.command("new")
+@score.command("new", short_help="Start a score sheet in FILE.")
 @click.argument("file", metavar="FILE")
 @click.option(
     "--players", required=True, metavar="NAMES", help="The players in seat order: 'Ann,Bob,Cy' (2-6)."
@@ -118,7 +118,7 @@ def new_command(file: str, players: str, scoring: str, joker_penalty: str | None
     )
 
 
-@score.command("round")
+@score.command("round", short_help="Enter the next round and show the scores.")
 @click.argument("file", metavar="FILE")
 @round_options
 def round_command(file: str, **entry: Any) -> None:
@@ -134,7 +134,7 @@ def round_command(file: str, **entry: Any) -> None:
     click.echo(render_round(sheet.results(), len(sheet.rounds)))
 
 
-@score.command("fix")
+@score.command("fix", short_help="Correct a past round.")
 @click.argument("file", metavar="FILE")
 @click.argument("number", metavar="ROUND", type=int)
 @round_options
@@ -152,7 +152,7 @@ def fix_command(file: str, number: int, **entry: Any) -> None:
     click.echo(render_round(sheet.results(), number, "corrected"))
 
 
-@score.command("show")
+@score.command("show", short_help="Show the sheet: every round, running totals, standings.")
 @click.argument("file", metavar="FILE")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of the table.")
 def show_command(file: str, as_json: bool) -> None:

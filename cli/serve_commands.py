@@ -16,7 +16,7 @@ from cli.errors import EXIT_BAD_INPUT, fail
 from cli.options import MAX_JOBS, FiniteRange, OutputPath
 
 
-@click.command("serve")
+@click.command("serve", short_help="Start the web app: board, puzzles, games, reviews, scores.")
 @click.option(
     "--host",
     default="127.0.0.1",

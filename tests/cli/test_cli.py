@@ -1157,3 +1157,10 @@ def test_a_puzzles_recorded_answer_is_read_by_solve_too(tmp_path: Path, extra: s
     f = write(tmp_path, "p.txt", "rack: R1\ntable:\n  R2 R3 R4\n" + extra)
     result = run(["solve", f])
     assert result.exit_code == 1 and said.format(f=f) in result.stderr
+
+
+@pytest.mark.parametrize("group", [[], ["puzzles"], ["score"]])
+def test_command_lists_say_whole_sentences(group: list[str]) -> None:
+    """Click cuts a long first sentence at the width with '...': each command has a short help."""
+    listing = run([*group, "--help"]).stdout.split("Commands:")[1]
+    assert "..." not in listing and all(len(line) <= 80 for line in listing.splitlines())
