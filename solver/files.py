@@ -323,7 +323,7 @@ def position_from_text(
 ) -> Position:
     """A position file's content (``key: value`` lines, or one JSON object), wherever it came
     from: a file on disk, or one uploaded to the web app. ``label`` names it in messages."""
-    if text.lstrip().startswith("{"):
+    if text.lstrip().startswith(("{", "[")):  # JSON (a list is refused as JSON, not as a key line)
         record = load_json(text, f"position file {label}")
         if isinstance(record, dict):  # a puzzle's JSON (puzzles show --json): its answer is no part of it
             record = {k: v for k, v in record.items() if k not in PUZZLE_JSON_FIELDS}

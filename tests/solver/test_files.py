@@ -606,3 +606,9 @@ def test_a_file_is_written_whole_or_not_at_all(tmp_path: Path, monkeypatch: pyte
     assert target.read_text() == "the new puzzle\n"
     with pytest.raises(InputError, match=r"cannot write puzzle file .*/no/such/dir/x\.txt: No such file"):
         write_whole(tmp_path / "no" / "such" / "dir" / "x.txt", "x", "puzzle file")
+
+
+def test_a_json_list_is_refused_as_json() -> None:
+    with pytest.raises(InputError) as err:
+        position_from_text('["R1"]', "p.json")
+    assert message(err) == "position file p.json: expected a JSON object with 'rack' and 'table'"  # not "expected 'key: value'"
