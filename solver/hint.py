@@ -8,8 +8,8 @@ from typing import Any
 from solver.position import Position
 from solver.solution import Solution, unchanged
 from solver.solve import SolveOptions, solve
-from solver.steps import Plan, best_steps, name
-from solver.tiles import Tile
+from solver.steps import Plan, best_steps
+from solver.tiles import Tile, format_tiles
 
 
 @dataclass(frozen=True)
@@ -29,7 +29,7 @@ class Hint:
         }
         if self.level >= 2:
             data["rack_tiles"] = [str(t) for t in self.solution.played]
-            data["table_sets"] = [name(s, self.solution.position.rules) for s in self.involved]
+            data["table_sets"] = [format_tiles(s) for s in self.involved]  # as they lie (a strict joker's order says its tile)
         if self.level >= 3:
             data["steps"] = [step.to_dict() for step in self.plan.steps]
             data["tiles_moved"] = self.plan.tiles_moved

@@ -34,7 +34,7 @@ from solver.initial_meld import a_meld
 from solver.joker_account import Retrieved
 from solver.jokers import run_declaring, table_readings
 from solver.least_moves import Placed, Rearrangement, least_moves, match, sets_broken
-from solver.melds import Kind, best_reading
+from solver.melds import Kind, best_reading, readings
 from solver.rules import JokerRules, RuleSet
 from solver.tiles import JOKER, Tile, format_tiles, parse_token
 
@@ -125,7 +125,10 @@ def renamed(written: Sequence[Tile], tiles: Counter[Tile], rules: RuleSet) -> st
     """A set as a person sees it, grown or trimmed from how it was ``written``: under strict and
     locked jokers its jokers keep standing for what they stood for there (its order says so:
     ``J R5 R6 R7 R8 R9`` less R8 is ``J R5 R6 R7 R9``, not ``R5 R6 R7 J R9``); else, and where
-    that cannot be, in natural order."""
+    that cannot be, in natural order. A set unchanged is named as written where that is one of
+    its natural orders (``J R4 R5``, the joker R3, not ``R4 R5 J``, whatever the joker rules)."""
+    if Counter(written) == tiles and any(r.tiles == tuple(written) for r in readings(list(written), rules)):
+        return format_tiles(written)
     if rules.joker_rules is JokerRules.FREE or not tiles[JOKER]:
         return name(tiles, rules)
     if Counter(written) == tiles:
@@ -739,10 +742,9 @@ def _replayed(
     """After each step: the sets (an emptied set stays, empty, so indices hold), the indices the
     step changed, the tiles put aside, each set's name as the steps call it. The checks of
     ``replay`` run as it goes; the last ones after the last step."""
-    strict = rules.joker_rules is not JokerRules.FREE
-    # Named as the plan names them: an old set holding strict jokers as written, and when it
-    # changes as it was written, grown or trimmed (``renamed``); ``origin`` keeps that writing.
-    table = [(format_tiles(s) if strict and JOKER in s else name(s, rules), Counter(s)) for s in before]
+    # Named as the plan names them: an old set as written, and when it changes as it was
+    # written, grown or trimmed (``renamed``); ``origin`` keeps that writing.
+    table = [(renamed(s, Counter(s), rules), Counter(s)) for s in before]
     origin: list[Sequence[Tile]] = [list(s) for s in before]
     rack = Counter(played)
     aside: dict[str, Counter[Tile]] = {}

@@ -17,6 +17,7 @@ import solver.steps
 from cli.main import cli
 from solver.hint import hint
 from solver.position import Position
+from solver.rules import JokerRules, Retrieval, RuleSet
 from solver.solution import Solution, Status
 from solver.solve import SolveOptions
 
@@ -94,3 +95,16 @@ def test_cli_level_3_json_and_no_move() -> None:
     )
     bad = CliRunner().invoke(cli, ["hint", "puzzles/joker-retrieval.txt", "--level", "4"])
     assert bad.exit_code == 2
+
+
+@pytest.mark.parametrize(
+    ("rules", "rack", "table", "involved"),
+    [
+        (RuleSet(numbers=6, joker_rules=JokerRules.STRICT, joker_retrieval=Retrieval.CLUB), "K1 B6 R6", ["J K2 K3 J K5"], ["J K2 K3 J K5"]),
+        (RuleSet(), "K4 K1 K5 O8", ["J K2 K3", "K7 K8 K9 K10"], ["J K2 K3"]),
+    ],
+)
+def test_json_names_the_sets_involved_as_they_lie(rules: RuleSet, rack: str, table: list[str], involved: list[str]) -> None:
+    # Sorted, "K2 K3 J K5 J" read as written says the jokers are K4 and K6: no set on the table.
+    found = hint(Position.from_strings(rack, table, rules=rules), 2)
+    assert found.to_dict()["table_sets"] == involved

@@ -457,3 +457,10 @@ def test_a_retrieved_joker_goes_where_the_story_says() -> None:
     assert home == "K12 B12 J"
     first = plan.steps[0]
     assert first.action == "retrieve" and first.target == NEW + home
+
+
+@pytest.mark.parametrize(("rack", "first"), [("R3 K7 O7", "Take J off the end of J R4 R5"), ("R3 O9", "Add R3 from your rack to J R4 R5")])
+def test_a_table_set_is_named_as_it_lies(rack: str, first: str) -> None:
+    """J R4 R5 (the joker R3) was named R4 R5 J, a set the table does not show."""
+    _, plan = best_steps(solve(Position.from_strings(rack, ["J R4 R5"])))
+    assert plan.steps[0].describe().startswith(first)
