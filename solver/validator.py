@@ -15,7 +15,7 @@ from solver.initial_meld import best_meld_sets, best_meld_value
 from solver.joker_account import joker_problems, written_problems
 from solver.melds import best_reading, why_invalid
 from solver.position import Position
-from solver.tiles import Tile, format_tiles
+from solver.tiles import JOKER, Tile, format_tiles
 from solver.wording import count
 
 
@@ -168,15 +168,17 @@ def _initial_meld_violations(
     if not played:
         return out  # nothing laid: rearranging alone is reported as no_tile_played
     best = best_meld_value(played, position.rules, threshold)
-    if best < threshold or (threshold == 0 and best_meld_sets(played, position.rules) == 0):
-        out.append(
-            Violation(
-                "meld_below_threshold",
-                f"the tiles played hold no initial meld worth {count(threshold, 'point')}"
-                f" (best: {best}{'' if rules.joker_in_meld else ', jokers excluded: rule joker-in-meld=no'})",
-                tuple(sorted(played.elements())),
-            )
-        )
+    no_set = best_meld_sets(played, position.rules) == 0
+    if best < threshold or (threshold == 0 and no_set):
+        excluded = "jokers excluded: rule joker-in-meld=no" if played[JOKER] and not rules.joker_in_meld else ""
+        if no_set:  # not one set of the player's own tiles: "worth 0 points, best 0" would say nothing
+            needs = f"sets of your own tiles worth {count(threshold, 'point')}" if threshold else "a set of your own tiles"
+            message = f"the tiles played make no set of their own: the initial meld needs {needs}"
+            message += f" ({excluded})" if excluded else ""
+        else:
+            best_said = f"best: {best}, {excluded}" if excluded else f"best: {best}"
+            message = f"the tiles played hold no initial meld worth {count(threshold, 'point')} ({best_said})"
+        out.append(Violation("meld_below_threshold", message, tuple(sorted(played.elements()))))
     return out
 
 

@@ -320,7 +320,16 @@ def test_continue_meld_must_come_from_rack_tiles_only() -> None:
     found = check(pos, ["R10 R11 R12", "K12 O12 B12"])
     assert codes(found) == ["meld_below_threshold"]
     assert tiles_of(found, "meld_below_threshold") == "B12 R10 R11"
-    assert "best: 0" in found[0].message
+    assert found[0].message == (
+        "the tiles played make no set of their own: the initial meld needs sets of your own tiles worth 30 points"
+    )
+
+
+def test_a_meld_threshold_of_0_still_needs_a_set_of_ones_own() -> None:
+    # "no initial meld worth 0 points (best: 0, jokers excluded ...)" contradicted itself, no joker played.
+    pos = position("R4 K9", ["R1 R2 R3"], opened=False, meld_threshold=0, **CONTINUE)
+    (found,) = check(pos, ["R1 R2 R3 R4"])
+    assert found.message == "the tiles played make no set of their own: the initial meld needs a set of your own tiles"
 
 
 def test_continue_meld_value_ignores_table_tiles() -> None:
