@@ -63,11 +63,10 @@ def _best_tiles(position: Position, lower: dict[int, int], upper: dict[int, int]
     """Most tiles playable with extra bounds on how many of each tile kind are played."""
     model = build_model(position, Objective.TILES, "flow")
     lp = model.lp
-    played = {name: v for v, name in enumerate(lp.names) if name.startswith("r_")}
     for t, bound in lower.items():
-        lp.lower[played[f"r_{Tile.from_index(t, position.rules)}"]] = bound
+        lp.lower[model.played_columns[t]] = bound
     for t, bound in upper.items():
-        lp.upper[played[f"r_{Tile.from_index(t, position.rules)}"]] = bound
+        lp.upper[model.played_columns[t]] = bound
     # HiGHS's MIP solver: a lower bound can rule out the zero move that bnb starts from.
     try:
         result = get_backend("highs")(lp, None)
@@ -115,9 +114,8 @@ def needs_table(position: Position, solution: Solution) -> bool:
     """Whether the optimum needs some table set changed (with every set left whole it is lower)."""
     model = build_model(position, Objective.TILES, "flow")
     lp = model.lp
-    for v, name in enumerate(lp.names):
-        if name.startswith("k_"):
-            lp.lower[v] = lp.upper[v]
+    for v in model.kept_columns:
+        lp.lower[v] = lp.upper[v]
     result = get_backend("highs")(lp, None)
     values = result.values if result.values is not None else lp.hint
     _, tiles = model.decode(values)

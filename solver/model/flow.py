@@ -278,7 +278,9 @@ def build_flow_model(
         sets += _decode_flow(arranged, values, rules)
         return sets, tiles
 
-    return TurnModel(position, objective, lp, "flow", decode)
+    return TurnModel(
+        position, objective, lp, "flow", decode, played_columns=played_vars, kept_columns=tuple(k for k, _ in kept_sets)
+    )
 
 
 def _fix_unusable(

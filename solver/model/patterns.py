@@ -187,6 +187,8 @@ def build_pattern_model(
         fate_columns,
         fates.cuts if fates is not None else None,
         fates is not None and fates.partial,
+        played_columns=played_vars,
+        kept_columns=tuple(k for k, _ in kept_sets),
     )
 
 

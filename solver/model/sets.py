@@ -143,7 +143,9 @@ def build_set_model(
             sets += special_sets(values, exact)
         return sets, tiles
 
-    return TurnModel(position, objective, lp, "sets", decode)
+    return TurnModel(
+        position, objective, lp, "sets", decode, played_columns=played, kept_columns=tuple(k for k, _ in kept_sets)
+    )
 
 
 def _meld_candidates(cands: CandidateSets, rack: Counter[int], rules: RuleSet) -> list[tuple[int, TileKey]]:

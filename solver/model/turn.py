@@ -12,8 +12,8 @@ kept table sets). Backends translate ``LinearModel`` into their own API and retu
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
 from functools import lru_cache
 
 from solver.lp import INF, LinearModel
@@ -52,6 +52,10 @@ class TurnModel:
     # A relaxed model left without some of its columns (short hosts only): no bound on the rules'
     # optimum, only a quick way to a legal move (see solve._search).
     partial: bool = False
+    # The columns a caller may bound: how many of each kind of rack tile are played (by tile
+    # index), and whether each of the table's sets stays as it was (one per distinct set).
+    played_columns: Mapping[int, int] = field(default_factory=dict)
+    kept_columns: tuple[int, ...] = ()
 
     def decode(self, values: Sequence[int]) -> Move:
         """The table after the move (sets as tile lists) and the tiles played."""
