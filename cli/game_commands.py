@@ -11,6 +11,7 @@ import click
 from cli.errors import EXIT_INTERRUPTED, collect, guarded
 from cli.options import (
     OutputPath,
+    deal_options,
     executor_options,
     explicit_rule_options,
     rule_options,
@@ -58,25 +59,7 @@ def _interval(pair: list[float]) -> str:
     help="With --record DIR: read back the games whose records DIR already holds (an interrupted "
     "series, the same options) and play only the others; the report covers them all.",
 )
-@click.option(
-    "--scoring",
-    type=click.Choice(["standard", "club"]),
-    default="standard",
-    show_default=True,
-    help="standard points, or the club sheet (small points; joker 100, never-opened penalties).",
-)
-@click.option(
-    "--redeal-three-pairs/--no-redeal-three-pairs",
-    default=False,
-    show_default=True,
-    help="Club variant: a deal giving a player three duplicate pairs is dealt again.",
-)
-@click.option(
-    "--joker-each/--no-joker-each",
-    default=False,
-    show_default=True,
-    help="Tournament variant: every player starts with one joker.",
-)
+@deal_options
 @rule_options
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of text.")
 @timing_option("the time taken ('seconds', 'games_per_second')")

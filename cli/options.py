@@ -307,6 +307,35 @@ def solve_options(params: dict[str, Any]) -> SolveOptions:
     )
 
 
+def deal_options(func: F) -> F:
+    """How rounds are dealt and scored, for every command that plays them (play, selfplay)."""
+    decorators = [
+        click.option(
+            "--scoring",
+            type=click.Choice(["standard", "club"]),
+            default="standard",
+            show_default=True,
+            help="standard: the winner gets the others' rack values; club: the club sheet (big and "
+            "small points, a joker 100, never-opened penalties).",
+        ),
+        click.option(
+            "--redeal-three-pairs/--no-redeal-three-pairs",
+            default=False,
+            show_default=True,
+            help="Club variant: a deal giving a player three duplicate pairs is dealt again.",
+        ),
+        click.option(
+            "--joker-each/--no-joker-each",
+            default=False,
+            show_default=True,
+            help="Tournament variant: every player starts with one joker.",
+        ),
+    ]
+    for decorator in reversed(decorators):
+        func = decorator(func)
+    return func
+
+
 def output_options(func: F) -> F:
     """--json, and colours for the text output."""
     decorators = [

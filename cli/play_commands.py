@@ -14,7 +14,7 @@ import click
 from click.core import ParameterSource
 
 from cli.errors import EXIT_BAD_INPUT, fail, guarded
-from cli.options import OutputPath, color_wanted, explicit_rule_options, rule_options
+from cli.options import OutputPath, color_wanted, deal_options, explicit_rule_options, rule_options
 from cli.prompt import Prompt
 from cli.render import commands_line, fit, render_hint, retrieved_text, tile_text, tiles_text, width_of
 from cli.session import HumanTurn, Reply, seat_names
@@ -65,13 +65,7 @@ WIDTH = 80  # every line play prints fits a terminal this wide
     help="Seconds a turn. 40: out of time, the table is restored and you draw 1 penalty tile; "
     "60: the broken sets go back onto your rack and you draw 3.",
 )
-@click.option(
-    "--scoring",
-    type=click.Choice(["standard", "club"]),
-    default="standard",
-    show_default=True,
-    help="standard: the winner gets the others' rack values; club: big and small points.",
-)
+@deal_options
 @click.option(
     "--rack-size",
     type=click.IntRange(1, 40),
@@ -79,10 +73,6 @@ WIDTH = 80  # every line play prints fits a terminal this wide
     show_default=True,
     help="Tiles dealt to each player (fewer make a short game).",
 )
-@click.option(
-    "--redeal-three-pairs", is_flag=True, help="Redeal a rack holding three duplicate pairs (club)."
-)
-@click.option("--joker-each", is_flag=True, help="Each player starts with one joker (a tournament variant).")
 @click.option("--record", "record_file", type=OutputPath("file"), metavar="FILE", help="Write the game record (JSON lines) here.")
 @click.option("--force", is_flag=True, help="With --record: overwrite FILE if it exists.")
 @rule_options
