@@ -1,8 +1,9 @@
 """HTTP: the routes, request bodies read within a size cap, JSON decoded, errors as JSON.
 
 Every answer of the API is JSON, an error ``{"error": "<one line>"}`` with a 4xx status for a
-request a person got wrong (never a traceback). The library is reached only through
-``web.service``: cheap calls (parsing, the puzzle list) in a thread, solves in the worker pool.
+request a person got wrong (never a traceback). The solver is reached only through the web's
+own modules (``web.service``, ``games``, ``reviews``, ``scores``): cheap calls (parsing, the
+puzzle list) in a thread, solves in the worker pool; here, only the request's JSON is read.
 """
 
 from __future__ import annotations
@@ -154,16 +155,10 @@ def create_app(
         status, found = await run_in_threadpool(service.call, sessions.turn, key, number, seat)
         if status != 200:
             return _json((status, found))
-        turn, rules, rack = found
-        if turn.timed_out:  # its table was restored or taken back by the timer's rule: no steps
+        call = games.steps_call(*found)
+        if call is None:  # a turn the timer ended
             return _json((200, {"steps": [], "tiles_moved": 0, "timed_out": True}))
-        before = [[str(t) for t in s] for s in turn.table]
-        after = [[str(t) for t in s] for s in turn.table_after]
-        played = [str(t) for t in turn.played]
-        opening = not turn.opened and bool(rules.get("continue-after-meld"))
-        return _json(
-            await state["pool"].call(service.call, games.turn_steps, before, after, played, rules, rack, opening)
-        )
+        return _json(await state["pool"].call(service.call, games.turn_steps, *call))
 
     async def round_record(request: Request) -> Response:
         key, number = request.path_params["game_id"], request.path_params["round"]

@@ -811,6 +811,18 @@ def ai_choose(level: str, view: GameView, time_limit: float) -> Json:
     return {"table": None if table is None else _sets(table)}
 
 
+def steps_call(turn: TurnRecord, rules: Json, rack: str) -> tuple[Any, ...] | None:
+    """The arguments of :func:`turn_steps` for a recorded turn (plain data, for a solver
+    process), or None for a turn the timer ended (its table restored or taken back: no steps)."""
+    if turn.timed_out:
+        return None
+    before = [[str(t) for t in s] for s in turn.table]
+    after = [[str(t) for t in s] for s in turn.table_after]
+    played = [str(t) for t in turn.played]
+    opening = not turn.opened and bool(rules.get("continue-after-meld"))  # the meld laid first
+    return before, after, played, rules, rack, opening
+
+
 def turn_steps(
     before: list[list[str]],
     after: list[list[str]],
