@@ -18,7 +18,9 @@ from typing import Any
 from solver.errors import BackendError, InputError, RummikubError, ValidationFailure
 from solver.executors import Workers, open_executor, run_tasks
 from solver.files import MAX_INPUT_BYTES, load_json, position_from_record, text_of
+from solver.rules import RuleSet
 from solver.solve import SolveOptions, solve
+from solver.solve import warm as warm_solver
 
 
 class Outcome(IntEnum):
@@ -80,11 +82,11 @@ def answer_lines(
     """Answers in input order, solved where ``workers`` says."""
 
     def warm() -> None:
-        # Load the backend's library and the models before forking, so that the workers share them.
-        from solver.backends import preload
-
-        preload(settings.options.backend)
-        _warm_models(settings)
+        try:
+            rules = RuleSet.from_options(dict(settings.rule_overrides))
+        except (RummikubError, ValueError):
+            return  # the lines will report what is wrong with these settings
+        warm_solver(rules, settings.options)
 
     with open_executor(workers, warm) as executor:
         yield from run_tasks(executor, _answer_item, lines, settings, ordered=True)
@@ -92,21 +94,6 @@ def answer_lines(
 
 def _answer_item(item: tuple[int, bytes | None], settings: BatchSettings) -> tuple[str, Outcome]:
     return answer_line(item[0], item[1], settings)
-
-
-def _warm_models(settings: BatchSettings) -> None:
-    """Build the model templates of the batch's rules once, before forking, so that every worker
-    starts with them (models only: no solver runs before the fork)."""
-    from solver.model import build_model
-    from solver.position import Position
-    from solver.rules import RuleSet
-
-    try:
-        rules = RuleSet.from_options(dict(settings.rule_overrides))
-        for opened in (True, False):
-            build_model(Position((), (), opened, rules), settings.options.objective, settings.options.formulation)
-    except (RummikubError, ValueError):
-        pass  # the lines will report what is wrong with these settings
 
 
 def read_lines(

@@ -10,14 +10,14 @@ from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 from solver.backends import get_backend
-from solver.errors import ValidationFailure
+from solver.errors import RummikubError, ValidationFailure
 from solver.initial_meld import best_meld_value, meld_value_bound
 from solver.lp import INF
 from solver.model import TurnModel, build_model, resolved_formulation
 from solver.model.deadline import BUILD_DEADLINE, BuildTimeLimit
 from solver.model.table_jokers import needs_joker_rows
 from solver.position import Position
-from solver.rules import JokerRules
+from solver.rules import JokerRules, RuleSet
 from solver.solution import (
     Objective,
     SetChange,
@@ -68,6 +68,20 @@ class Found(NamedTuple):
 
     def unproven(self) -> Found:
         return self._replace(optimal=False)
+
+
+def warm(rules: RuleSet, options: SolveOptions = SolveOptions()) -> None:
+    """Load the backend and build the model templates of ``rules`` (both turns, opened or not),
+    once in this process: worker processes forked afterwards share them, and no solve runs
+    before the fork. Rules beyond a formulation are left for the solves to report."""
+    from solver.backends import preload
+
+    preload(options.backend)
+    try:
+        for opened in (True, False):
+            build_model(Position((), (), opened, rules), options.objective, options.formulation)
+    except (RummikubError, ValueError):
+        pass
 
 
 def solve(position: Position, options: SolveOptions = SolveOptions()) -> Solution:

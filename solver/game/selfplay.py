@@ -23,7 +23,7 @@ import time
 from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
-from functools import lru_cache
+from functools import lru_cache, partial
 from itertools import permutations
 from pathlib import Path
 from typing import Any
@@ -36,6 +36,7 @@ from solver.game.players import LEVELS, make_player
 from solver.game.records import GameHeader, read_record, record_lines, write_record_lines
 from solver.game.replay import config_of, replay
 from solver.rules import RuleSet
+from solver.solve import warm
 from solver.tiles import full_pool
 from solver.wording import count
 
@@ -307,19 +308,13 @@ def run_games(settings: Settings, workers: Workers = Workers(), resume: bool = F
         left = [i for i in left if i not in kept]
     if not left:
         return
-    with open_executor(workers.at_most(len(left)), _load_solver) as executor:
+    with open_executor(workers.at_most(len(left)), partial(warm, settings.rules)) as executor:
         # Unordered: a game that ends is reported at once, not held back behind a longer one.
         for outcome in run_tasks(executor, play_game, left, settings, ordered=False, total=len(left)):
             if settings.record_dir is not None:
                 write_record_lines(record_path(outcome.index, settings), outcome.record)
                 outcome = replace(outcome, record=())  # a long series need not keep every record in memory
             yield outcome
-
-
-def _load_solver() -> None:
-    from solver.backends import preload
-
-    preload("bnb")  # before forking, so that local workers share it
 
 
 @dataclass
@@ -496,7 +491,7 @@ def deal(index: int, settings: OddsSettings) -> Deal:
 def run_deals(settings: OddsSettings, workers: Workers = Workers()) -> Iterator[Deal]:
     """Every deal, as it is done, dealt where ``workers`` says."""
     odds_variants(settings)  # refuse impossible settings before starting any worker
-    with open_executor(workers.at_most(settings.deals), _load_solver) as executor:
+    with open_executor(workers.at_most(settings.deals), partial(warm, settings.rules)) as executor:
         yield from run_tasks(
             executor, deal, range(settings.deals), settings, ordered=False, total=settings.deals
         )
