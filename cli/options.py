@@ -13,7 +13,7 @@ from click.core import ParameterSource
 
 from cli.errors import fail, guarded
 from solver.backends import BACKENDS
-from solver.executors import Workers, check
+from solver.executors import Workers, check_setup
 from solver.solution import Objective
 from solver.solve import SolveOptions
 
@@ -429,7 +429,7 @@ def workers_from(ctx: click.Context, params: dict[str, Any]) -> Workers:
     jobs = params["jobs"] or os.cpu_count() or 1
     workers = Workers(executor=executor, jobs=jobs, scheduler=scheduler or None)
     try:
-        guarded(lambda: check(workers))  # before any progress bar: a bad setup is one line
+        guarded(lambda: check_setup(workers))  # before any progress bar: a bad setup is one line
     except click.ClickException as err:
         if not (from_env and executor == "dask"):
             raise

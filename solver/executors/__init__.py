@@ -18,7 +18,7 @@ from solver.errors import ExecutorError
 from solver.executors.chunks import Executor, run_tasks
 from solver.executors.local import ignore_interrupts
 
-__all__ = ["EXECUTORS", "Executor", "Workers", "check", "ignore_interrupts", "open_executor", "run_tasks"]
+__all__ = ["EXECUTORS", "Executor", "Workers", "check_setup", "ignore_interrupts", "open_executor", "run_tasks"]
 
 EXECUTORS = ("local", "dask")
 INSTALL_DASK = "pip install 'rummikub-analysis[dask]'"
@@ -47,7 +47,7 @@ class Workers:
         return replace(self, jobs=max(1, min(self.jobs, items)))
 
 
-def check(workers: Workers) -> None:
+def check_setup(workers: Workers) -> None:
     """What can be known before any work starts: Dask is installed, its scheduler answers."""
     if workers.executor == "dask":
         _require_dask()
