@@ -123,7 +123,7 @@ class Rack:
         return str(self.to_json())
 
 
-def parse_rack(text: str | int) -> Rack:
+def parse_left_rack(text: str | int) -> Rack:
     """A rack as written: tiles (``R5 K12 J``, shorthands allowed) or one number, their sum.
 
     Raises ValueError with the problem (the caller knows where the text came from).
@@ -316,7 +316,7 @@ def _parsed_racks(
                 "play, the round is blocked)",
             )
         try:
-            parsed[player] = parse_rack(text)
+            parsed[player] = parse_left_rack(text)
         except ValueError as err:
             raise RoundError("rack", token, str(err)) from None
         tokens[player] = token

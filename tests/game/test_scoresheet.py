@@ -25,8 +25,8 @@ from solver.game.scoresheet import (
     load,
     loads,
     new_sheet,
+    parse_left_rack,
     parse_players,
-    parse_rack,
     round_from_options,
     save,
     score_round,
@@ -62,7 +62,7 @@ def last_scores(sheet: Sheet) -> dict[str, int]:
     ],
 )
 def test_rack_penalty(text: str | int, joker_penalty: int, expected: int) -> None:
-    assert parse_rack(text).penalty(joker_penalty) == expected
+    assert parse_left_rack(text).penalty(joker_penalty) == expected
 
 
 @pytest.mark.parametrize(
@@ -80,13 +80,13 @@ def test_rack_penalty(text: str | int, joker_penalty: int, expected: int) -> Non
 )
 def test_bad_rack(text: str, problem: str) -> None:
     with pytest.raises(ValueError, match=problem.replace("(", r"\(")):
-        parse_rack(text)
+        parse_left_rack(text)
 
 
 def test_rack_keeps_what_was_written() -> None:
-    assert parse_rack("r5 k12 j").to_json() == "R5 K12 J"
-    assert parse_rack(" 23 ").to_json() == 23
-    assert parse_rack("R4-6") == Rack(tiles=parse_rack("R4 R5 R6").tiles)
+    assert parse_left_rack("r5 k12 j").to_json() == "R5 K12 J"
+    assert parse_left_rack(" 23 ").to_json() == 23
+    assert parse_left_rack("R4-6") == Rack(tiles=parse_left_rack("R4 R5 R6").tiles)
 
 
 # --------------------------------------------------------------------------- standard scoring
