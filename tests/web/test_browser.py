@@ -541,6 +541,24 @@ def test_every_invalid_table_set_is_marked_with_its_reason(page: Page) -> None:
     assert [set_is_marked(p, i) for i in range(2)] == [False, True]
 
 
+def test_marks_follow_the_rules_and_never_outlive_them(page: Page) -> None:
+    """Marks of other rules stayed: "a set needs at least 3" under min-set-size 2, and after a
+    refused request (fewer colours than the table's tiles) the old marks stayed for good."""
+    p = page.open("/?set=K1+K2&set=O11+O12+O13")
+    wait_marked(p, 1)
+    p.click("#rules-box summary")
+    p.fill("#rules [name='min-set-size']", "2")
+    p.press("#rules [name='min-set-size']", "Tab")
+    wait_marked(p, 0)
+    p.fill("#rules [name='min-set-size']", "3")
+    p.press("#rules [name='min-set-size']", "Tab")
+    wait_marked(p, 1)
+    page.expected.append("status of 400")
+    p.fill("#rules [name='colours']", "3")  # O11 is a tile of no colour these rules have: refused
+    p.press("#rules [name='colours']", "Tab")
+    wait_marked(p, 0)
+
+
 def test_the_palette_refuses_a_tile_of_which_every_copy_is_out(page: Page) -> None:
     """Two copies and two jokers: a third is refused at once, and the palette tile is marked."""
     p = page.open("/?rack=R5&set=R4+R5+R6")

@@ -738,3 +738,47 @@ def test_the_play_form_and_turn_say_what_a_joker_and_a_zero_meld_mean(page: Page
     assert label.startswith("What a joker left on a rack costs") and "objective" not in label
     new_game(p)  # meld threshold 0
     assert p.inner_text("#problems") == "You have not opened yet: lay any new set from your rack (no minimum of points)."
+
+
+def test_a_triple_click_on_draw_draws_once(page: Page) -> None:
+    """Clicks waiting behind the first went out with the turn its answer showed: a click aimed at
+    turn 1 drew in turn 3 too, and the first draw's notice was wiped."""
+    p = page.open("/play")
+    p.fill("#seat-1-name", "Ann")
+    p.select_option("#seat-2", "easy")
+    p.fill("#seed", "7")
+    p.click("#start")
+    p.wait_for_selector("#game:not([hidden])")
+    your_turn(p)
+    p.click("#draw", click_count=3)
+    until(p, "() => document.querySelectorAll('#log li').length >= 2")  # Ann drew, easy moved
+    your_turn(p)
+    time.sleep(0.5)  # what a waiting click would have done by now
+    log = p.locator("#log li").all_text_contents()
+    assert sum(1 for line in log if "Ann drew" in line) == 1, log
+    assert p.inner_text("#notice").startswith("You drew ") and p.inner_text("#message") == ""
+
+
+def test_the_end_card_takes_the_focus_of_the_done_that_ended_the_round(page: Page) -> None:
+    p = page.open("/play")
+    p.select_option("#seat-2", "easy")
+    p.fill("#seed", "9")
+    p.fill("#rack-size", "3")
+    p.click("#rules-box summary")
+    for name, value in (("numbers", "5"), ("colours", "2"), ("copies", "1"), ("jokers", "0"), ("meld-threshold", "0")):
+        p.fill(f"#rules [name='{name}']", value)
+    p.press("#rules [name='meld-threshold']", "Tab")
+    p.click("#start")
+    p.wait_for_selector("#game:not([hidden])")
+    your_turn(p)
+    rack = tiles(p, "#board .rack-zone")
+    for tile in rack:
+        p.click(f"#board .rack-zone [data-tile='{tile}']")
+    p.click("#board [data-move-to='new']")
+    wait_count(p, "#board [data-set='0']", len(rack))
+    p.focus("#done")
+    p.keyboard.press("Enter")
+    p.wait_for_selector("#end:not([hidden])")
+    time.sleep(0.3)
+    # One round: the match is over, and the next thing to do is to keep its record.
+    assert p.evaluate("document.activeElement.id || document.activeElement.tagName") == "download"

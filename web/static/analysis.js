@@ -59,16 +59,32 @@ function followTable() {
 /** Every invalid table set marked with the server's reason (the library's rules, not the page's):
  * a set typed or dragged wrong is seen at once, not only when the best move is asked for. */
 let judging = 0; // the latest table sent: an answer about an older one is not shown
+let judged = { rules: "", problems: new Map() }; // a set's tiles -> its problem, under those rules
+
+/** The marks already known for this table: sets judged before under the same rules keep theirs at
+ * once (no flicker while the server answers), and a change of rules drops them all (none stale). */
+function knownMarks(table, rules) {
+  if (judged.rules !== rules) return [];
+  return table.flatMap((set, i) => {
+    const problem = judged.problems.get(set.join(" "));
+    return problem ? [[i, [problem]]] : [];
+  });
+}
+
 async function judgeSets() {
   const asked = ++judging;
   const table = board.table();
+  const rules = ruleChanges();
+  board.markInPlace(knownMarks(table, JSON.stringify(rules)));
   if (!table.length) return;
   try {
-    const answer = await post("/api/sets", { sets: table, rules: ruleChanges() });
+    const answer = await post("/api/sets", { sets: table, rules });
     if (asked !== judging) return;
+    judged = { rules: JSON.stringify(rules), problems: new Map(table.map((set, i) => [set.join(" "), answer.sets[i].problem])) };
     board.markInPlace(answer.sets.flatMap((s, i) => (s.valid ? [] : [[i, [s.problem]]])));
   } catch {
-    // A rule or tile the server refuses: said as the board asks for a move.
+    // A rule or tile the server refuses (said as the board asks for a move): no marks of other rules.
+    if (asked === judging) board.markInPlace([]);
   }
 }
 

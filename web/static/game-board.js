@@ -245,7 +245,7 @@ export class GameBoard {
           "data-drop": `set:${i}`,
           "data-key": `zone:set:${i}`,
           tabIndex: -1,
-          "aria-label": `set ${i + 1}, ${plural(set.length, "tile")}${others ? ", changed since your last turn" : ""}${reasons ? ", not valid" : ""}`,
+          "aria-label": `set ${i + 1}, ${plural(set.length, "tile")}${others ? ", changed since your last turn" : ""}${reasons ? `, not valid: ${reasons.join("; ")}` : ""}`,
           "aria-invalid": reasons ? "true" : undefined,
         },
         el("div", { class: "tiles" }, ...set.map((t, j) => this.tile(t, `set:${i}:${j}`, e.laid[i][j]))),

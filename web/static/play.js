@@ -270,7 +270,10 @@ function asksForAi() {
 /** One action at a time: each is sent with the view the one before it answered (its edit count
  * above all: two drops in quick succession must not read as a page left behind). */
 function act(action, body) {
-  const sent = acting.then(() => actNow(action, body));
+  // The turn the person acted in: an action still waiting when that turn has ended (a second
+  // click on Draw while the first was answered) is dropped, never sent into a turn not seen.
+  const seen = view ? `${view.round}/${view.turn}` : null;
+  const sent = acting.then(() => (view && seen !== `${view.round}/${view.turn}` ? undefined : actNow(action, body)));
   acting = sent.catch(() => {}); // a failure is said where it happened; the next action still goes
   return sent;
 }
@@ -556,6 +559,7 @@ function showLog(handover) {
 }
 
 function showEnd() {
+  const appearing = $("end").hidden && view.over;
   $("end").hidden = !view.over;
   if (!view.over) return;
   const result = view.result;
@@ -592,6 +596,11 @@ function showEnd() {
   $("next-round").hidden = view.match.over;
   $("download").href = path(`rounds/${view.round}/record`);
   $("download").setAttribute("download", `rummikub-round-${view.round}.jsonl`);
+  // The Done that ended the round goes away: a keyboard user goes on from the end card (unless
+  // typing somewhere else).
+  if (appearing && !document.activeElement?.matches("input, textarea, select")) {
+    (view.match.over ? $("download") : $("next-round")).focus();
+  }
 }
 
 function showTimer() {
