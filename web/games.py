@@ -297,7 +297,7 @@ def _moment(body: Any, action: str) -> tuple[Any, Moment | None]:
     if given and (set(given) != {"round", "turn"} or any(type(v) is not int for v in given.values())):
         raise RequestError(400, "request: 'round' and 'turn' go together, as whole numbers (the view's)")
     edits = body.get("edits")
-    if "edits" in body and (type(edits) is not int or not given):
+    if "edits" in body and (type(edits) is not int or edits < 0 or not given):
         raise RequestError(400, "request: 'edits' goes with 'round' and 'turn', a whole number (the view's editing.edits)")
     rest = {k: v for k, v in body.items() if k not in ("round", "turn", "edits")}
     if action != "edit" and rest:

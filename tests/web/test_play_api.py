@@ -659,6 +659,7 @@ def test_a_turns_edit_count_outlives_the_server(tmp_path: Path) -> None:
         ("draw", {"tiles": ["R5"]}, "request: draw takes no 'tiles' (only 'round', 'turn' and 'edits')"),
         ("draw", {"edits": 0}, "request: 'edits' goes with 'round' and 'turn', a whole number (the view's editing.edits)"),
         ("draw", {"round": 1, "turn": 3, "edits": "0"}, "request: 'edits' goes with 'round' and 'turn', a whole number (the view's editing.edits)"),
+        ("draw", {"round": 1, "turn": 3, "edits": -1}, "request: 'edits' goes with 'round' and 'turn', a whole number (the view's editing.edits)"),
         ("draw", [1], "request: expected a JSON object"),
     ],
 )
