@@ -912,7 +912,10 @@ class Sessions:
             if moment is not None:
                 session.check_moment(moment)
             if session.settings.devices and session.editor is not None:
+                mover, turn = session.game.seat, session.game.turn
                 session.time_up()  # any seat's page ends a turn whose time is up (its mover may be gone)
+                if seat == mover and session.game.turn != turn and action != "next-round":
+                    return session.view(seat)  # the mover's own action came too late: the view says "Time is up"
             if action not in ("view", "next-round", "timeout"):  # a time-out only ends a turn that is due
                 session.check_to_move(seat)
             refused: list[Json] = []

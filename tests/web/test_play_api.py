@@ -330,6 +330,22 @@ def test_on_several_devices_a_turn_out_of_time_ends_when_any_seat_looks(client: 
     assert late.json()["to_move"] == mover
 
 
+def test_on_several_devices_the_movers_late_action_is_told_time_is_up(client: TestClient) -> None:
+    """The mover's edit just after the server's clock ran out said "it is Bob's turn, not yours"."""
+    game = new_game(client, seats=[{"kind": "person"}, {"kind": "person"}], turn_time=40, devices=True)
+    keys = {x["player"]: x["seat"] for x in game["seat_links"]}
+    mover = game["to_move"]
+    url = f"/api/games/{game['id']}"
+    rack = client.get(f"{url}?seat={keys[mover]}").json()["editing"]["rack"]
+    client.app.state.sessions.live[game["id"]].started -= 41  # type: ignore[attr-defined]
+    late = client.post(
+        f"{url}/edit?seat={keys[mover]}",
+        json={"commands": [{"do": "lay", "tiles": [rack[0]]}], "round": 1, "turn": game["turn"], "edits": 0},
+    )
+    assert late.status_code == 200 and late.json()["notice"].startswith("Time is up: ")
+    assert late.json()["to_move"] == 3 - mover
+
+
 def test_seat_keys_outlive_the_server(tmp_path: Path) -> None:
     folder = tmp_path / "games"
     seats = [{"kind": "person"}, {"kind": "person"}]
