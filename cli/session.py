@@ -160,6 +160,8 @@ class HumanTurn:
             timer.restart()
 
     def handle(self, line: str) -> Reply:
+        if line.strip().lower() in ("quit", "exit"):  # leaving is never too late: the turn is left undone
+            return Reply("left the game", quit=True)
         if self.timer is not None and self.timer.expired():
             record = time_out(self.game, self.editor, self.timer.rule)
             return Reply(time_out_text(record, self.timer.rule), ended=record, timed_out=True)

@@ -919,3 +919,13 @@ def test_a_wrapped_line_never_leaves_a_closing_bracket_alone() -> None:
     wrapped = fit(line, 78).splitlines()
     assert wrapped[-1].strip() != ")." and wrapped[-1].endswith("K8 ).")
     assert all(len(row) <= 78 for row in wrapped)
+
+
+@pytest.mark.parametrize("line", ["quit", "exit", " QUIT "])
+def test_quit_after_the_timer_ran_out_still_leaves(line: str) -> None:
+    # It took the penalty and went on to the next turn: a slow "quit" never left.
+    game, turn, clock = timed_game(40)
+    pool = game.pool_size
+    clock.now = 41.0
+    reply = turn.handle(line)
+    assert reply.quit and reply.ended is None and game.pool_size == pool
