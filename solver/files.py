@@ -324,11 +324,33 @@ def position_from_text(
     """A position file's content (``key: value`` lines, or one JSON object), wherever it came
     from: a file on disk, or one uploaded to the web app. ``label`` names it in messages."""
     if text.lstrip().startswith(("{", "[")):  # JSON (a list is refused as JSON, not as a key line)
-        record = load_json(text, f"position file {label}")
+        where = f"position file {label}"
+        record = load_json(text, where)
+        recorded: dict[str, Any] = {}
         if isinstance(record, dict):  # a puzzle's JSON (puzzles show --json): its answer is no part of it
+            recorded = {k: v for k, v in record.items() if k in PUZZLE_JSON_FIELDS}
             record = {k: v for k, v in record.items() if k not in PUZZLE_JSON_FIELDS}
-        return position_from_record(record, f"position file {label}", rule_overrides, opened)
+        position = position_from_record(record, where, rule_overrides, opened)
+        _check_puzzle_json(recorded, where, position.rules)  # left aside, but a typo is still a typo
+        return position
     return parse_position_text(text, label, rule_overrides, opened)
+
+
+def _check_puzzle_json(recorded: Mapping[str, Any], where: str, rules: RuleSet) -> None:
+    """A puzzle's JSON ``difficulty`` (1-5) and ``answer`` (``{"tiles_played": N, "table": [...]}``)
+    as ``puzzles show --json`` writes them, or InputError naming the field."""
+    if "difficulty" in recorded:
+        level = recorded["difficulty"]
+        if type(level) is not int or not 1 <= level <= 5:
+            raise InputError(f"{where}: 'difficulty' must be a whole number 1..5, got {json_text(level)}")
+    if "answer" in recorded:
+        answer = recorded["answer"]
+        if not isinstance(answer, dict) or set(answer) != {"tiles_played", "table"}:
+            raise InputError(f'{where}: \'answer\' must be {{"tiles_played": N, "table": [...]}}, as puzzles show --json writes it')
+        played = answer["tiles_played"]
+        if type(played) is not int or played < 0:
+            raise InputError(f"{where}: answer 'tiles_played' must be a whole number, got {json_text(played)}")
+        answer_from_record(answer["table"], f"answer table in {where}", rules)
 
 
 def parse_position_text(

@@ -6,6 +6,7 @@ import io
 import json
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -612,3 +613,20 @@ def test_a_json_list_is_refused_as_json() -> None:
     with pytest.raises(InputError) as err:
         position_from_text('["R1"]', "p.json")
     assert message(err) == "position file p.json: expected a JSON object with 'rack' and 'table'"  # not "expected 'key: value'"
+
+
+@pytest.mark.parametrize(
+    ("change", "said"),
+    [
+        ({"difficulty": "hard"}, "'difficulty' must be a whole number 1..5, got \"hard\""),
+        ({"answer": "garbage"}, "'answer' must be {\"tiles_played\": N, \"table\": [...]}"),
+        ({"answer": {"tiles_played": 1, "table": [["X9"]]}}, "invalid tile 'X9' in set 1 of answer table"),
+    ],
+)
+def test_a_puzzles_json_answer_is_read_though_left_aside(change: dict[str, Any], said: str) -> None:
+    good = {"rack": ["R1"], "table": [["R2", "R3", "R4"]], "difficulty": 1,
+            "answer": {"tiles_played": 1, "table": [["R1", "R2", "R3", "R4"]]}}
+    assert position_from_text(json.dumps(good), "p.json").rack == (Tile.parse("R1"),)
+    with pytest.raises(RummikubError) as err:
+        position_from_text(json.dumps({**good, **change}), "p.json")
+    assert said in message(err)
