@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass
 from typing import Any
 
 from solver.position import Position
 from solver.solution import Solution, unchanged
 from solver.solve import SolveOptions, solve
-from solver.steps import Plan, best_steps
+from solver.steps import Plan, best_steps, renamed, tiles_named
 from solver.tiles import Tile, format_tiles
 
 
@@ -16,7 +17,7 @@ from solver.tiles import Tile, format_tiles
 class Hint:
     level: int
     solution: Solution
-    involved: tuple[tuple[Tile, ...], ...]  # table sets the best move changes, as they were
+    involved: tuple[tuple[Tile, ...], ...]  # table sets the best move changes, as they were (named as the steps name them)
     plan: Plan
     involved_at: tuple[int, ...] = ()  # where those sets are in the position's table (from 0)
 
@@ -29,7 +30,7 @@ class Hint:
         }
         if self.level >= 2:
             data["rack_tiles"] = [str(t) for t in self.solution.played]
-            data["table_sets"] = [format_tiles(s) for s in self.involved]  # as they lie (a strict joker's order says its tile)
+            data["table_sets"] = [format_tiles(s) for s in self.involved]
         if self.level >= 3:
             data["steps"] = [step.to_dict() for step in self.plan.steps]
             data["tiles_moved"] = self.plan.tiles_moved
@@ -46,4 +47,6 @@ def hint(position: Position, level: int, options: SolveOptions = SolveOptions())
     solution, plan = best_steps(solve(position, options), options.backend, options.time_limit)
     kept = set(unchanged(position.table, [s.tiles for s in solution.table]))
     at = tuple(i for i in range(len(position.table)) if i not in kept)
-    return Hint(level, solution, tuple(position.table[i] for i in at), plan, at)
+    # Each set as the steps name it: as it lies where that is a natural order (J R4 R5, not R4 R5 J).
+    involved = tuple(tiles_named(renamed(position.table[i], Counter(position.table[i]), position.rules), position.rules) for i in at)
+    return Hint(level, solution, involved, plan, at)

@@ -102,6 +102,7 @@ def test_cli_level_3_json_and_no_move() -> None:
     [
         (RuleSet(numbers=6, joker_rules=JokerRules.STRICT, joker_retrieval=Retrieval.CLUB), "K1 B6 R6", ["J K2 K3 J K5"], ["J K2 K3 J K5"]),
         (RuleSet(), "K4 K1 K5 O8", ["J K2 K3", "K7 K8 K9 K10"], ["J K2 K3"]),
+        (RuleSet(), "R3 B9 O9", ["R6 R5 J", "K9 R9 B9"], ["R5 R6 J", "K9 B9 R9"]),  # as the steps name them
     ],
 )
 def test_json_names_the_sets_involved_as_they_lie(rules: RuleSet, rack: str, table: list[str], involved: list[str]) -> None:
