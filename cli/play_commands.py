@@ -225,11 +225,16 @@ def _human_turn(
         if reply.quit:
             return None
         if reply.ended is not None:
-            # The numbers as the player last saw them (a played turn: its sets as laid, emptied
-            # ones too), so the next turn can say which numbers changed when the table was tidied.
-            played = reply.ended.played and not reply.ended.timed_out
-            screen.seen(turn.editor.state.table if played else reply.ended.table_after)
+            screen.seen(table_seen(reply.ended, turn.editor.state.table))
             return reply.ended
+
+
+def table_seen(record: TurnRecord, editing: Sequence[Sequence[Tile]]) -> Sequence[Sequence[Tile]]:
+    """The table as the player last saw it at the end of their turn, numbered as they saw it: the
+    sets as they laid them (emptied ones too), also when the timer ended the turn and its rule
+    took sets back; a draw leaves the table as it was. The next turn says from it which numbers
+    changed when the table was tidied."""
+    return editing if record.played or record.timed_out else record.table_after
 
 
 def _retrieved(record: TurnRecord, rules: RuleSet) -> tuple[Retrieved, ...]:

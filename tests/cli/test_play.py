@@ -929,3 +929,25 @@ def test_quit_after_the_timer_ran_out_still_leaves(line: str) -> None:
     clock.now = 41.0
     reply = turn.handle(line)
     assert reply.quit and reply.ended is None and game.pool_size == pool
+
+
+def test_after_a_time_out_the_next_turn_says_the_numbers_that_closed_up(capsys: pytest.CaptureFixture[str]) -> None:
+    """The one-minute rule took back a broken set laid before a valid one: the valid set's number
+    closed up with no notice (the player's table was taken to be the one the timer left)."""
+    from cli.play_commands import Screen, table_seen
+
+    game, turn, clock = timed_game(60)
+    game.table = [tiles("B1 B2 B3"), tiles("K1 K2 K3")]
+    game.racks[0] = sorted(tiles("R4 R5 R6 K4 O7"))
+    turn = HumanTurn(game, TurnTimer(TIMER_RULES[60], clock))
+    assert not turn.handle("lay O7").error  # set 3, left broken
+    assert not turn.handle("lay R4 R5 R6").error  # set 4, valid
+    clock.now = 61.0
+    reply = turn.handle("show")
+    assert reply.timed_out and reply.ended is not None
+    screen = Screen(color=False, names=["you", "easy"], width=80)
+    screen.new_round()
+    screen.seen(table_seen(reply.ended, turn.editor.state.table))
+    screen.table_now(game.table)
+    screen._renumbered(TurnEditor(game.position()))
+    assert "Set numbers closed up where a set was broken up: 4->3." in capsys.readouterr().out
