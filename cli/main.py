@@ -41,6 +41,7 @@ from cli.options import (
     workers_from,
 )
 from cli.render import (
+    fit,
     render_arrangement,
     render_check,
     render_hint,
@@ -309,11 +310,11 @@ def _load_position(
     position = guarded(load)
     if rack_file is not None and not position.rack:  # almost always the wrong file
         shown = shown_path(rack_file)
-        click.echo(f"Warning: the rack file {shown} holds no tiles; is it the right file?", err=True)
+        click.echo(fit(f"Warning: the rack file {shown} holds no tiles; is it the right file?"), err=True)
     if table_file is not None and not position.table:  # and the turn silently becomes an initial meld
         shown = shown_path(table_file)
         meld = "" if position.opened else ", so this turn is the initial meld"
-        click.echo(f"Warning: the table file {shown} holds no tiles{meld}; is it the right file?", err=True)
+        click.echo(fit(f"Warning: the table file {shown} holds no tiles{meld}; is it the right file?"), err=True)
     return position
 
 
