@@ -41,7 +41,6 @@ from cli.options import (
     workers_from,
 )
 from cli.render import (
-    fit,
     render_arrangement,
     render_check,
     render_hint,
@@ -310,11 +309,12 @@ def _load_position(
     position = guarded(load)
     if rack_file is not None and not position.rack:  # almost always the wrong file
         shown = shown_path(rack_file)
-        click.echo(fit(f"Warning: the rack file {shown} holds no tiles; is it the right file?"), err=True)
+        click.echo(f"Warning: the rack file {shown} holds no tiles; is it the right file?", err=True)
     if table_file is not None and not position.table:  # and the turn silently becomes an initial meld
         shown = shown_path(table_file)
-        meld = "" if position.opened else ", so this turn is the initial meld"
-        click.echo(fit(f"Warning: the table file {shown} holds no tiles{meld}; is it the right file?"), err=True)
+        # One line, as an error is, and within 80 columns for a file name of 14 characters.
+        meld = ": an initial meld" if not position.opened else ""
+        click.echo(f"Warning: empty table file {shown}{meld}; is it the right file?", err=True)
     return position
 
 
