@@ -80,8 +80,9 @@ def render_analysis(result: Analysis, color: bool) -> str:
     unit = result.objective.value
     lines = [
         fit(f"Game record {result.source}: players {who}; rules {record.rules.describe()}"),
-        f"Each turn against the one-turn optimum by {unit}; missed = optimum - played;",
-        "points in brackets.",
+        f"Each turn against the one-turn optimum by {unit}; missed = optimum - played",
+        "(an illegal move, or a turn the timer ended, counts as none played); points in",
+        "brackets.",
         "",
     ]
     header = ["turn", "player", "played", "optimal", "missed", "label"]

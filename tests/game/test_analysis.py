@@ -333,3 +333,5 @@ def test_a_turn_the_timer_ended_counts_as_none_played() -> None:
     you = analysis.summary[0]
     assert (you.tiles_played, you.tiles_missed) == (6, 1)
     assert all(t.tiles_missed >= 0 for t in analysis.turns)
+    shown = CliRunner().invoke(cli, ["analyze", str(DATA / "timed_out_60.jsonl")]).stdout
+    assert "(an illegal move, or a turn the timer ended, counts as none played)" in shown  # the header says so
