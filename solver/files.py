@@ -49,6 +49,10 @@ def load_json(text: str, where: str, one_line: bool = False) -> Any:
         key = err.key if len(err.key) <= 40 else err.key[:40] + "…"
         raise InputError(f"{where}: key {key!r} appears twice in one object") from None
     except json.JSONDecodeError as err:
+        if err.pos >= len(text.rstrip()) and not err.msg.startswith("Unterminated string"):
+            last = text.rstrip().count("\n") + 1  # a line past the text's end would name no line of it
+            line = "" if one_line else f" line {last}"
+            raise InputError(f"{where}{line}: not valid JSON: it ends before the JSON does") from None
         line = "" if one_line else f" line {err.lineno}"
         at = "" if err.msg.endswith(" at") else " at"  # "Unterminated string starting at"
         raise InputError(f"{where}{line}: not valid JSON: {err.msg}{at} column {err.colno}") from None
