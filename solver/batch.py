@@ -103,13 +103,14 @@ def read_lines(
     over-long line yields None (the rest of it is skipped).
 
     A stream that is not text (binary data in its first bytes) or does not start as text (a first
-    line not UTF-8) is one InputError for the whole file, raised here at once (``where`` names it),
-    rather than an error for each of its lines. A later line that is not UTF-8 is that line's
-    error: where it falls must not decide whether the lines before it are answered.
+    line not UTF-8, or with a control character) is one InputError for the whole file, raised here
+    at once (``where`` names it), rather than an error for each of its lines. A later line that is
+    not text is that line's error: where it falls must not decide whether the lines before it are
+    answered.
     """
     head = _head(stream)
     _, problem = text_of(head, final=False)
-    if problem.startswith("not UTF-8"):
+    if problem and "binary data" not in problem:  # a bad character: only a bad first line is the file's
         first, newline, _ = head.partition(b"\n")
         _, problem = text_of(first, final=bool(newline))
     if problem:

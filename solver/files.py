@@ -190,9 +190,9 @@ def text_of(data: bytes, final: bool = True) -> tuple[str, str]:
     except UnicodeDecodeError as err:
         start = err.start + (3 if data.startswith(codecs.BOM_UTF8) else 0)  # the BOM was read first
         return "", f"not UTF-8 text (byte 0x{data[start]:02x} at {_place(data, start)})"
-    bad = next((c for c in text if ord(c) < 32 and c not in "\t\n\r\f\v"), None)
-    if bad is not None:
-        return "", f"not a text file (control character {bad!r})"
+    at = next((i for i, c in enumerate(text) if ord(c) < 32 and c not in "\t\n\r\f\v"), None)
+    if at is not None:
+        return "", f"not a text file (control character {text[at]!r} at {_place(text.encode(), len(text[:at].encode()))})"
     return text, ""
 
 

@@ -215,7 +215,7 @@ def test_directory_instead_of_file() -> None:
         (b"R4 \xff R5", "rack file b.bin is not UTF-8 text (byte 0xff at column 4)"),
         (b"R4\nR5 \xe9\n", "rack file b.bin is not UTF-8 text (byte 0xe9 at line 2, column 4)"),
         (b"\xef\xbb\xbfR4 \xff", "rack file b.bin is not UTF-8 text (byte 0xff at column 4)"),  # BOM unseen
-        (b"R4 \x07", "rack file b.bin is not a text file (control character '\\x07')"),
+        (b"R4 \x07", "rack file b.bin is not a text file (control character '\\x07' at column 4)"),
     ],
 )
 def test_binary_rack_file(content: bytes, expected: str) -> None:
@@ -630,3 +630,12 @@ def test_a_puzzles_json_answer_is_read_though_left_aside(change: dict[str, Any],
     with pytest.raises(RummikubError) as err:
         position_from_text(json.dumps({**good, **change}), "p.json")
     assert said in message(err)
+
+
+def test_a_control_character_on_a_later_batch_line_is_that_lines_error(tmp_path: Path) -> None:
+    # A short file was refused whole (the first 8 kB decided), line 1's answer lost.
+    from solver.batch import read_lines
+
+    with open(write("h.jsonl", '{"rack":["R1"]}\n{"rack":["R1\x1b"]}\n'), "rb") as stream:
+        lines = list(read_lines(stream))
+    assert [n for n, _ in lines] == [1, 2]
