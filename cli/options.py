@@ -45,6 +45,8 @@ class OutputPath(click.ParamType[str]):
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
         if not str(value).strip():
             self.fail(f"an empty {self.kind} name.", param, ctx)
+        if value == "-":  # standard output carries the command's own answer
+            self.fail(f"'-' is not a {self.kind} name here: give one.", param, ctx)
         return value
 
 

@@ -1121,6 +1121,7 @@ def test_dump_lp_names_a_file_it_cannot_write(tmp_path: Path) -> None:
         (["selfplay", "--games", "2", "--record", ""], "'--record': an empty folder name"),
         (["puzzles", "generate", "--difficulty", "1", "--count", "2", "--out", ""], "'--out': an empty folder name"),
         (["serve", "--games-dir", ""], "'--games-dir': an empty folder name"),
+        (["solve", paths.ROOT / "puzzles" / "split-run.txt", "--svg", "-"], "'--svg': '-' is not a file name here"),
     ],
 )
 def test_an_empty_output_name_is_refused(args: list[Any], said: str) -> None:
