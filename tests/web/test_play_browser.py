@@ -782,3 +782,20 @@ def test_the_end_card_takes_the_focus_of_the_done_that_ended_the_round(page: Pag
     time.sleep(0.3)
     # One round: the match is over, and the next thing to do is to keep its record.
     assert p.evaluate("document.activeElement.id || document.activeElement.tagName") == "download"
+
+
+def test_the_board_says_it_is_busy_while_an_action_is_on_its_way(page: Page) -> None:
+    """On a slow network nothing showed that a drop was on its way: a second drag of the same tile
+    was refused "not on your rack", and picks made meanwhile vanished."""
+    p = page.open("/play")
+    new_game(p)
+    released: list[Any] = []
+    p.route("**/api/games/*/edit*", lambda route: released.append(route))  # held until released
+    rack = tiles(p, "#board .rack-zone")
+    p.click(f"#board .rack-zone [data-tile='{rack[0]}']")
+    p.click("#board [data-move-to='new']")
+    until(p, "() => document.querySelector('#board').getAttribute('aria-busy') === 'true'")
+    assert released
+    released[0].continue_()
+    until(p, "() => document.querySelector('#board').getAttribute('aria-busy') === 'false'")
+    p.unroute("**/api/games/*/edit*")

@@ -269,13 +269,25 @@ function asksForAi() {
 
 /** One action at a time: each is sent with the view the one before it answered (its edit count
  * above all: two drops in quick succession must not read as a page left behind). */
+let pending = 0; // actions sent or waiting: the board says it is busy meanwhile
+
 function act(action, body) {
   // The turn the person acted in: an action still waiting when that turn has ended (a second
   // click on Draw while the first was answered) is dropped, never sent into a turn not seen.
   const seen = view ? `${view.round}/${view.turn}` : null;
-  const sent = acting.then(() => (view && seen !== `${view.round}/${view.turn}` ? undefined : actNow(action, body)));
+  busy(+1);
+  const sent = acting
+    .then(() => (view && seen !== `${view.round}/${view.turn}` ? undefined : actNow(action, body)))
+    .finally(() => busy(-1));
   acting = sent.catch(() => {}); // a failure is said where it happened; the next action still goes
   return sent;
+}
+
+/** On a slow network the board shows that what was just done is on its way (and says so to a
+ * screen reader): a tile dragged again meanwhile would be refused as no longer on the rack. */
+function busy(change) {
+  pending += change;
+  $("board").setAttribute("aria-busy", pending > 0 ? "true" : "false");
 }
 
 async function actNow(action, body) {
