@@ -586,6 +586,13 @@ class Session:
         if seat is not None and not self.game.over and seat != self.game.seat:
             raise RequestError(409, f"it is {self.settings.seats[self.game.seat].name}'s turn, not yours")
 
+    def timed_out_at(self, moment: Moment, seat: int) -> bool:
+        """Whether the turn a page showed was ``seat``'s own, and the timer has since ended it."""
+        if moment.round != self.round or moment.turn == self.game.turn:
+            return False
+        ended = next((r for r in self.game.history if r.turn == moment.turn), None)
+        return ended is not None and ended.timed_out and ended.seat == seat
+
     def check_moment(self, moment: Moment) -> None:
         """Refuse (409) an action from a page that showed another turn, or the turn in progress
         before edits it has not seen (made in another tab): nothing is done, the page looks again."""
@@ -909,6 +916,8 @@ class Sessions:
         with self.lock(key):
             session = self.get(key)
             seat = session.seat_of(seat_key)
+            if moment is not None and seat is not None and session.timed_out_at(moment, seat):
+                return session.view(seat)  # another seat's page ended it first: the view says "Time is up"
             if moment is not None:
                 session.check_moment(moment)
             if session.settings.devices and session.editor is not None:

@@ -344,6 +344,17 @@ def test_on_several_devices_the_movers_late_action_is_told_time_is_up(client: Te
     )
     assert late.status_code == 200 and late.json()["notice"].startswith("Time is up: ")
     assert late.json()["to_move"] == 3 - mover
+    # The other seat's page looked first and ended the turn: the mover is still told "Time is up".
+    session = client.app.state.sessions.live[game["id"]]  # type: ignore[attr-defined]
+    turn = late.json()["turn"]
+    rack = client.get(f"{url}?seat={keys[3 - mover]}").json()["editing"]["rack"]
+    session.started -= 41
+    client.get(f"{url}?seat={keys[mover]}")  # the mover's seat is the other one now: it looks first
+    again = client.post(
+        f"{url}/edit?seat={keys[3 - mover]}",
+        json={"commands": [{"do": "lay", "tiles": [rack[0]]}], "round": 1, "turn": turn, "edits": 0},
+    )
+    assert again.status_code == 200 and again.json()["notice"].startswith("Time is up: ")
 
 
 def test_seat_keys_outlive_the_server(tmp_path: Path) -> None:
