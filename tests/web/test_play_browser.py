@@ -799,3 +799,20 @@ def test_the_board_says_it_is_busy_while_an_action_is_on_its_way(page: Page) -> 
     released[0].continue_()
     until(p, "() => document.querySelector('#board').getAttribute('aria-busy') === 'false'")
     p.unroute("**/api/games/*/edit*")
+
+
+def test_tiles_picked_while_an_action_is_on_its_way_stay_picked(page: Page) -> None:
+    p = page.open("/play")
+    new_game(p)
+    held: list[Any] = []
+    p.route("**/api/games/*/edit*", lambda route: held.append(route))
+    rack = tiles(p, "#board .rack-zone")
+    p.click(f"#board .rack-zone [data-tile='{rack[0]}']")
+    p.click("#board [data-move-to='new']")
+    until(p, "() => document.querySelector('#board').getAttribute('aria-busy') === 'true'")
+    p.click(f"#board .rack-zone [data-key='rack:2']")  # picked while the first move is on its way
+    picked = p.get_attribute("#board .rack-zone [data-key='rack:2']", "data-tile")
+    held[0].continue_()
+    until(p, "() => document.querySelector('#board').getAttribute('aria-busy') === 'false'")
+    p.unroute("**/api/games/*/edit*")
+    assert [b.get_attribute("data-tile") for b in p.locator("#board .rack-zone .selected").all()] == [picked]

@@ -59,12 +59,27 @@ export class GameBoard {
   /** The server's state of the turn (view.editing); `changedSets`: sets others changed since
    * this person's last turn, framed while the table is as the turn found it. */
   show(editing, { changedSets = [], marks = new Map(), workspaceMarked = false } = {}) {
+    // Tiles picked while an action was on its way stay picked where they still are (a slow
+    // network's answer redrew the board and dropped them).
+    const picked = this.editing ? [...this.selected].map((k) => this.item(k)).filter((i) => i.tile) : [];
     this.editing = editing;
     this.changedSets = changedSets;
     this.marks = marks;
     this.workspaceMarked = workspaceMarked;
-    this.selected.clear();
+    this.selected = new Set(this.found(picked));
     this.render();
+  }
+
+  /** The keys of the picked tiles in the board as it is now: the same tile in the same place. */
+  found(picked) {
+    const keys = [];
+    for (const { where, set, tile } of picked) {
+      const row = where === "rack" ? this.editing.rack : where === "ws" ? this.editing.workspace : this.editing.table[set];
+      const prefix = where === "set" ? `set:${set}` : where;
+      const at = (row ?? []).findIndex((t, i) => t === tile && !keys.includes(`${prefix}:${i}`));
+      if (at >= 0) keys.push(`${prefix}:${at}`);
+    }
+    return keys;
   }
 
   setOrder(order) {
@@ -127,6 +142,8 @@ export class GameBoard {
     // The focus follows the tiles: to the set they went to (a new set comes last: set numbers
     // never shift during a turn), not to a "Move here" button hidden once nothing is picked.
     this.focusKey = target === "new" ? `zone:set:${this.editing.table.length}` : `zone:${target}`;
+    for (const key of keys) this.selected.delete(key); // on their way: picks from now on are new ones
+    this.render();
     await this.send(commands);
   }
 
