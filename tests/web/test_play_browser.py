@@ -810,7 +810,7 @@ def test_tiles_picked_while_an_action_is_on_its_way_stay_picked(page: Page) -> N
     p.click(f"#board .rack-zone [data-tile='{rack[0]}']")
     p.click("#board [data-move-to='new']")
     until(p, "() => document.querySelector('#board').getAttribute('aria-busy') === 'true'")
-    p.click(f"#board .rack-zone [data-key='rack:2']")  # picked while the first move is on its way
+    p.click("#board .rack-zone [data-key='rack:2']")  # picked while the first move is on its way
     picked = p.get_attribute("#board .rack-zone [data-key='rack:2']", "data-tile")
     held[0].continue_()
     until(p, "() => document.querySelector('#board').getAttribute('aria-busy') === 'false'")

@@ -143,7 +143,6 @@ export class GameBoard {
     // never shift during a turn), not to a "Move here" button hidden once nothing is picked.
     this.focusKey = target === "new" ? `zone:set:${this.editing.table.length}` : `zone:${target}`;
     for (const key of keys) this.selected.delete(key); // on their way: picks from now on are new ones
-    this.render();
     await this.send(commands);
   }
 
