@@ -90,6 +90,9 @@ def serve(
         address = _network_address() if host in ("0.0.0.0", "::") else None
         if address is not None:  # what a game's links for other devices should name
             click.echo(f"Other devices on your network: http://{address}:{bound}/", err=True)
+    if games_dir and Path(games_dir).exists() and not Path(games_dir).is_dir():
+        listener.close()
+        raise fail(f"cannot keep games in {games_dir}: it is a file, not a folder", EXIT_BAD_INPUT)
     try:
         app = create_app(limits, games_dir=Path(games_dir) if games_dir else None, keep_days=keep_days)
     except OSError as err:  # a games directory that cannot be made or written

@@ -64,6 +64,9 @@ def test_a_games_folder_that_cannot_be_made_is_one_line(tmp_path: Path) -> None:
     result = CliRunner().invoke(cli, ["serve", "--port", "0", "--games-dir", str(blocker / "games")])
     assert result.exit_code == 1
     assert result.stderr == f"Error: cannot keep games in {blocker / 'games'}: Not a directory\n"
+    itself = CliRunner().invoke(cli, ["serve", "--port", "0", "--games-dir", str(blocker)])
+    assert itself.exit_code == 1
+    assert itself.stderr == f"Error: cannot keep games in {blocker}: it is a file, not a folder\n"
 
 
 class FakeProbe:
