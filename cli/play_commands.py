@@ -106,7 +106,8 @@ def play(ctx: click.Context, /, **params: Any) -> None:
                 raise fail(f"record file {path} is a folder: give a file name for the record", EXIT_BAD_INPUT)
             folder = os.path.dirname(os.path.abspath(path))
             if not os.path.isdir(folder):
-                raise fail(f"cannot write record {path}: no folder {folder}", EXIT_BAD_INPUT)
+                why = "is a file, not a folder" if os.path.exists(folder) else "does not exist"
+                raise fail(f"cannot write record {path}: the folder {folder} {why}", EXIT_BAD_INPUT)
             if os.path.lexists(path) and not params["force"]:
                 raise fail(f"record file {path} already exists (use --force to overwrite it)", EXIT_BAD_INPUT)
     if params["opponents"] is not None and ctx.get_parameter_source("ai") is not ParameterSource.DEFAULT:

@@ -319,7 +319,11 @@ def test_a_record_that_cannot_be_written_is_refused_before_the_game(tmp_path: Pa
     nowhere = tmp_path / "no" / "game.jsonl"
     missing = run([*SMALL, "--seed", "1", "--record", str(nowhere), *force], ["quit"])
     assert missing.exit_code == 1 and missing.stdout == ""
-    assert missing.stderr == f"Error: cannot write record {nowhere}: no folder {nowhere.parent}\n"
+    assert missing.stderr == f"Error: cannot write record {nowhere}: the folder {nowhere.parent} does not exist\n"
+    (tmp_path / "afile").write_text("a file")
+    under_a_file = tmp_path / "afile" / "game.jsonl"
+    filed = run([*SMALL, "--seed", "1", "--record", str(under_a_file), *force], ["quit"])
+    assert filed.stderr == f"Error: cannot write record {under_a_file}: the folder {tmp_path / 'afile'} is a file, not a folder\n"
 
 
 def test_ai_beside_opponents_is_refused_not_ignored() -> None:
