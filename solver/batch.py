@@ -102,17 +102,19 @@ def read_lines(
     """Numbered lines of a binary stream; blank lines are skipped (as JSON-lines tools do) and an
     over-long line yields None (the rest of it is skipped).
 
-    A stream that is not text (binary data in its first bytes) or does not start as text (a first
-    line not UTF-8, or with a control character) is one InputError for the whole file, raised here
-    at once (``where`` names it), rather than an error for each of its lines. A later line that is
+    A stream that does not start as text (a first line with binary data, not UTF-8, or with a
+    control character: a binary file) is one InputError for the whole file, raised here at once
+    (``where`` names it), rather than an error for each of its lines. A later line that is
     not text is that line's error: where it falls must not decide whether the lines before it are
     answered.
     """
     head = _head(stream)
     _, problem = text_of(head, final=False)
-    if problem and "binary data" not in problem:  # a bad character: only a bad first line is the file's
+    if problem:  # only a bad first line makes it the whole file's problem (a binary file's is)
         first, newline, _ = head.partition(b"\n")
-        _, problem = text_of(first, final=bool(newline))
+        _, first_problem = text_of(first, final=bool(newline))
+        if not first_problem or "binary data" not in problem:
+            problem = first_problem  # binary data further on is still named where it is
     if problem:
         raise InputError(f"{where} is {problem}")
     return _numbered_lines(stream, limit)

@@ -428,7 +428,7 @@ def test_batch_bad_line_is_reported_and_others_answered(line: str, words: list[s
 @pytest.mark.parametrize(
     ("content", "problem"),
     [
-        (b'{"rack": ["R1"]}\n\x00\x01\n', "is not a text file (binary data at line 2, column 1)"),
+        (b'\x01\x02{"rack": ["R1"]}\n\x00\x01\n', "is not a text file (binary data at line 2, column 1)"),
         (b"\x89PNG\r\n\x1a\n" + bytes(range(256)) * 40, "is not a text file (binary data at line 3, column 1)"),
         ('{"title": "café", "rack": "R1"}\n{"rack": "R1"}\n'.encode("latin-1") * 50, "is not UTF-8 text"),
     ],

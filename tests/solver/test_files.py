@@ -636,6 +636,7 @@ def test_a_control_character_on_a_later_batch_line_is_that_lines_error(tmp_path:
     # A short file was refused whole (the first 8 kB decided), line 1's answer lost.
     from solver.batch import read_lines
 
-    with open(write("h.jsonl", '{"rack":["R1"]}\n{"rack":["R1\x1b"]}\n'), "rb") as stream:
-        lines = list(read_lines(stream))
-    assert [n for n, _ in lines] == [1, 2]
+    for bad in ("\x1b", "\x00"):  # a control character, binary data
+        with open(write("h.jsonl", '{"rack":["R1"]}\n{"rack":["R1' + bad + '"]}\n'), "rb") as stream:
+            lines = list(read_lines(stream))
+        assert [n for n, _ in lines] == [1, 2]
