@@ -258,6 +258,8 @@ def check_scheduler(address: str) -> None:
         get_backend(scheme)
     except ValueError as err:
         raise ExecutorError(f"not a Dask scheduler address: {address!r} ({_one_line(err)})") from None
+    if scheme != "tcp":  # tls and ucx need settings (certificates, a network stack) not taken here
+        raise ExecutorError(f"not a Dask scheduler address this command can use: {address!r} (it takes tcp://HOST:PORT)")
     try:
         host, port = parse_host_port(location, 8786)
     except ValueError:

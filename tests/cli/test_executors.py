@@ -143,6 +143,17 @@ def test_an_unreachable_scheduler_is_one_line_within_seconds() -> None:
     assert result.stderr.count("Error") == 1
 
 
+@pytest.mark.parametrize("scheme", ["tls", "ucx"])
+def test_a_scheduler_address_of_another_protocol_is_one_line_at_once(scheme: str) -> None:
+    # tls:// said its error, then a client's traceback 10 s later.
+    started = time.monotonic()
+    result = run(["odds", "--deals", 5, "--executor", "dask", "--scheduler", f"{scheme}://127.0.0.1:8991"])
+    assert time.monotonic() - started < 5 and result.exit_code == 1
+    assert result.stderr == (
+        f"Error: not a Dask scheduler address this command can use: '{scheme}://127.0.0.1:8991' (it takes tcp://HOST:PORT)\n"
+    )
+
+
 def test_a_web_server_at_the_scheduler_address_is_named_as_something_else() -> None:
     """An HTTP server answers "400 Bad Request" and closes: Dask read its bytes as a frame length
     and the message was "Unable to allocate 3.07 EiB for an array"."""
