@@ -258,8 +258,6 @@ def check_scheduler(address: str) -> None:
         get_backend(scheme)
     except ValueError as err:
         raise ExecutorError(f"not a Dask scheduler address: {address!r} ({_one_line(err)})") from None
-    if scheme != "tcp":  # tls and ucx need settings (certificates, a network stack) not taken here
-        raise ExecutorError(f"not a Dask scheduler address this command can use: {address!r} (it takes tcp://HOST:PORT)")
     try:
         host, port = parse_host_port(location, 8786)
     except ValueError:
@@ -288,11 +286,21 @@ def check_scheduler(address: str) -> None:
             ) from None
         if kind != "Scheduler":
             raise ExecutorError(f"{address} is a Dask {kind or 'server'}, not a scheduler")
+    else:
+        # tls:// (or another protocol) with the security of Dask's own configuration: asked before
+        # a client is made, which would fail, and then complain again with a traceback when collected.
+        try:
+            asyncio.run(asyncio.wait_for(_identity(address), CONNECT_SECONDS))
+        except TimeoutError:
+            raise ExecutorError(f"no Dask scheduler answered at {address} within {CONNECT_SECONDS:.0f} s") from None
+        except Exception as err:
+            raise ExecutorError(f"cannot connect to the Dask scheduler at {address}: {_one_line(err)}") from None
 
 
 async def _identity(address: str) -> str:
     """What kind of Dask server listens at ``address`` (Scheduler, Worker, Nanny)."""
-    async with rpc(address, timeout=CONNECT_SECONDS) as server:
+    security = distributed.security.Security()  # Dask's configuration: TLS certificates, if set
+    async with rpc(address, timeout=CONNECT_SECONDS, connection_args=security.get_connection_args("client")) as server:
         answer = await server.identity()
     return str(answer.get("type", "")) if isinstance(answer, dict) else ""
 

@@ -149,9 +149,8 @@ def test_a_scheduler_address_of_another_protocol_is_one_line_at_once(scheme: str
     started = time.monotonic()
     result = run(["odds", "--deals", 5, "--executor", "dask", "--scheduler", f"{scheme}://127.0.0.1:8991"])
     assert time.monotonic() - started < 5 and result.exit_code == 1
-    assert result.stderr == (
-        f"Error: not a Dask scheduler address this command can use: '{scheme}://127.0.0.1:8991' (it takes tcp://HOST:PORT)\n"
-    )
+    assert result.stderr.startswith(f"Error: cannot connect to the Dask scheduler at {scheme}://127.0.0.1:8991: ")
+    assert result.stderr.count("\n") == 1 and "Traceback" not in result.stderr
 
 
 def test_a_web_server_at_the_scheduler_address_is_named_as_something_else() -> None:
