@@ -7,6 +7,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
+from click.core import ParameterSource
 
 from cli.errors import (
     EXIT_BAD_INPUT,
@@ -162,8 +163,11 @@ def puzzles_generate(
     stops the run: the files written so far are complete (exit status 130), and --resume goes on.
     """
     if out_dir is None:
-        if how_many > 1 or params["executor"] != "local" or resume:
-            raise click.UsageError("--count, --executor and --resume need --out DIR: the puzzles are written as files")
+        typed = [n for n in ("executor", "scheduler", "jobs") if ctx.get_parameter_source(n) is ParameterSource.COMMANDLINE]
+        given = (["count"] if how_many > 1 else []) + typed + (["resume"] if resume else [])
+        if given:  # each of these is about the files of a run
+            named = ", ".join(f"--{name}" for name in given)
+            raise click.UsageError(f"{named} need{'s' if len(given) == 1 else ''} --out DIR: the puzzles are written as files")
         from puzzles.generate import generated_puzzle
 
         show_puzzle(guarded(lambda: generated_puzzle(difficulty, seed)), with_answer, as_json, svg_file)

@@ -237,8 +237,10 @@ def test_the_scheduler_comes_from_the_environment_for_dask_only(dask_cluster: Lo
     [
         (["odds", "--scheduler", "tcp://127.0.0.1:8786"], "--scheduler needs --executor dask"),
         (["selfplay", "--executor", "spark"], "'spark' is not one of 'local', 'dask'"),
-        (["puzzles", "generate", "--difficulty", "1", "--count", "3"], "--count, --executor and --resume need --out DIR"),
-        (["puzzles", "generate", "--difficulty", "1", "--executor", "dask"], "--count, --executor and --resume need --out DIR"),
+        (["puzzles", "generate", "--difficulty", "1", "--count", "3"], "--count needs --out DIR"),
+        (["puzzles", "generate", "--difficulty", "1", "--executor", "dask"], "--executor needs --out DIR"),
+        (["puzzles", "generate", "--difficulty", "1", "--jobs", "2"], "--jobs needs --out DIR"),  # it named the others
+        (["puzzles", "generate", "--difficulty", "1", "--count", "2", "--resume"], "--count, --resume need --out DIR"),
     ],
 )
 def test_executor_usage_errors(args: list[str], message: str) -> None:
