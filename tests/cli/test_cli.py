@@ -1164,3 +1164,20 @@ def test_command_lists_say_whole_sentences(group: list[str]) -> None:
     """Click cuts a long first sentence at the width with '...': each command has a short help."""
     listing = run([*group, "--help"]).stdout.split("Commands:")[1]
     assert "..." not in listing and all(len(line) <= 80 for line in listing.splitlines())
+
+
+def test_answers_do_not_depend_on_the_numeric_libraries_threads() -> None:
+    """gen-3-11's recorded answer differed with one OpenBLAS thread (a Dask worker's nanny sets it)
+    from the default of one per core: the program now runs the numeric libraries on one thread."""
+    import os
+    import subprocess
+
+    from tests.interrupt import COMMAND
+
+    args = [*COMMAND, "puzzles", "generate", "--difficulty", "3", "--seed", "11", "--answer"]
+    default = {k: v for k, v in os.environ.items() if k not in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS")}
+    outputs = [
+        subprocess.run(args, env=env, capture_output=True, check=True).stdout
+        for env in (default, {**default, "OPENBLAS_NUM_THREADS": "1"})
+    ]
+    assert outputs[0] == outputs[1]
