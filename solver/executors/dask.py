@@ -76,7 +76,7 @@ class DaskExecutor:
 
     def submit(self, fn: Callable[[Any], R], arg: Any) -> _DaskHandle[R]:
         # pure=False: a chunk sent again (the same items) is new work, not a cached result.
-        return _DaskHandle(self.client.submit(fn, arg, pure=False))
+        return _DaskHandle(self.client.submit(_on_the_same_code, fn, arg, code_fingerprint(), pure=False))
 
     def first_done(self, handles: Sequence[Handle[Any]]) -> Sequence[Handle[Any]]:
         done = _first_done(self.client, _futures(handles))
@@ -323,6 +323,18 @@ def _worker_versions() -> tuple[str, str, str]:
     except PackageNotFoundError:
         ours = "not installed"
     return ours, ".".join(map(str, sys.version_info[:2])), code_fingerprint()
+
+
+def _on_the_same_code(fn: Callable[[Any], R], arg: Any, fingerprint: str) -> R:
+    """Run on a worker: the chunk, if this worker runs the client's code. Workers present at the
+    start are checked before any work; one that joins during the run (restarted from another
+    checkout, say) is checked here, chunk by chunk (the fingerprint is computed once a process)."""
+    if code_fingerprint() != fingerprint:
+        raise ExecutorError(
+            "a Dask worker that joined during the run runs other rummikub code than this client:"
+            " restart the workers (and the scheduler) with the code the client has"
+        )
+    return fn(arg)
 
 
 @cache

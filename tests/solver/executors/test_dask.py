@@ -172,3 +172,13 @@ def test_a_chunk_that_keeps_killing_its_workers_stops_the_run_in_one_line(own_cl
         list(run_tasks(executor, dies_on_a_worker, range(3), None, ordered=True))
     assert "the workers running a chunk of work kept dying (4 in turn" in str(caught.value)
     assert "\n" not in str(caught.value)
+
+
+def test_a_chunk_runs_only_on_a_worker_with_the_clients_code() -> None:
+    """A worker that joined mid-run from another checkout was used unchecked (its answers mixed in
+    with the others); each chunk now checks the worker's code against the client's."""
+    from solver.executors.dask import _on_the_same_code, code_fingerprint
+
+    assert _on_the_same_code(len, "abc", code_fingerprint()) == 3
+    with pytest.raises(ExecutorError, match="joined during the run runs other rummikub code"):
+        _on_the_same_code(len, "abc", "0" * 16)
