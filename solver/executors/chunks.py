@@ -110,13 +110,16 @@ def run_tasks(
             executor.cancel(list(in_flight))
 
 
+READ_AHEAD = 4 * MAX_CHUNK  # items read and not yet cut into a chunk, at most
+
+
 class _ReadAhead(Generic[I]):
     """The items, read in a thread of their own into a bounded queue, so that a chunk can be cut
     from what has come without waiting for more. An error reading them is raised where they are
     taken."""
 
     def __init__(self, items: Iterable[I]) -> None:
-        self.queue: queue.Queue[tuple[bool, Any]] = queue.Queue(maxsize=4 * MAX_CHUNK)
+        self.queue: queue.Queue[tuple[bool, Any]] = queue.Queue(maxsize=READ_AHEAD)
         self.done = False
         threading.Thread(target=self._read, args=(iter(items),), daemon=True).start()
 

@@ -12,7 +12,7 @@ import pytest
 
 from solver.errors import ExecutorError, InputError
 from solver.executors import Workers, open_executor, run_tasks
-from solver.executors.chunks import MAX_CHUNK, Handle
+from solver.executors.chunks import READ_AHEAD, Handle
 
 R = TypeVar("R")
 
@@ -112,7 +112,9 @@ def test_the_input_is_read_only_as_fast_as_results_are_taken() -> None:
     taken = list(itertools.islice(results, 2000))
     assert taken == [i * i for i in range(2000)]
     assert recorder.most_in_flight <= 3
-    assert read <= 2000 + 3 * MAX_CHUNK and read <= 2000 + 3 * max(recorder.sizes)
+    # Taken, in flight, and read ahead (a thread fills its queue as fast as it may: on a busy
+    # machine it is full, on a quiet one it may not be) plus the one item waiting to go in.
+    assert read <= 2000 + 3 * max(recorder.sizes) + READ_AHEAD + 1
     results.close()  # the caller stops reading: what is in flight is given up
     assert recorder.cancelled > 0
 
