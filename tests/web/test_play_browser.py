@@ -596,17 +596,22 @@ def test_a_tab_left_behind_is_told_the_game_moved_on(page: Page) -> None:
     assert p.locator("#log li").count() == log  # nothing drawn for the page left behind
 
 
+def ann_against(p: Any, level: str) -> None:
+    """Ann against one AI, seed 7 (her rack holds K12 B12 O12, an initial meld), on her turn."""
+    p.fill("#seat-1-name", "Ann")
+    p.select_option("#seat-2", level)
+    p.fill("#seed", "7")
+    p.click("#start")
+    p.wait_for_selector("#game:not([hidden])")
+    your_turn(p)
+
+
 def test_a_tab_that_did_not_see_the_turns_edits_cannot_play_them(page: Page) -> None:
     # Ann (seed 7: K12 B12 O12 are an initial meld) in two tabs on her turn: tab B lays the 12s,
     # tab A, its table still empty, presses Done; then tab B undoes them and tab A, showing them
     # laid, presses Done. Each time tab A is refused, nothing is played, and it shows the turn as it is.
     a = page.open("/play")
-    a.fill("#seat-1-name", "Ann")
-    a.select_option("#seat-2", "medium")
-    a.fill("#seed", "7")
-    a.click("#start")
-    a.wait_for_selector("#game:not([hidden])")
-    your_turn(a)
+    ann_against(a, "medium")
     b = page.context.new_page()
     b.goto(a.url)
     b.wait_for_selector("body[data-ready='true']")
@@ -744,12 +749,7 @@ def test_a_triple_click_on_draw_draws_once(page: Page) -> None:
     """Clicks waiting behind the first went out with the turn its answer showed: a click aimed at
     turn 1 drew in turn 3 too, and the first draw's notice was wiped."""
     p = page.open("/play")
-    p.fill("#seat-1-name", "Ann")
-    p.select_option("#seat-2", "easy")
-    p.fill("#seed", "7")
-    p.click("#start")
-    p.wait_for_selector("#game:not([hidden])")
-    your_turn(p)
+    ann_against(p, "easy")
     p.click("#draw", click_count=3)
     until(p, "() => document.querySelectorAll('#log li').length >= 2")  # Ann drew, easy moved
     your_turn(p)
