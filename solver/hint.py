@@ -9,7 +9,7 @@ from typing import Any
 from solver.position import Position
 from solver.solution import Solution, unchanged
 from solver.solve import SolveOptions, solve
-from solver.steps import Plan, best_steps, renamed, tiles_named
+from solver.steps import Plan, best_steps, named_order
 from solver.tiles import Tile, format_tiles
 
 
@@ -48,5 +48,5 @@ def hint(position: Position, level: int, options: SolveOptions = SolveOptions())
     kept = set(unchanged(position.table, [s.tiles for s in solution.table]))
     at = tuple(i for i in range(len(position.table)) if i not in kept)
     # Each set as the steps name it: as it lies where that is a natural order (J R4 R5, not R4 R5 J).
-    involved = tuple(tiles_named(renamed(position.table[i], Counter(position.table[i]), position.rules), position.rules) for i in at)
+    involved = tuple(named_order(position.table[i], Counter(position.table[i]), position.rules) for i in at)
     return Hint(level, solution, involved, plan, at)

@@ -111,9 +111,13 @@ class Plan:
 
 def name(tiles: Sequence[Tile] | Counter[Tile], rules: RuleSet) -> str:
     """A set as a person sees it: its tiles in natural order (sorted when it is not a set yet)."""
+    return format_tiles(_natural_order(tiles, rules))
+
+
+def _natural_order(tiles: Sequence[Tile] | Counter[Tile], rules: RuleSet) -> tuple[Tile, ...]:
     items = list(tiles.elements()) if isinstance(tiles, Counter) else list(tiles)
     reading = best_reading(items, rules)
-    return format_tiles(reading.tiles if reading else sorted(items))
+    return reading.tiles if reading else tuple(sorted(items))
 
 
 def tiles_named(text: str, rules: RuleSet) -> tuple[Tile, ...]:
@@ -122,22 +126,28 @@ def tiles_named(text: str, rules: RuleSet) -> tuple[Tile, ...]:
 
 
 def renamed(written: Sequence[Tile], tiles: Counter[Tile], rules: RuleSet) -> str:
-    """A set as a person sees it, grown or trimmed from how it was ``written``: under strict and
-    locked jokers its jokers keep standing for what they stood for there (its order says so:
-    ``J R5 R6 R7 R8 R9`` less R8 is ``J R5 R6 R7 R9``, not ``R5 R6 R7 J R9``); else, and where
-    that cannot be, in natural order. A set unchanged is named as written where that is one of
-    its natural orders (``J R4 R5``, the joker R3, not ``R4 R5 J``, whatever the joker rules)."""
+    """A set as a person sees it, grown or trimmed from how it was ``written`` (see ``named_order``)."""
+    return format_tiles(named_order(written, tiles, rules))
+
+
+def named_order(written: Sequence[Tile], tiles: Counter[Tile], rules: RuleSet) -> tuple[Tile, ...]:
+    """The tiles of a set in the order a person reads them, grown or trimmed from how it was
+    ``written``: under strict and locked jokers its jokers keep standing for what they stood for
+    there (its order says so: ``J R5 R6 R7 R8 R9`` less R8 is ``J R5 R6 R7 R9``, not
+    ``R5 R6 R7 J R9``); else, and where that cannot be, in natural order. A set unchanged keeps its
+    written order where that is one of its natural orders (``J R4 R5``, the joker R3, not
+    ``R4 R5 J``, whatever the joker rules)."""
     if Counter(written) == tiles and any(r.tiles == tuple(written) for r in readings(list(written), rules)):
-        return format_tiles(written)
+        return tuple(written)
     if rules.joker_rules is JokerRules.FREE or not tiles[JOKER]:
-        return name(tiles, rules)
+        return _natural_order(tiles, rules)
     if Counter(written) == tiles:
-        return format_tiles(written)
+        return tuple(written)
     said = [r for r in table_readings(written, rules) if r.kind is Kind.RUN] if written else []
     if said and len(said[0].roles) == tiles[JOKER]:
         run = run_declaring(list(tiles.elements()), tuple(sorted(said[0].run_jokers)), rules)
         if run is not None:
-            return format_tiles(run.tiles)
+            return tuple(run.tiles)
     if written and not (tiles - Counter(written)):  # only trimmed: the rest as it lies
         left = tiles.copy()
         kept = []
@@ -145,8 +155,8 @@ def renamed(written: Sequence[Tile], tiles: Counter[Tile], rules: RuleSet) -> st
             if left[t] > 0:
                 kept.append(t)
                 left[t] -= 1
-        return format_tiles(kept)
-    return name(tiles, rules)
+        return tuple(kept)
+    return _natural_order(tiles, rules)
 
 
 def best_steps(
