@@ -107,16 +107,13 @@ def solve(
     from solver.solve import solve as solve_position
 
     position = _load_position(ctx, position_file, rack_file, table_file, params)
+    options = solve_options(params)
     if params["lp_file"]:  # before the search: a solve that takes too long is what one debugs
-        from solver.files import write_whole
-        from solver.model import build_model
+        from solver.files import write_lp
+        from solver.solve import lp_text
 
-        options = solve_options(params)
-        model = guarded(lambda: build_model(position, options.objective, options.formulation, exact=True))
-        guarded(lambda: write_whole(params["lp_file"], model.lp.to_lp_text(), "LP"))
-    solution = guarded(
-        lambda: solve_position(position, solve_options(params))
-    )
+        guarded(lambda: write_lp(params["lp_file"], lp_text(position, options)))
+    solution = guarded(lambda: solve_position(position, options))
     plan = None
     if params["steps"]:  # the same tiles played, arranged to move the fewest table tiles
         from solver.steps import best_steps

@@ -15,7 +15,7 @@ from cli.errors import fail, guarded
 from solver.backends import BACKENDS
 from solver.executors import Workers, check_setup
 from solver.solution import Objective
-from solver.solve import SolveOptions
+from solver.solve import FORMULATIONS, SolveOptions
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -268,7 +268,7 @@ def solver_options(func: F) -> F:
         ),
         click.option(
             "--formulation",
-            type=click.Choice(["auto", "sets", "flow", "patterns"]),
+            type=click.Choice(FORMULATIONS),
             default="auto",
             show_default=True,
             help="The integer program: sets (a variable per possible set), flow (runs as flows "

@@ -171,6 +171,42 @@ def write_whole(path: str | Path, text: str, what: str) -> None:
         raise InputError(f"cannot write {what} {path}: {err.strerror or err}") from None
 
 
+def write_over_own(path: str, text: str, what: str, kind: str, looks_like: re.Pattern[bytes], option: str) -> None:
+    """Write a ``what`` file whole or not at all; a file already there is replaced only if it is
+    ``kind`` too (its start matches ``looks_like``), or empty: an output option given an input file
+    (``--svg position.txt``) must not destroy it. A pipe or a terminal (``/dev/stdout``) is written
+    as it is."""
+    try:
+        info = os.stat(path)
+    except OSError:
+        info = None  # no such file yet (or unreachable: the write says why)
+    if info is not None and not stat.S_ISREG(info.st_mode) and not stat.S_ISDIR(info.st_mode):
+        try:
+            with open(path, "w", encoding="utf-8") as out:
+                out.write(text)
+        except OSError as err:
+            raise InputError(f"cannot write {what} {path}: {err.strerror or err}") from None
+        return
+    if info is not None and stat.S_ISREG(info.st_mode) and info.st_size:
+        try:
+            with open(path, "rb") as old:
+                start = old.read(4096)
+        except OSError as err:
+            raise InputError(f"cannot write {what} {path}: {err.strerror or err}") from None
+        if not looks_like.match(start):
+            raise InputError(f"{path} exists and is not {kind}: not overwritten (give {option} another file)")
+    write_whole(path, text, what)
+
+
+# The start of an LP file: comments (\* ... *\), then the objective's sense.
+_LP_START = re.compile(rb"(\xef\xbb\xbf)?\s*(\\\*.*?\*\\\s*)*(maximi[sz]e|minimi[sz]e|max|min)\b", re.S | re.I)
+
+
+def write_lp(path: str, text: str) -> None:
+    """An integer program in LP format (``solve --dump-lp``), replacing only another LP file."""
+    write_over_own(path, text, "LP", "an LP file", _LP_START, "--dump-lp")
+
+
 def decode_text(data: bytes, where: str) -> str:
     """UTF-8 text (a BOM allowed); InputError ``{where} is not ...`` for anything else."""
     text, problem = text_of(data)

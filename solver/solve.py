@@ -9,10 +9,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
-from solver.backends import get_backend
-from solver.errors import RummikubError, ValidationFailure
+from solver.backends import BACKENDS, get_backend
+from solver.errors import RulesError, RummikubError, ValidationFailure
 from solver.initial_meld import best_meld_value, meld_value_bound
 from solver.lp import INF
+from solver.model import FORMULATIONS as FORMULATIONS
 from solver.model import TurnModel, build_model, resolved_formulation
 from solver.model.deadline import BUILD_DEADLINE, BuildTimeLimit
 from solver.model.table_jokers import needs_joker_rows
@@ -48,6 +49,18 @@ class SolveOptions:
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "objective", Objective(self.objective))
+        if self.backend not in BACKENDS:
+            raise RulesError(f"unknown backend {self.backend!r} (backends: {', '.join(BACKENDS)})")
+        if self.formulation not in FORMULATIONS:
+            raise RulesError(f"unknown formulation {self.formulation!r} (formulations: {', '.join(FORMULATIONS)})")
+
+    @property
+    def model_formulation(self) -> str:
+        """The formulation the backend solves: ``auto`` is den Hertog & Hulshof's set model for
+        CBC and CP-SAT (bnb and HiGHS take the smaller ones, chosen per turn)."""
+        if self.formulation == "auto" and self.backend not in ("highs", "bnb"):
+            return "sets"
+        return self.formulation
 
     def replace(self, **changes: Any) -> SolveOptions:
         return dataclasses.replace(self, **changes)
@@ -79,9 +92,16 @@ def warm(rules: RuleSet, options: SolveOptions = SolveOptions()) -> None:
     preload(options.backend)
     try:
         for opened in (True, False):
-            build_model(Position((), (), opened, rules), options.objective, options.formulation)
+            build_model(Position((), (), opened, rules), options.objective, options.model_formulation)
     except (RummikubError, ValueError):
         pass
+
+
+def lp_text(position: Position, options: SolveOptions = SolveOptions()) -> str:
+    """The turn's integer program as ``options`` solve it, in LP format (under strict or locked
+    jokers the exact model: the search's relaxations are steps, not the problem)."""
+    model = build_model(position, options.objective, options.model_formulation, exact=True)
+    return model.lp.to_lp_text()
 
 
 def solve(position: Position, options: SolveOptions = SolveOptions()) -> Solution:
@@ -92,9 +112,7 @@ def solve(position: Position, options: SolveOptions = SolveOptions()) -> Solutio
     """
     started = time.perf_counter()
     backend = options.backend
-    if options.formulation == "auto" and backend not in ("highs", "bnb"):
-        # CBC and CP-SAT solve den Hertog & Hulshof's set model by default.
-        options = options.replace(formulation="sets")
+    options = options.replace(formulation=options.model_formulation)
     resolved_formulation(position, options.formulation)  # a formulation beyond the rules: refused on every path
     found = _shortcut(position, options) if backend == "bnb" else None
     fallback: Found | None = None

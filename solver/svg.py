@@ -7,17 +7,14 @@ messages listed underneath. Every tile is one ``<g class="tile">`` holding one `
 
 from __future__ import annotations
 
-import os
 import re
-import stat
 import textwrap
 from collections import Counter
 from collections.abc import Sequence
 from xml.sax.saxutils import escape
 
 from solver.check import CheckReport
-from solver.errors import InputError
-from solver.files import write_whole
+from solver.files import write_over_own
 from solver.position import Position
 from solver.solution import PlacedSet, SetChange, Solution
 from solver.tiles import Tile
@@ -193,30 +190,9 @@ def answer_svg(report: CheckReport) -> str:
 
 
 def write_svg(path: str, picture: str) -> None:
-    """Write the picture whole or not at all; a file already there is replaced only if it is a
-    picture too, or empty (``--svg`` given the position file itself must not destroy it). A pipe
-    or a terminal (``/dev/stdout``) is written as it is."""
-    try:
-        info = os.stat(path)
-    except OSError:
-        info = None  # no such file yet (or unreachable: the write says why)
-    if info is not None and not stat.S_ISREG(info.st_mode) and not stat.S_ISDIR(info.st_mode):
-        try:
-            with open(path, "w", encoding="utf-8") as out:
-                out.write(picture)
-        except OSError as err:
-            raise InputError(f"cannot write picture {path}: {err.strerror or err}") from None
-        return
-    if info is not None and stat.S_ISREG(info.st_mode) and info.st_size:
-        try:
-            with open(path, "rb") as old:
-                start = old.read(4096)
-        except OSError as err:
-            raise InputError(f"cannot write picture {path}: {err.strerror or err}") from None
-        if not _SVG_START.match(start):
-            raise InputError(f"{path} exists and is not an SVG picture: not overwritten (give --svg another file)")
-    write_whole(path, picture, "picture")
+    """Write the picture whole; a file already there is replaced only if it is a picture too, or
+    empty (``--svg`` given the position file itself must not destroy it)."""
+    write_over_own(path, picture, "picture", "an SVG picture", _SVG_START, "--svg")
 
 
-# How an SVG file begins: an XML declaration, comments and a doctype may come before <svg.
 _SVG_START = re.compile(rb"(\xef\xbb\xbf)?\s*(<\?xml[^>]*\?>\s*)?(<!--.*?-->\s*|<!DOCTYPE[^>]*>\s*)*<svg\b", re.S | re.I)

@@ -15,7 +15,9 @@ from solver.model.turn import TurnModel
 from solver.position import Position
 from solver.solution import Objective
 
-__all__ = ["TurnModel", "build_model", "resolved_formulation"]
+__all__ = ["FORMULATIONS", "TurnModel", "build_model", "resolved_formulation"]
+
+FORMULATIONS = ("auto", "sets", "flow", "patterns")
 
 
 def build_model(
@@ -49,8 +51,8 @@ def resolved_formulation(position: Position, formulation: str) -> str:
         if not flow_supported(position.rules) or (strict and not pattern_supported(position)):
             return "sets"
         return "patterns" if pattern_supported(position) else "flow"
-    if formulation not in ("sets", "flow", "patterns"):
-        raise RulesError(f"unknown formulation {formulation!r} (formulations: auto, sets, flow, patterns)")
+    if formulation not in FORMULATIONS:
+        raise RulesError(f"unknown formulation {formulation!r} (formulations: {', '.join(FORMULATIONS)})")
     if formulation == "flow" and strict:
         better = "patterns or sets" if pattern_supported(position) else "sets"
         raise RulesError(f"the flow formulation has no strict or locked joker rules; use --formulation {better}")

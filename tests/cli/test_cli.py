@@ -1104,6 +1104,33 @@ def test_dump_lp_writes_the_model_another_solver_reads(tmp_path: Path, position:
     assert round(highs.getInfo().objective_function_value) == sum(c * values[v] for v, c in model.lp.objective)
 
 
+def test_dump_lp_writes_the_model_the_chosen_backend_solves(tmp_path: Path) -> None:
+    # CBC and CP-SAT solve the set model when the formulation is auto; bnb the pattern model.
+    position = write(tmp_path, "p.json", '{"rack": "R4 R5 K7 B7 J", "table": ["R1 R2 R3", "O7 B7 K7"]}')
+    dumped = {}
+    for name, options in {"cbc": ["--backend", "cbc"], "cbc sets": ["--backend", "cbc", "--formulation", "sets"],
+                          "cpsat": ["--backend", "cpsat"], "bnb": []}.items():
+        lp_file = tmp_path / f"{name}.lp"
+        result = run(["solve", position, "--dump-lp", lp_file, *options])
+        assert result.exit_code == 0, result.stderr
+        dumped[name] = lp_file.read_text()
+    assert dumped["cbc"] == dumped["cbc sets"] == dumped["cpsat"]
+    assert dumped["bnb"] != dumped["cbc"]
+
+
+def test_dump_lp_never_overwrites_a_file_that_is_not_an_lp(tmp_path: Path) -> None:
+    text = '{"rack": "R4 R5 R6"}'
+    position = write(tmp_path, "p.json", text)
+    result = run(["solve", position, "--dump-lp", position])
+    assert result.exit_code == 1
+    assert result.stderr == f"Error: {position} exists and is not an LP file: not overwritten (give --dump-lp another file)\n"
+    assert Path(position).read_text() == text
+    lp_file = tmp_path / "turn.lp"
+    for _ in range(2):  # an LP file written before is replaced
+        assert run(["solve", position, "--dump-lp", lp_file]).exit_code == 0
+    assert lp_file.read_text().startswith("Maximize")
+
+
 def test_dump_lp_names_a_file_it_cannot_write(tmp_path: Path) -> None:
     result = run(["solve", write(tmp_path, "p.json", '{"rack": "R4"}'), "--dump-lp", tmp_path / "no" / "turn.lp"])
     assert result.exit_code == 1

@@ -169,3 +169,13 @@ def test_another_highs_user_in_the_same_process() -> None:
         assert answer.tiles_played == 4
         highspy.Highs.resetGlobalScheduler(True)
         other.run()  # the other user carries on too
+
+
+@pytest.mark.parametrize(("field", "value"), [("backend", "nope"), ("formulation", "columns")])
+def test_solve_options_name_their_own_bad_field(field: str, value: str) -> None:
+    # A typo is bad input (RulesError), not a backend that failed (BackendError).
+    from solver.errors import RulesError
+    from solver.solve import SolveOptions
+
+    with pytest.raises(RulesError, match=f"unknown {field} '{value}'"):
+        SolveOptions(**{field: value})
