@@ -23,7 +23,6 @@ from __future__ import annotations
 import json
 import os
 import re
-import tempfile
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -31,7 +30,7 @@ from enum import StrEnum
 from typing import Any
 
 from solver.errors import InputError
-from solver.files import load_json, read_text
+from solver.files import load_json, read_text, write_whole
 from solver.game.scoring import (
     CLUB_JOKER_VALUE,
     STANDARD_JOKER_VALUE,
@@ -701,30 +700,7 @@ def load(path: str) -> Sheet:
 
 
 def save(sheet: Sheet, path: str, *, overwrite: bool = True) -> None:
-    """Write the score file, replacing it in one step (a crash never leaves half a file)."""
+    """Write the score file whole or not at all (a link's file is the one written)."""
     if not overwrite and os.path.exists(path):
         raise InputError(f"score file {path} already exists (use --force to overwrite it)")
-    directory = os.path.dirname(os.path.abspath(path))
-    try:
-        handle, temporary = tempfile.mkstemp(prefix=".score-", suffix=".tmp", dir=directory)
-    except OSError as err:
-        raise InputError(f"cannot write score file {path}: {err.strerror or err}") from None
-    try:
-        with os.fdopen(handle, "w", encoding="utf-8") as out:
-            out.write(dumps(sheet))
-        os.chmod(temporary, _file_mode(path))  # mkstemp makes it private; keep what the file had
-        os.replace(temporary, path)
-    except OSError as err:
-        if os.path.exists(temporary):
-            os.unlink(temporary)
-        raise InputError(f"cannot write score file {path}: {err.strerror or err}") from None
-
-
-def _file_mode(path: str) -> int:
-    """The permissions for the score file: the old file's, or the usual ones for a new file."""
-    try:
-        return os.stat(path).st_mode & 0o777
-    except OSError:
-        umask = os.umask(0)
-        os.umask(umask)
-        return 0o666 & ~umask
+    write_whole(path, dumps(sheet), "score file")

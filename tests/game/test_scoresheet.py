@@ -431,6 +431,17 @@ def test_save_keeps_the_file_permissions(tmp_path: Path) -> None:
     assert os.stat(path).st_mode & 0o777 == 0o640
 
 
+def test_save_writes_a_linked_sheet_through_its_link(tmp_path: Path) -> None:
+    real = tmp_path / "real" / "g.json"
+    real.parent.mkdir()
+    save(new_sheet("A,B"), str(real))
+    link = tmp_path / "link.json"
+    link.symlink_to(real)
+    save(new_sheet("A,B,C"), str(link))
+    assert link.is_symlink()
+    assert load(str(real)).players == ("A", "B", "C")
+
+
 def test_scores_are_recomputed_from_the_racks() -> None:
     text = dumps(full_sheet()).replace('"Zoë": 23', '"Zoë": 24')
     sheet = loads(text)
