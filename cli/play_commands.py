@@ -167,13 +167,13 @@ def play(ctx: click.Context, /, **params: Any) -> None:
                         screen.ai_turn(record, game.rules)
                     screen.table_now(game.table)
                     if writer is not None:
-                        writer.turn(record)
+                        guarded(lambda: writer.turn(record))  # noqa: B023 - called at once
             except KeyboardInterrupt:  # Ctrl-C twice at the prompt, or once while an AI thinks: left
                 screen.abandoned(match)
                 raise
             result = game.result()
             if writer is not None:
-                writer.result(result)
+                guarded(lambda: writer.result(result))  # noqa: B023 - called at once
         finally:
             if writer is not None:
                 writer.close()

@@ -326,6 +326,21 @@ def test_a_record_that_cannot_be_written_is_refused_before_the_game(tmp_path: Pa
     assert filed.stderr == f"Error: cannot write record {under_a_file}: the folder {tmp_path / 'afile'} is a file, not a folder\n"
 
 
+def test_a_record_that_fails_during_the_game_is_a_one_line_error(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from solver.errors import InputError
+    from solver.game.records import RecordWriter
+
+    record = tmp_path / "game.jsonl"
+
+    def disk_full(self: RecordWriter, turn: object) -> None:
+        raise InputError(f"cannot write record {record}: No space left on device")
+
+    monkeypatch.setattr(RecordWriter, "turn", disk_full)
+    result = run([*SMALL, "--seed", "1", "--record", str(record)], ["draw"] * 3)
+    assert result.exit_code == 1  # bad input or a full disk, not "internal error"
+    assert result.stderr.endswith(f"Error: cannot write record {record}: No space left on device\n")
+
+
 def test_ai_beside_opponents_is_refused_not_ignored() -> None:
     result = run(["--opponents", "hard", "--ai", "easy"], ["quit"])
     assert result.exit_code == 2 and "--ai sets every AI's level when --opponents is not given" in result.stderr
