@@ -36,7 +36,7 @@ from solver.backends import get_backend
 from solver.errors import BackendError, ValidationFailure
 from solver.jokers import table_readings
 from solver.lp import INF, LinearModel
-from solver.melds import Kind, best_reading
+from solver.melds import Kind, natural_order
 from solver.model.rearrangement import RearrangementModel, Terms, set_kinds
 from solver.position import Position
 from solver.rules import JokerRules, RuleSet, Wrap
@@ -155,14 +155,14 @@ def match(before: Sets, after: Sets, rules: RuleSet) -> Rearrangement:
         or any(Kind.RUN not in old_kinds[i] and n > 1 for i, n in Counter(i for i, _ in pairs).items())
     )
     chosen = (
-        _best_bases(old, pairs, old_kinds, [_ordered(s, rules) for s in before], new)
+        _best_bases(old, pairs, old_kinds, [natural_order(s, rules) for s in before], new)
         if clash
         else {j: (i, common) for (i, j), common in pairs.items()}
     )
     table = []
     for j, s in enumerate(after):
         base, keeps = chosen.get(j, (None, Counter()))
-        table.append(Placed(_ordered(s, rules), base, tuple(sorted(keeps.elements()))))
+        table.append(Placed(natural_order(s, rules), base, tuple(sorted(keeps.elements()))))
     moved = sum(len(s) for s in before) - sum(len(p.kept) for p in table)
     return Rearrangement(tuple(table), moved, True, time.perf_counter() - started)
 
@@ -260,8 +260,3 @@ def _keep_standing_jokers(common: Counter[Tile], old: Sequence[Tile], new: Seque
         stood, stands = Counter(before[0].run_jokers), Counter(after[0].run_jokers)
         common[JOKER] = min(common[JOKER], sum((stood & stands).values()))
     common += Counter()  # no joker kept: none left in the counter
-
-
-def _ordered(tiles: Sequence[Tile], rules: RuleSet) -> tuple[Tile, ...]:
-    reading = best_reading(tiles, rules)
-    return reading.tiles if reading is not None else tuple(sorted(tiles))

@@ -13,7 +13,7 @@ from typing import Any
 from solver.errors import ValidationFailure
 from solver.joker_account import Retrieved, account
 from solver.jokers import declares, run_declaring, table_readings
-from solver.melds import Kind, best_reading
+from solver.melds import Kind, best_reading, natural_order
 from solver.position import Position
 from solver.rules import JokerRules, RuleSet
 from solver.tiles import JOKER, Tile, format_tiles, points
@@ -160,8 +160,7 @@ def describe_table(
         given.setdefault(tuple(sorted(original)), []).append(tuple(original))
     placed = []
     for i, s in enumerate(sets):
-        reading = best_reading(s, rules)
-        ordered = reading.tiles if reading else tuple(sorted(s))
+        ordered = natural_order(s, rules)
         if change[i] is SetChange.UNCHANGED and JOKER in s:
             original = given[keys[i]].pop(0)
             if rules.joker_rules is not JokerRules.FREE and table_readings(original, rules) != table_readings(ordered, rules):

@@ -34,7 +34,7 @@ from solver.initial_meld import a_meld
 from solver.joker_account import Retrieved
 from solver.jokers import run_declaring, table_readings
 from solver.least_moves import Placed, Rearrangement, least_moves, match, sets_broken
-from solver.melds import Kind, best_reading, readings
+from solver.melds import Kind, best_reading, natural_order, readings
 from solver.rules import JokerRules, RuleSet
 from solver.tiles import JOKER, Tile, format_tiles, parse_token
 
@@ -111,13 +111,7 @@ class Plan:
 
 def name(tiles: Sequence[Tile] | Counter[Tile], rules: RuleSet) -> str:
     """A set as a person sees it: its tiles in natural order (sorted when it is not a set yet)."""
-    return format_tiles(_natural_order(tiles, rules))
-
-
-def _natural_order(tiles: Sequence[Tile] | Counter[Tile], rules: RuleSet) -> tuple[Tile, ...]:
-    items = list(tiles.elements()) if isinstance(tiles, Counter) else list(tiles)
-    reading = best_reading(items, rules)
-    return reading.tiles if reading else tuple(sorted(items))
+    return format_tiles(natural_order(tiles.elements() if isinstance(tiles, Counter) else tiles, rules))
 
 
 def tiles_named(text: str, rules: RuleSet) -> tuple[Tile, ...]:
@@ -140,7 +134,7 @@ def named_order(written: Sequence[Tile], tiles: Counter[Tile], rules: RuleSet) -
     if Counter(written) == tiles and any(r.tiles == tuple(written) for r in readings(list(written), rules)):
         return tuple(written)
     if rules.joker_rules is JokerRules.FREE or not tiles[JOKER]:
-        return _natural_order(tiles, rules)
+        return natural_order(tiles.elements(), rules)
     if Counter(written) == tiles:
         return tuple(written)
     said = [r for r in table_readings(written, rules) if r.kind is Kind.RUN] if written else []
@@ -156,7 +150,7 @@ def named_order(written: Sequence[Tile], tiles: Counter[Tile], rules: RuleSet) -
                 kept.append(t)
                 left[t] -= 1
         return tuple(kept)
-    return _natural_order(tiles, rules)
+    return natural_order(tiles.elements(), rules)
 
 
 def best_steps(
@@ -194,7 +188,7 @@ def plan_steps(before: Sets, after: Sets, played: Sequence[Tile], rules: RuleSet
     if opening:
         meld = _meld_of(after, played, rules)
         if meld is not None:  # always, for a legal opening
-            laid = [_ordered(s, rules) for s in meld]
+            laid = [natural_order(s.elements(), rules) for s in meld]
             first = tuple(Step("lay", s, "rack", name(s, rules)) for s in laid)
             rest = Counter(played) - sum(meld, Counter())
             table = [*map(list, before), *map(list, laid)]
@@ -464,14 +458,14 @@ class _Planner:
                 else:
                     target = NEW + self._new_name(j)
                     gone.setdefault(j, Counter()).update(tiles)
-                self.steps.append(Step("move", _ordered(tiles, self.rules), renamed(old, left, self.rules), target))
+                self.steps.append(Step("move", natural_order(tiles.elements(), self.rules), renamed(old, left, self.rules), target))
                 self.moved += sum(tiles.values())
                 left -= tiles
         for i, j in kept_whole.items():
             mine = Counter(self.after[j].tiles) - now[i]
             if mine:
                 shown = renamed(self.before[i], now[i], self.rules)
-                self.steps.append(Step("add", _ordered(mine, self.rules), "rack", shown))
+                self.steps.append(Step("add", natural_order(mine.elements(), self.rules), "rack", shown))
         for j, p in enumerate(self.after):
             if j in kept_whole.values():
                 continue
@@ -701,7 +695,7 @@ def tables_after_steps(
             for order in (*known, tiles_named(called, rules)):
                 if Counter(order) == tiles:
                     return tuple(order)
-        return _ordered(tiles, rules)
+        return natural_order(tiles.elements(), rules)
 
     return [
         TableAt(
@@ -711,12 +705,6 @@ def tables_after_steps(
         )
         for table, changed, aside, names in _replayed(before, plan, played, rules)
     ]
-
-
-def _ordered(tiles: Counter[Tile], rules: RuleSet) -> tuple[Tile, ...]:
-    items = list(tiles.elements())
-    reading = best_reading(items, rules)
-    return reading.tiles if reading else tuple(sorted(items))
 
 
 def _live_index(table: list[Counter[Tile]], k: int) -> int:
