@@ -53,7 +53,6 @@ def analyze(record_file: str, player: int | None, objective: str, backend: str, 
     that breaks a rule. Non-best turns show the better move; a summary per player follows.
     """
     from solver.game.analysis import analyze_file
-    from solver.solution import Objective
     from solver.solve import SolveOptions
 
     progress = _progress if sys.stderr.isatty() and not params["as_json"] else None

@@ -244,7 +244,7 @@ def turn_options(func: F) -> F:
     )(func)
 
 
-MAX_JOBS = 256  # worker processes: far more than any machine here has cores; a typo beyond
+MAX_JOBS = 256  # worker processes: more than any machine here has cores; a larger --jobs is a typo
 
 
 def solver_options(func: F) -> F:

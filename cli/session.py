@@ -151,11 +151,10 @@ class Reply:
 class HumanTurn:
     """One turn of the person at ``game.seat``: typed lines in, replies out."""
 
-    def __init__(self, game: Game, timer: TurnTimer | None = None, backend: str = "bnb") -> None:
+    def __init__(self, game: Game, timer: TurnTimer | None = None) -> None:
         self.game = game
         self.editor = TurnEditor(game.position())
         self.timer = timer
-        self.backend = backend
         if timer is not None:
             timer.restart()
 
@@ -243,7 +242,7 @@ class HumanTurn:
             return Reply(restored + drawn, ended=record)
         if name == "hint":
             try:
-                found = hint(editor.position, command.level, SolveOptions(backend=self.backend))
+                found = hint(editor.position, command.level, SolveOptions())
             except KeyboardInterrupt:  # a slow hint given up on: the turn is the player's again
                 return Reply("hint stopped (Ctrl-C): the turn goes on; 'quit' ends the game", error=True)
             typed: tuple[str, ...] = ()

@@ -117,15 +117,15 @@ def solve(position: Position, options: SolveOptions = SolveOptions()) -> Solutio
     found = _shortcut(position, options) if backend == "bnb" else None
     fallback: Found | None = None
     ceiling: Rank | None = None
-    floor: dict[str, int] | None = None
+    start: dict[str, int] | None = None
     if found is None and backend == "bnb" and options.formulation == "auto" and needs_joker_rows(position):
-        found, fallback, ceiling, floor = _free_first(position, options)
+        found, fallback, ceiling, start = _free_first(position, options)
         if options.time_limit is not None:  # the limit covers the whole solve
             options = options.replace(time_limit=max(options.time_limit - (time.perf_counter() - started), 0.001))
     if found is None and fallback is not None and options.time_limit is not None and options.time_limit < 0.01:
         found = fallback.unproven()  # no time left to build and search the joker model (2-3 ms)
     if found is None:
-        found = _search(position, options, False, ceiling, floor)
+        found = _search(position, options, exact=False, ceiling=ceiling, start=start)
         if not found.optimal and fallback is not None and _rank(position, options, fallback) > _rank(position, options, found):
             found = fallback.unproven()  # the time limit stopped the search below the fallback
     sets, played = found.sets, found.played
@@ -385,12 +385,12 @@ def _free_first(
     if not validate(position, best_free.sets):
         return best_free._replace(checked=True), None, None, None
     ceiling = _rank(position, options, best_free)
-    untouched, named = _untouched(free, auto, ceiling)
+    untouched, start = _untouched(free, auto, ceiling)
     if not untouched.played:
         return None, None, ceiling, None
     if untouched.optimal and _rank(position, options, untouched) >= ceiling:
         return untouched, None, ceiling, None
-    return None, untouched.unproven(), ceiling, named
+    return None, untouched.unproven(), ceiling, start
 
 
 def _untouched(free: Position, options: SolveOptions, ceiling: Rank) -> tuple[Found, dict[str, int]]:

@@ -109,7 +109,7 @@ class Plan:
     sets_broken: int = 0  # old sets that lose a tile or are split
 
 
-def name(tiles: Sequence[Tile] | Counter[Tile], rules: RuleSet) -> str:
+def set_text(tiles: Sequence[Tile] | Counter[Tile], rules: RuleSet) -> str:
     """A set as a person sees it: its tiles in natural order (sorted when it is not a set yet)."""
     return format_tiles(natural_order(tiles.elements() if isinstance(tiles, Counter) else tiles, rules))
 
@@ -189,7 +189,7 @@ def plan_steps(before: Sets, after: Sets, played: Sequence[Tile], rules: RuleSet
         meld = _meld_of(after, played, rules)
         if meld is not None:  # always, for a legal opening
             laid = [natural_order(s.elements(), rules) for s in meld]
-            first = tuple(Step("lay", s, "rack", name(s, rules)) for s in laid)
+            first = tuple(Step("lay", s, "rack", set_text(s, rules)) for s in laid)
             rest = Counter(played) - sum(meld, Counter())
             table = [*map(list, before), *map(list, laid)]
             then = plan(table, match(table, after, rules), sorted(rest.elements()), rules, after)
@@ -384,7 +384,7 @@ class _Planner:
         ``B8 B9 J``); else in natural order."""
         if self.rules.joker_rules is not JokerRules.FREE and JOKER in tiles:
             return format_tiles(tiles)
-        return name(tiles, self.rules)
+        return set_text(tiles, self.rules)
 
     def _joker_roles(self, old: Sequence[Tile]) -> tuple[Kind, int, list[tuple[Tile, ...]]] | None:
         """An old set's kind, number (a group's) and what each of its jokers stands for: under

@@ -1,7 +1,7 @@
 """Where bulk work runs (batch solving, self-play, the opening odds, puzzle generation): this
 process, a pool of worker processes on this machine, or a Dask cluster.
 
-``Workers`` names the executor; ``check`` finds what can be wrong before a run (Dask missing, its
+``Workers`` names the executor; ``check_setup`` finds what can be wrong before a run (Dask missing, its
 scheduler out of reach); ``open_executor`` starts it (and stops what it started);
 ``run_tasks`` runs a function over many items on it, in chunks. Results depend only on the items,
 never on the executor or the number of workers. Dask is imported only when asked for: it is an

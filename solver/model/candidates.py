@@ -13,7 +13,7 @@ from functools import cache
 from itertools import combinations
 
 from solver.melds import run_numbers, run_starts
-from solver.model.deadline import build_deadline_passed
+from solver.model.deadline import check_build_deadline
 from solver.rules import RuleSet
 
 TileKey = tuple[int, ...]  # a set as the sorted dense indices of its tiles (see Tile.index)
@@ -49,7 +49,7 @@ def candidate_sets(rules: RuleSet) -> CandidateSets:
     for colour in range(rules.colours):
         base = colour * rules.numbers - 1
         for length in range(m, rules.max_run_length + 1):
-            build_deadline_passed()  # many jokers under full wrap: over 100,000 sets
+            check_build_deadline()  # many jokers under full wrap: over 100,000 sets
             for start in run_starts(length, rules):
                 seq = run_numbers(start, length, rules)
                 assert seq is not None
@@ -59,7 +59,7 @@ def candidate_sets(rules: RuleSet) -> CandidateSets:
                         numbered = [base + seq[i] for i in range(length) if i not in holes]
                         offer(numbered, j, value)
     for number in range(1, rules.numbers + 1):
-        build_deadline_passed()
+        check_build_deadline()
         for size in range(1, rules.colours + 1):
             for colours in combinations(range(rules.colours), size):
                 numbered = [c * rules.numbers + number - 1 for c in colours]

@@ -8,7 +8,7 @@ from contextvars import ContextVar
 # When the solve's time limit runs out (perf_counter seconds), while a model is built; None: no
 # limit. Enumerating sets can take long under unusual rules (full wrap, long sets, many jokers:
 # the exact strict-joker sets, or the candidate sets themselves), and a time limit must hold
-# there too (``build_deadline_passed``).
+# there too (``check_build_deadline``).
 BUILD_DEADLINE: ContextVar[float | None] = ContextVar("build_deadline", default=None)
 
 
@@ -16,7 +16,7 @@ class BuildTimeLimit(Exception):
     """The time limit ran out while a model was being built."""
 
 
-def build_deadline_passed() -> None:
+def check_build_deadline() -> None:
     """Raise BuildTimeLimit if the time limit has run out (see BUILD_DEADLINE)."""
     deadline = BUILD_DEADLINE.get()
     if deadline is not None and time.perf_counter() > deadline:

@@ -34,7 +34,7 @@ from typing import Any, TypeVar
 
 from solver.lp import INF, LinearModel
 from solver.melds import Kind, run_numbers, run_starts
-from solver.model.deadline import build_deadline_passed
+from solver.model.deadline import check_build_deadline
 from solver.model.table_jokers import JokerSet, Terms, joker_sets
 from solver.model.turn import KeptSets, add_kept_specials, tile_counts, tile_name
 from solver.position import Position
@@ -170,7 +170,7 @@ def add_exact_jokers(lp: LinearModel, position: Position, base: SetBase) -> Exac
     exact.kept = add_kept_specials(lp, rules, [(v, sp.tiles) for v, sp in exact.columns], base.kept)
     marks: dict[int, list[tuple[int, frozenset[int]]]] = {}
     if rules.joker_retrieval is Retrieval.OFFICIAL:
-        marks = _rack_tile_rows(lp, position, exact.columns, base, rack, table)
+        marks = _rack_tile_rows(lp, position, exact.columns, base)
     _own_tile_rows(lp, position, sets, exact.columns, base, rack, table, marks)
     return exact
 
@@ -232,8 +232,6 @@ def _rack_tile_rows(
     position: Position,
     columns: list[tuple[int, Special]],
     base: SetBase,
-    rack: Counter[int],
-    table: Counter[int],
 ) -> dict[int, list[tuple[int, frozenset[int]]]]:
     """Official retrieval: each host holds two rack tiles, jokers from the rack or tiles whose
     kind was played. ``mark[h,t]`` says the host of the retrieved jokers h holds a played t as a
@@ -333,7 +331,7 @@ class _Generator:
         holes: tuple[int, ...],
     ) -> None:
         """One choice of what sits where in a run: check it and name its witnesses."""
-        build_deadline_passed()  # the choices multiply under long runs, full wrap, many jokers
+        check_build_deadline()  # the choices multiply under long runs, full wrap, many jokers
         rules = self.rules
         jokers = {c[1] for _, c in stays} | {p for _, p in retrieved} | set(holes)
         if len(jokers) >= len(kinds):
@@ -413,7 +411,7 @@ class _Generator:
         retrieved: list[_Joker],
         extra: int,
     ) -> None:
-        build_deadline_passed()
+        check_build_deadline()
         rules = self.rules
         kinds = [tile(c, number) for c in reals]
         if any(not self.available[t.index(rules)] for t in kinds):

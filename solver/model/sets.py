@@ -14,7 +14,7 @@ from functools import lru_cache
 
 from solver.lp import INF, LinearModel
 from solver.model.candidates import CandidateSets, TileKey, candidate_sets
-from solver.model.deadline import build_deadline_passed
+from solver.model.deadline import check_build_deadline
 from solver.model.joker_sets import ExactJokers, SetBase, add_exact_jokers, special_sets
 from solver.model.table_jokers import needs_joker_rows
 from solver.model.turn import (
@@ -70,16 +70,16 @@ def build_set_model(
     if not table_fixed:
         available = rack + table
         keys = [k for k in cands.keys if fits(k, available)]
-        build_deadline_passed()
+        check_build_deadline()
         keys += [k for k in keep_keys | table_keys if k not in cands.index]
         for n, key in enumerate(keys):
             if n % 4096 == 0:
-                build_deadline_passed()  # a heap under full wrap with many jokers: 100,000 columns
+                check_build_deadline()  # a heap under full wrap with many jokers: 100,000 columns
             v = lp.var(f"x_{set_name(key, rules)}", fits(key, available), hint=table_keys.get(key, 0))
             x_of[key] = v
             set_vars.append((v, key))
-            for t, n in _needs(key):
-                cover[t].append((v, n))
+            for t, copies in _needs(key):
+                cover[t].append((v, copies))
 
     meld_vars: list[tuple[int, int]] = []  # (variable, meld value)
     if initial:
