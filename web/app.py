@@ -33,6 +33,7 @@ from web.games import Sessions
 from web.limits import Limits
 from web.pool import SolverPool
 from web.reviews import Reviews
+from web.service import RequestError
 from web.store import Store, default_directory
 
 STATIC = Path(str(resources.files("web") / "static"))
@@ -42,13 +43,6 @@ SECURITY_HEADERS = {
     "X-Content-Type-Options": "nosniff",
     "Referrer-Policy": "no-referrer",
 }
-
-
-class BadRequest(Exception):
-    def __init__(self, status: int, message: str) -> None:
-        super().__init__(message)
-        self.status = status
-        self.message = message
 
 
 def create_app(
@@ -143,7 +137,7 @@ def create_app(
         key, seat = request.path_params["game_id"], _query(request, "seat").get("seat")
         body = await _json_body(request, limits)
         if not isinstance(body, dict) or set(body) - {"level"}:
-            raise BadRequest(400, 'request: expected {"level": 1, 2 or 3}')
+            raise RequestError(400, 'request: expected {"level": 1, 2 or 3}')
         status, position = await run_in_threadpool(service.call, sessions.hint_position, key, seat)
         if status != 200:
             return _json((status, position))
@@ -176,7 +170,7 @@ def create_app(
         key, seat = request.path_params["game_id"], _query(request, "seat").get("seat")
         body = await _json_body(request, limits)
         if not isinstance(body, dict) or set(body) - {"round"} or type(body.get("round", 1)) is not int:
-            raise BadRequest(400, 'request: expected {"round": N} (a finished round of this game, from 1)')
+            raise RequestError(400, 'request: expected {"round": N} (a finished round of this game, from 1)')
         number = body.get("round", 1)
         status, text = await run_in_threadpool(service.call, sessions.record, key, number, seat)
         if status != 200:
@@ -266,7 +260,7 @@ def create_app(
         routes=routes,
         lifespan=lifespan,
         middleware=[Middleware(_SecurityHeaders)],
-        exception_handlers={HTTPException: _http_error, BadRequest: _bad_request, Exception: _internal_error},
+        exception_handlers={HTTPException: _http_error, RequestError: _bad_request, Exception: _internal_error},
     )
     app.state.sessions = sessions  # the games being played, for tools and tests that look inside
     app.state.store = store
@@ -302,9 +296,9 @@ def _query(request: Request, *known: str) -> dict[str, str]:
     for key, value in request.query_params.multi_items():
         if key not in known:
             takes = f"parameters: {', '.join(known)}" if known else "this endpoint takes none"
-            raise BadRequest(400, f"unknown parameter {service.shown(key)} ({takes})")
+            raise RequestError(400, f"unknown parameter {service.shown(key)} ({takes})")
         if key in found:
-            raise BadRequest(400, f"parameter {service.shown(key)} is given twice")
+            raise RequestError(400, f"parameter {service.shown(key)} is given twice")
         found[key] = value
     return found
 
@@ -312,7 +306,7 @@ def _query(request: Request, *known: str) -> dict[str, str]:
 async def _body(request: Request, limits: Limits, cap: int | None = None) -> bytes:
     """The request body, refused as soon as it passes the cap (a huge body is never held whole)."""
     cap = cap or limits.max_body_bytes
-    too_large = BadRequest(413, f"request body too large (over {cap:,} bytes)")
+    too_large = RequestError(413, f"request body too large (over {cap:,} bytes)")
     declared = request.headers.get("content-length", "")
     if declared.isdigit() and int(declared) > cap:
         raise too_large
@@ -331,15 +325,15 @@ async def _json_body(request: Request, limits: Limits, optional: bool = False) -
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as err:
-        raise BadRequest(400, f"request: not UTF-8 text (bad byte at {err.start})") from None
+        raise RequestError(400, f"request: not UTF-8 text (bad byte at {err.start})") from None
     if not text.strip():
         if optional:
             return None
-        raise BadRequest(400, "request: empty body (expected a JSON object)")
+        raise RequestError(400, "request: empty body (expected a JSON object)")
     try:
         return load_json(text, "request")
     except InputError as err:
-        raise BadRequest(400, service.one_line(str(err))) from None
+        raise RequestError(400, service.one_line(str(err))) from None
 
 
 def _json(answer: tuple[int, Any]) -> Response:
@@ -348,7 +342,7 @@ def _json(answer: tuple[int, Any]) -> Response:
 
 
 async def _bad_request(_: Request, exc: Exception) -> Response:
-    assert isinstance(exc, BadRequest)
+    assert isinstance(exc, RequestError)
     return JSONResponse({"error": exc.message}, exc.status)
 
 
@@ -365,4 +359,4 @@ async def _http_error(request: Request, exc: Exception) -> Response:
 
 
 async def _internal_error(_: Request, exc: Exception) -> Response:
-    return JSONResponse({"error": f"internal error (please report): {type(exc).__name__}"}, 500)
+    return JSONResponse({"error": service.one_line(f"internal error (please report): {type(exc).__name__}: {exc}")}, 500)
