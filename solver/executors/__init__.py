@@ -16,7 +16,7 @@ from dataclasses import dataclass, replace
 
 from solver.errors import ExecutorError
 from solver.executors.chunks import Executor, run_tasks
-from solver.executors.local import ignore_interrupts
+from solver.executors.signals import ignore_interrupts
 
 __all__ = ["EXECUTORS", "Executor", "Workers", "check_setup", "ignore_interrupts", "open_executor", "run_tasks"]
 

@@ -35,7 +35,7 @@ from distributed.core import rpc
 
 from solver.errors import ExecutorError
 from solver.executors.chunks import Handle
-from solver.executors.local import ignore_interrupts
+from solver.executors.signals import ignore_interrupts
 
 R = TypeVar("R")
 

@@ -7,7 +7,6 @@ to do with it (stop the pool, write what finished, report).
 from __future__ import annotations
 
 import multiprocessing
-import signal
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, wait
 from contextlib import contextmanager
@@ -15,6 +14,7 @@ from multiprocessing.pool import Pool
 from typing import Any, TypeVar, cast
 
 from solver.executors.chunks import Handle
+from solver.executors.signals import ignore_interrupts
 
 R = TypeVar("R")
 
@@ -86,8 +86,3 @@ def worker_pool(jobs: int) -> Pool:
     parent's loaded solver and model templates), spawned elsewhere."""
     context = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn")
     return context.Pool(jobs, initializer=ignore_interrupts)
-
-
-def ignore_interrupts() -> None:
-    """A worker's start: Ctrl-C is the parent's to handle."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
