@@ -258,7 +258,9 @@ def test_end_of_input_abandons_the_game() -> None:
 def test_hint_and_help() -> None:
     result = run([*SMALL, "--seed", "2"], ["help", "hint 2", "quit"])
     assert "move N TILES M" in result.stdout and "undo / redo" in result.stdout
-    assert "You can play" in result.stdout or "No move this turn" in result.stdout
+    # Rack K6 K6 B7 B7 R6 O1 O2 makes no set of its own: no opening this turn.
+    assert "Your rack (7): K6 K6  B7 B7  R6  O1 O2" in result.stdout
+    assert "> No move this turn: draw a tile (this turn is the initial meld" in result.stdout
 
 
 def test_ctrl_c_during_a_hint_stops_the_hint_not_the_game(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -66,7 +66,7 @@ def test_a_hint_the_time_limit_cut_short_says_so(monkeypatch: pytest.MonkeyPatch
 
 
 def test_level_must_be_1_to_3() -> None:
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="hint level 4: levels are 1, 2 and 3"):
         hint(POSITION, 4)
 
 
