@@ -38,9 +38,9 @@ def test_time_limit_bounds_both_searches(monkeypatch: pytest.MonkeyPatch) -> Non
     limits: list[tuple[str, object]] = []
 
     def spy(label: str, real: Callable[..., Any], limit: Callable[[Any], object]) -> Callable[..., Any]:
-        def call(*args: Any) -> Any:
+        def call(*args: Any, **kwargs: Any) -> Any:
             limits.append((label, limit(args)))
-            return real(*args)
+            return real(*args, **kwargs)
 
         return call
 
