@@ -41,7 +41,7 @@ from solver.rules import RuleSet
 from solver.solution import Objective, SetChange, Solution, Status, describe_table
 from solver.solve import SolveOptions, solve
 from solver.steps import Plan, best_steps
-from solver.tiles import Tile, format_tiles
+from solver.tiles import Tile, format_tiles, table_as_lists
 from solver.validator import played_tiles, validate
 
 
@@ -85,14 +85,14 @@ class Puzzle:
             "title": p.title,
             "difficulty": self.difficulty,
             "rack": [str(t) for t in p.rack],
-            "table": [[str(t) for t in s] for s in p.table],
+            "table": table_as_lists(p.table),
             "initial_meld": not p.opened,
             "rules": p.rules.to_dict(),
         }
         if answer:
             data["answer"] = {
                 "tiles_played": self.answer_played,
-                "table": [[str(t) for t in s] for s in self.answer],
+                "table": table_as_lists(self.answer),
             }
         return data
 
@@ -233,5 +233,5 @@ def recorded_text(text: str, difficulty: Difficulty, solution: Solution) -> str:
     keep.append(f"difficulty: {difficulty.level}")
     keep.append(f"answer-played: {solution.tiles_played}")
     keep.append("answer:")
-    keep += [f"  {' '.join(str(t) for t in s.tiles)}" for s in solution.table]
+    keep += [f"  {format_tiles(s.tiles)}" for s in solution.table]
     return "\n".join(keep) + "\n"

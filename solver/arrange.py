@@ -24,7 +24,7 @@ from solver.model.sets import build_set_model
 from solver.position import Position
 from solver.rules import RuleSet
 from solver.solution import Objective, sort_key, unchanged
-from solver.tiles import Tile
+from solver.tiles import Tile, table_as_lists
 
 
 @dataclass(frozen=True)
@@ -40,7 +40,7 @@ class Arrangement:
     def to_dict(self, timing: bool = True) -> dict[str, Any]:
         data: dict[str, Any] = {
             "status": "optimal" if self.optimal else "time_limit",
-            "table": [[str(t) for t in s] for s in self.table],
+            "table": table_as_lists(self.table),
             "kept_lines": list(self.kept_lines),
             "take_back": [str(t) for t in self.take_back],
         }

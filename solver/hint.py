@@ -10,7 +10,7 @@ from solver.position import Position
 from solver.solution import Solution, unchanged
 from solver.solve import SolveOptions, solve
 from solver.steps import Plan, best_steps, named_order
-from solver.tiles import Tile, format_tiles
+from solver.tiles import Tile, format_tiles, table_as_lists
 
 
 @dataclass(frozen=True)
@@ -34,7 +34,7 @@ class Hint:
         if self.level >= 3:
             data["steps"] = [step.to_dict() for step in self.plan.steps]
             data["tiles_moved"] = self.plan.tiles_moved
-            data["table"] = [[str(t) for t in s.tiles] for s in self.solution.table]
+            data["table"] = table_as_lists(s.tiles for s in self.solution.table)
         return data
 
 

@@ -16,7 +16,7 @@ from typing import Any
 from solver.errors import PositionError
 from solver.melds import why_invalid
 from solver.rules import RuleSet
-from solver.tiles import Tile, format_tiles
+from solver.tiles import Tile, format_tiles, table_as_lists
 
 Located = tuple[Tile, str]  # a tile and where it was given ("rack file r.txt line 2")
 
@@ -110,7 +110,7 @@ class Position:
         if self.title:
             data["title"] = self.title
         data["rack"] = [str(t) for t in self.rack]
-        data["table"] = [[str(t) for t in s] for s in self.table]
+        data["table"] = table_as_lists(self.table)
         data["opened"] = self.opened
         data["rules"] = self.rules.to_dict()
         if self.notes:

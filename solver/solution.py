@@ -16,7 +16,7 @@ from solver.jokers import declares, run_declaring, table_readings
 from solver.melds import Kind, best_reading, natural_order
 from solver.position import Position
 from solver.rules import JokerRules, RuleSet
-from solver.tiles import JOKER, Tile, format_tiles, points
+from solver.tiles import JOKER, Tile, format_tiles, points, table_as_lists
 
 
 class Objective(StrEnum):
@@ -91,7 +91,7 @@ class Solution:
                 "points_played": self.points_played,
                 "played": [str(t) for t in self.played],
                 "rack": [str(t) for t in self.rack_left],
-                "table": [[str(t) for t in s.tiles] for s in self.table],
+                "table": table_as_lists(s.tiles for s in self.table),
                 "table_changes": [s.change.value for s in self.table],
                 "kept_sets": self.kept_sets,
                 "initial_meld": not self.position.opened,

@@ -36,7 +36,7 @@ from solver.jokers import run_declaring, table_readings
 from solver.least_moves import Placed, Rearrangement, least_moves, match, sets_broken
 from solver.melds import Kind, best_reading, natural_order, readings
 from solver.rules import JokerRules, RuleSet
-from solver.tiles import JOKER, Tile, format_tiles, parse_token
+from solver.tiles import JOKER, Tile, format_tiles, parse_token, table_as_lists
 
 if TYPE_CHECKING:
     from solver.solution import Solution
@@ -674,7 +674,7 @@ class TableAt:
 
     def to_dict(self) -> dict[str, Any]:
         return {
-            "table": [[str(t) for t in s] for s in self.sets],
+            "table": table_as_lists(self.sets),
             "changed": list(self.changed),
             "aside": [{"for": target, "tiles": [str(t) for t in tiles]} for target, tiles in self.aside],
         }

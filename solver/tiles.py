@@ -185,6 +185,11 @@ def format_tiles(tiles: Iterable[Tile]) -> str:
     return " ".join(str(t) for t in tiles)
 
 
+def table_as_lists(table: Iterable[Iterable[Tile]]) -> list[list[str]]:
+    """A table as JSON writes it: each set a list of its tiles' names."""
+    return [[str(t) for t in s] for s in table]
+
+
 def tile_points(t: Tile, rules: RuleSet) -> int:
     """A tile's value for the points objective: its number, a joker ``rules.joker_penalty``."""
     return rules.joker_penalty if t.is_joker else t.number

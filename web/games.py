@@ -50,7 +50,7 @@ from solver.game.records import GameHeader, parse_record, record_lines
 from solver.game.replay import config_of, replay
 from solver.rules import RuleSet
 from solver.steps import plan_steps, tables_after_steps
-from solver.tiles import Tile, TileSyntaxError, format_tiles
+from solver.tiles import Tile, TileSyntaxError, format_tiles, table_as_lists
 from web.limits import Limits
 from web.service import RequestError, request_object, rules_from, shown
 from web.store import NotFound, Store
@@ -654,7 +654,7 @@ class Session:
             "you": me + 1,
             "players": players,
             "pool": game.pool_size,
-            "table": _sets(game.table),
+            "table": table_as_lists(game.table),
             "rack": [str(t) for t in game.racks[me]],
             "first_player": game.first_player + 1,
             "log": [self._logged(r, me) for r in game.history],
@@ -711,8 +711,8 @@ class Session:
             out.append(
                 {
                     **self._logged(record, me),
-                    "table_before": _sets(record.table),
-                    "table_after": _sets(record.table_after),
+                    "table_before": table_as_lists(record.table),
+                    "table_after": table_as_lists(record.table_after),
                     "changed": changed,
                     "from_rack": from_rack(record.table_after, record.played, changed),
                 }
@@ -757,10 +757,6 @@ class TimedOut(Exception):
 # --------------------------------------------------------------------------- pictures of a table
 
 
-def _sets(table: Sequence[Sequence[Tile]]) -> list[list[str]]:
-    return [[str(t) for t in s] for s in table]
-
-
 def changed_sets(*tables: Sequence[Sequence[Tile]]) -> list[int]:
     """The sets of the last table that do not stand in their places as they did in the first,
     followed through the tables between (indices from 0)."""
@@ -789,7 +785,7 @@ def _editing(editor: TurnEditor, edits: int) -> Json:
     many edits it has had (its version, which an action says it saw)."""
     state = editor.state
     return {
-        "table": _sets(state.table),
+        "table": table_as_lists(state.table),
         "laid": [list(flags) for flags in state.own],
         "workspace": [str(t) for t in state.workspace],
         "workspace_laid": list(state.own_loose),
@@ -815,7 +811,7 @@ def ai_choose(level: str, view: GameView, time_limit: float) -> Json:
     Each of its searches has the server's time limit: a hard position ends in a legal move, not
     in the request's deadline."""
     table = make_player(level, time_limit).choose(view)
-    return {"table": None if table is None else _sets(table)}
+    return {"table": None if table is None else table_as_lists(table)}
 
 
 def steps_call(turn: TurnRecord, rules: Json, rack: str) -> tuple[Any, ...] | None:
@@ -823,8 +819,8 @@ def steps_call(turn: TurnRecord, rules: Json, rack: str) -> tuple[Any, ...] | No
     process), or None for a turn the timer ended (its table restored or taken back: no steps)."""
     if turn.timed_out:
         return None
-    before = [[str(t) for t in s] for s in turn.table]
-    after = [[str(t) for t in s] for s in turn.table_after]
+    before = table_as_lists(turn.table)
+    after = table_as_lists(turn.table_after)
     played = [str(t) for t in turn.played]
     opening = not turn.opened and bool(rules.get("continue-after-meld"))  # the meld laid first
     return before, after, played, rules, rack, opening

@@ -19,6 +19,7 @@ from solver.game.engine import TurnRecord
 from solver.game.records import GameRecord, parse_record
 from solver.solution import Objective
 from solver.solve import SolveOptions
+from solver.tiles import table_as_lists
 from web.games import changed_sets, from_rack
 from web.limits import Limits
 from web.service import BACKEND, RequestError, check_rules, label_of, server_bounds, shown
@@ -144,7 +145,7 @@ def judged_json(analysis: TurnAnalysis) -> Json:
     data = analysis.to_dict()
     turn = analysis.turn
     changed = changed_sets(turn.table, turn.table_after)
-    data["table_after"] = [[str(t) for t in s] for s in turn.table_after]
+    data["table_after"] = table_as_lists(turn.table_after)
     data["from_rack"] = from_rack(turn.table_after, turn.played, changed)
     if "better" in data:
         data["better"]["from_rack"] = [list(s.from_rack) for s in analysis.best.table]

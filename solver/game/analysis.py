@@ -35,7 +35,7 @@ from solver.game.records import GameRecord, read_record
 from solver.position import Position
 from solver.solution import Objective, PlacedSet, SetChange, Solution
 from solver.solve import SolveOptions, solve
-from solver.tiles import Tile, points
+from solver.tiles import Tile, points, table_as_lists
 from solver.validator import Violation, validate
 
 # ---------------------------------------------------------------- judging turns
@@ -165,7 +165,7 @@ class TurnAnalysis:
         if self.label is not Label.BEST:
             data["better"] = {
                 "played": [str(t) for t in self.best.played],
-                "table": [[str(t) for t in s.tiles] for s in self.best.table],
+                "table": table_as_lists(s.tiles for s in self.best.table),
                 "table_changes": [s.change.value for s in self.best.table],
             }
         return data

@@ -39,7 +39,7 @@ from solver.melds import preferred, readings, why_invalid
 from solver.position import Position
 from solver.rules import JokerRules, RuleSet
 from solver.steps import NEW, Plan, Step, tiles_named
-from solver.tiles import JOKER, Tile, format_tiles
+from solver.tiles import JOKER, Tile, format_tiles, table_as_lists
 from solver.validator import validate
 
 Sets = tuple[tuple[Tile, ...], ...]
@@ -274,7 +274,7 @@ class TurnEditor:
             "index": self.index,
             "states": [
                 {
-                    "table": [[str(t) for t in s] for s in state.table],
+                    "table": table_as_lists(state.table),
                     "own": [list(flags) for flags in state.own],
                     "workspace": [str(t) for t in state.workspace],
                     "own_loose": list(state.own_loose),

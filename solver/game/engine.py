@@ -41,7 +41,7 @@ from solver.game.scoring import (
 from solver.melds import why_invalid
 from solver.position import Position
 from solver.rules import RuleSet
-from solver.tiles import JOKER, Tile, format_tiles, full_pool
+from solver.tiles import JOKER, Tile, format_tiles, full_pool, table_as_lists
 from solver.validator import Violation, played_tiles, validate
 
 MIN_PLAYERS = 2
@@ -118,10 +118,6 @@ def _tiles(tiles: Sequence[Tile]) -> list[str]:
     return [str(t) for t in tiles]
 
 
-def _table(table: Sequence[Sequence[Tile]]) -> list[list[str]]:
-    return [[str(t) for t in s] for s in table]
-
-
 @dataclass(frozen=True)
 class TurnRecord:
     """One turn as it happened: the state before it, what was laid or drawn, the table after."""
@@ -150,10 +146,10 @@ class TurnRecord:
             "player": self.player,
             "opened": self.opened,
             "rack": _tiles(self.rack),
-            "table": _table(self.table),
+            "table": table_as_lists(self.table),
             "played": _tiles(self.played),
             "drew": str(self.drew) if self.drew is not None else None,
-            "table_after": _table(self.table_after),
+            "table_after": table_as_lists(self.table_after),
             "pool": self.pool,
         }
         if self.penalty:
@@ -183,7 +179,7 @@ class RoundResult:
             "winner": self.winner + 1 if self.winner is not None else None,
             "reason": self.reason,
             "scores": list(self.scores),
-            "racks": _table(self.racks),
+            "racks": table_as_lists(self.racks),
             "scoring": self.scoring,
         }
         if self.big:
