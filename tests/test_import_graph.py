@@ -3,7 +3,8 @@
 Every ``import`` and ``from ... import`` counts, nested ones (inside functions, under
 ``TYPE_CHECKING``) included. Dependencies run from values up to the front-ends:
 
-values -> validator -> integer programs as data -> models -> backends -> solve -> one-turn services
+values (words and errors -> rules -> tiles -> sets -> positions -> answers -> files and workers)
+-> validator -> integer programs as data -> models -> backends -> solve -> one-turn services
 -> game and puzzles -> front-ends (web, then cli, which may start the web app).
 
 A module may import its own layer or a lower one, never a higher one, and never its own package's
@@ -24,23 +25,13 @@ PACKAGES = ("solver", "puzzles", "cli", "web")
 
 # Layers, lowest first; a module belongs to the first layer one of whose prefixes it matches.
 LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
-    (
-        "values",
-        (
-            "solver.errors",
-            "solver.wording",
-            "solver.rules",
-            "solver.tiles",
-            "solver.melds",
-            "solver.jokers",
-            "solver.position",
-            "solver.files",
-            "solver.initial_meld",
-            "solver.joker_account",
-            "solver.solution",
-            "solver.executors",
-        ),
-    ),
+    ("words and errors", ("solver.errors", "solver.wording")),
+    ("rules", ("solver.rules",)),
+    ("tiles", ("solver.tiles",)),
+    ("sets", ("solver.melds", "solver.jokers")),
+    ("positions", ("solver.position", "solver.initial_meld")),
+    ("answers", ("solver.joker_account", "solver.solution")),
+    ("files and workers", ("solver.files", "solver.executors")),
     ("validator", ("solver.validator",)),
     ("integer programs as data", ("solver.lp",)),
     ("models", ("solver.model",)),
