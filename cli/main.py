@@ -7,7 +7,7 @@ import importlib
 import json
 import os
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -48,6 +48,9 @@ from cli.render import (
     render_steps,
 )
 from solver.files import shown_path
+
+if TYPE_CHECKING:
+    from solver.position import Position
 
 
 class _LazyGroup(click.Group):
@@ -279,7 +282,7 @@ def _load_position(
     rack_file: str | None,
     table_file: str | None,
     params: dict[str, Any],
-) -> Any:
+) -> Position:
     """The position from a position file or rack and table files, with the typed rule options."""
     from solver.files import STDIN, load_position, load_rack_and_table
     from solver.rules import RuleSet
@@ -296,7 +299,7 @@ def _load_position(
     if position_file not in (None, STDIN) and not os.path.lexists(position_file):
         _no_such_position_file(position_file)
 
-    def load() -> Any:
+    def load() -> Position:
         if position_file is not None:
             return load_position(position_file, overrides, opened)
         assert rack_file is not None
