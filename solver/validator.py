@@ -13,7 +13,8 @@ from typing import Any
 
 from solver.initial_meld import best_meld_sets, best_meld_value
 from solver.joker_account import joker_problems, written_problems
-from solver.melds import best_reading, why_invalid
+from solver.jokers import table_readings
+from solver.melds import readings, why_invalid
 from solver.position import Position
 from solver.tiles import JOKER, Tile, format_tiles
 from solver.wording import count
@@ -122,11 +123,16 @@ def _initial_meld_violations(
     threshold = rules.meld_threshold
     if not rules.continue_after_meld:
         # The table stays as it was: every original set must still be there, untouched.
-        remaining = Counter(_key(s) for s in new_table)
-        for s in position.table:
-            if remaining[_key(s)] > 0:
-                remaining[_key(s)] -= 1
+        originals = Counter(_key(s) for s in position.table)
+        laid = []  # the other sets, as written
+        for s in new_table:
+            if originals[_key(s)] > 0:
+                originals[_key(s)] -= 1
             else:
+                laid.append(s)
+        for s in position.table:
+            if originals[_key(s)] > 0:
+                originals[_key(s)] -= 1
                 out.append(
                     Violation(
                         "table_touched_before_opening",
@@ -137,11 +143,10 @@ def _initial_meld_violations(
         # The meld is what was laid from the rack: sets made of played tiles only.
         own = played.copy()
         new_sets = []
-        for key, n in sorted(remaining.items()):
-            for _ in range(n):
-                if not (Counter(key) - own):
-                    own -= Counter(key)
-                    new_sets.append(list(key))
+        for s in sorted(laid, key=_key):
+            if not (Counter(s) - own):
+                own -= Counter(s)
+                new_sets.append(s)
         if not rules.joker_in_meld:
             # Without continuing, everything laid is the meld.
             jokers = [t for t in played.elements() if t.is_joker]
@@ -187,5 +192,7 @@ def _key(s: Sequence[Tile]) -> tuple[Tile, ...]:
 
 
 def _value(s: Sequence[Tile], position: Position) -> int:
-    reading = best_reading(s, position.rules)
-    return reading.value if reading else 0
+    """A meld set's value as written: where its order allows only one reading (``J K1 J``, a
+    group), that reading counts; else the best."""
+    meant = {r.stands_for for r in table_readings(s, position.rules)}
+    return max((r.value for r in readings(s, position.rules) if r.stands_for in meant), default=0)

@@ -244,6 +244,22 @@ def test_joker_counts_what_it_stands_for_in_the_meld() -> None:
     assert "worth 36 points" in found[0].message
 
 
+@pytest.mark.parametrize(
+    ("written", "value"),
+    [("K1 J J", 30), ("J K1 J", 27), ("J J K1", 30), ("K1 J O1", 27), ("J K2 J", 30)],
+)
+def test_a_meld_set_counts_the_reading_its_written_order_allows(written: str, value: int) -> None:
+    # J K1 J is a group of 1s only (no number before K1): 24 + 3; K1 J J may be K1 K2 K3: 24 + 6;
+    # J J K1 reads descending, K3 K2 K1; J K2 J is K1 K2 K3.
+    rack = " ".join(["R7 R8 R9", written])
+    found = check(position(rack, opened=False, joker_in_meld=True), ["R7 R8 R9", written])
+    if value >= 30:
+        assert found == []
+    else:
+        assert codes(found) == ["meld_below_threshold"]
+        assert found[0].message == f"initial meld worth {value} points, needs at least 30"
+
+
 def test_meld_value_counts_only_rack_sets() -> None:
     pos = position("R10 K1 K2 K3", ["R11 R12 R13"], opened=False)
     found = check(pos, ["R10 R11 R12 R13", "K1 K2 K3"])
