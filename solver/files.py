@@ -44,7 +44,7 @@ def load_json(text: str, where: str, one_line: bool = False) -> Any:
     error (plain ``json`` keeps the last one silently), and anything unreadable is InputError
     ``WHERE line L: not valid JSON: ... at column C`` (``one_line``: ``where`` names the line)."""
     try:
-        return json.loads(text, object_pairs_hook=_no_repeated_keys)
+        data = json.loads(text, object_pairs_hook=_no_repeated_keys)
     except _RepeatedKey as err:
         key = err.key if len(err.key) <= 40 else err.key[:40] + "…"
         raise InputError(f"{where}: key {key!r} appears twice in one object") from None
@@ -58,6 +58,30 @@ def load_json(text: str, where: str, one_line: bool = False) -> Any:
         raise InputError(f"{where}{line}: not valid JSON: {err.msg}{at} column {err.colno}") from None
     except (ValueError, RecursionError):  # an integer of thousands of digits, deep nesting
         raise InputError(f"{where}: not valid JSON: nested too deeply or too large a number") from None
+    half = _lone_surrogate(data)
+    if half is not None:  # JSON allows the escape; no text can hold it (printing it fails)
+        escape = f"\\u{ord(half):04x}"
+        place = text.lower().find(escape)
+        line = "" if one_line or place < 0 else f" line {text.count(chr(10), 0, place) + 1}"
+        raise InputError(f"{where}{line}: {escape} is half a character (a lone UTF-16 surrogate), not text")
+    return data
+
+
+def _lone_surrogate(data: Any) -> str | None:
+    """The first lone surrogate in any string of ``data`` (keys too), or None."""
+    stack = [data]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            for c in item:
+                if "\ud800" <= c <= "\udfff":
+                    return c
+        elif isinstance(item, dict):
+            stack += item.keys()
+            stack += item.values()
+        elif isinstance(item, list):
+            stack += item
+    return None
 
 
 def _no_repeated_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:

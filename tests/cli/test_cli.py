@@ -1208,3 +1208,17 @@ def test_answers_do_not_depend_on_the_numeric_libraries_threads() -> None:
         for env in (default, {**default, "OPENBLAS_NUM_THREADS": "1"})
     ]
     assert outputs[0] == outputs[1]
+
+
+def test_a_lone_surrogate_in_json_is_bad_input_not_an_internal_error(tmp_path: Path) -> None:
+    # JSON may escape half a UTF-16 pair; no text holds it, and printing the title failed (exit 4).
+    position = write(tmp_path, "p.json", '{"rack": "R5",\n "title": "\\ud800"}')
+    result = run(["solve", position])
+    assert result.exit_code == 1
+    assert result.stderr == f"Error: position file {position} line 2: \\ud800 is half a character (a lone UTF-16 surrogate), not text\n"
+    lines = write(tmp_path, "b.jsonl", '{"rack": "R5 R6 R7", "opened": true}\n{"rack": "R5", "id": "\\udc00"}\n')
+    batch = run(["batch", lines])
+    assert batch.exit_code == 1  # the other line answered
+    first, second = batch.stdout.splitlines()
+    assert json.loads(first)["tiles_played"] == 3
+    assert json.loads(second) == {"line": 2, "error": "line 2: \\udc00 is half a character (a lone UTF-16 surrogate), not text"}

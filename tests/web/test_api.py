@@ -310,6 +310,8 @@ BAD_SOLVES = [
     (b"[" * 100_000 + b"]" * 100_000, 400, "request: not valid JSON: nested too deeply or too large a number"),
     (b'{"rack": "R1", "id": 1' + b"1" * 5000 + b"}", 400, "request: not valid JSON: nested too deeply or too large a number"),
     (b'["R1"]', 400, "request: expected a JSON object"),
+    (b'{"rack": "R5 B7 O7", "table": ["R4 J R6"],\n "id": "\\ud800"}', 400,
+     "request line 2: \\ud800 is half a character (a lone UTF-16 surrogate), not text"),
     (b'{"rack": "R14"}', 400, "invalid tile 'R14' in rack: numbers run 1..13"),
     (b'{"rack": "X5"}', 400, "invalid tile 'X5' in rack: unknown colour 'X' (colours are K B R O)"),
     (b'{"rack": [7]}', 400, 'rack: 7 is not a tile (tiles are strings like "R7")'),
