@@ -103,6 +103,8 @@ def shown_path(path: str) -> str:
 _SPLIT = re.compile(r"[\s,;]+")
 _KEY = re.compile(r"^([A-Za-z][A-Za-z_-]*)\s*:(.*)$")
 POSITION_KEYS = ("title", "id", "opened", "rules", "rack", "table", "notes")
+FREE_TEXT = ("title", "id", "notes")  # keys whose value is text of any kind, '#3' included
+_FREE_TEXT_COMMENT = re.compile(r"(?:^|(?<=\s))#(?=\s|$)")
 # The fields of a position as one JSON object (a batch line, a JSON position file).
 RECORD_FIELDS = ("rack", "table", "initial_meld", "opened", "rules", "id", "title", "notes")
 # A puzzle's recorded answer (puzzles/library.py); a position file may carry it, solving ignores it.
@@ -473,6 +475,13 @@ def read_fields(text: str, label: str, keys: Sequence[str]) -> dict[str, _Field]
         if not line.strip():
             continue
         match = _KEY.match(line)
+        if match is not None and not raw[0].isspace():
+            free = match.group(1).lower() in FREE_TEXT
+        else:  # a line going on: free text only after 'notes:'
+            free = current is not None and current is fields.get("notes")
+        if free:  # '#' touching a word is text there (title: Puzzle #3); '# ' starts a comment
+            line = _FREE_TEXT_COMMENT.split(raw, 1)[0].rstrip()
+            match = _KEY.match(line)
         if match and not raw[0].isspace():
             key = match.group(1).lower().replace("_", "-")
             if key not in keys:

@@ -640,3 +640,20 @@ def test_a_control_character_on_a_later_batch_line_is_that_lines_error(tmp_path:
         with open(write("h.jsonl", '{"rack":["R1"]}\n{"rack":["R1' + bad + '"]}\n'), "rb") as stream:
             lines = list(read_lines(stream))
         assert [n for n, _ in lines] == [1, 2]
+
+
+def test_hash_touching_a_word_is_text_in_title_id_and_notes() -> None:
+    text = (
+        "# a comment line\n"
+        "title: Puzzle #3: the R5 trick\n"
+        "id: p#1\n"
+        "rack: R5 #my rack\n"
+        "table:\n"
+        "  R6 R7 R8 # a run\n"
+        "  # a comment line among the sets\n"
+        "notes: see #3\n"
+        "  and #4 # a comment\n"
+    )
+    position = position_from_text(text, "hash.txt")
+    assert (position.title, position.id, position.notes) == ("Puzzle #3: the R5 trick", "p#1", "see #3 and #4")
+    assert format_tiles(position.rack) == "R5" and [format_tiles(s) for s in position.table] == ["R6 R7 R8"]
