@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import codecs
+import contextlib
 import json
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -216,6 +218,9 @@ def puzzles_record(puzzle_file: str) -> None:
         )
     position = guarded(lambda: load_position(puzzle_file))
     difficulty, solution, _ = guarded(lambda: measure(position))
+    with contextlib.suppress(OSError), open(puzzle_file, "rb") as raw:
+        if raw.read(3) == codecs.BOM_UTF8:  # read_text reads past it; the file keeps it
+            text = "\ufeff" + text
     guarded(lambda: write_whole(puzzle_file, recorded_text(text, difficulty, solution), "puzzle file"))
     click.echo(
         f"{puzzle_file}: difficulty {difficulty.level} ({count(difficulty.tiles_moved, 'table tile')} moved, "

@@ -216,7 +216,10 @@ def closest_ids(name: str, cutoff: float = 0.6) -> list[str]:
 
 
 def recorded_text(text: str, difficulty: Difficulty, solution: Solution) -> str:
-    """A puzzle file's text with its measured difficulty and an optimal answer (re)written."""
+    """A puzzle file's text with its measured difficulty and an optimal answer (re)written, in
+    the file's own line endings (and its byte order mark, if it starts with one)."""
+    newline = "\r\n" if "\r\n" in text else "\r" if "\r" in text else "\n"
+    mark = "\ufeff" if text.startswith("\ufeff") else ""
     keep = []
     skipping = False
     for line in text.splitlines():
@@ -234,4 +237,4 @@ def recorded_text(text: str, difficulty: Difficulty, solution: Solution) -> str:
     keep.append(f"answer-played: {solution.tiles_played}")
     keep.append("answer:")
     keep += [f"  {format_tiles(s.tiles)}" for s in solution.table]
-    return "\n".join(keep) + "\n"
+    return mark + newline.join(keep).lstrip("\ufeff") + newline

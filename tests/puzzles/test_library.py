@@ -107,6 +107,17 @@ def test_record_writes_difficulty_and_answer(tmp_path: Path) -> None:
     assert again.exit_code == 0 and load_puzzle(str(path)) == puzzle
 
 
+@pytest.mark.parametrize(("mark", "newline"), [(b"", b"\r\n"), (b"\xef\xbb\xbf", b"\n"), (b"\xef\xbb\xbf", b"\r\n")])
+def test_record_keeps_the_files_line_endings_and_byte_order_mark(tmp_path: Path, mark: bytes, newline: bytes) -> None:
+    path = tmp_path / "new.txt"
+    lines = [b"# from a Windows editor", b"id: new", b"rack: R4 B9", b"table:", b"\tR1 R2 R3", b"\tB6 B7 B8"]
+    path.write_bytes(mark + newline.join(lines) + newline)
+    assert CliRunner().invoke(cli, ["puzzles", "record", str(path)]).exit_code == 0
+    written = path.read_bytes()
+    assert written.startswith(mark + newline.join(lines) + newline + b"difficulty: 1" + newline)
+    assert written.count(newline) == len(written.splitlines()) and written.count(b"\xef\xbb\xbf") == len(mark) // 3
+
+
 def test_record_refuses_standard_input() -> None:
     """It writes into the file it reads: standard input has no file to write into."""
     result = CliRunner().invoke(cli, ["puzzles", "record", "-"], input="rack: R4 B9\ntable:\n  R1 R2 R3\n")
