@@ -7,6 +7,7 @@ import importlib
 import json
 import os
 import sys
+from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
 import click
@@ -360,6 +361,7 @@ def batch(ctx: click.Context, /, file: str, skip: int, **params: Any) -> None:
 
     from solver.batch import BatchSettings, Outcome, answer_lines, read_lines
     from solver.files import open_input
+    from solver.wording import count
 
     settings = BatchSettings(
         rule_overrides=tuple(explicit_rule_options(ctx, params).items()),
@@ -372,9 +374,17 @@ def batch(ctx: click.Context, /, file: str, skip: int, **params: Any) -> None:
     stream = guarded(lambda: open_input(file, "batch file"))
     label = shown_path(file)
 
+    read = 0  # positions read, the skipped ones too
+
+    def counted(lines: Iterator[Any]) -> Iterator[Any]:
+        nonlocal read
+        for line in lines:
+            read += 1
+            yield line
+
     def answer_all() -> None:
         nonlocal worst
-        lines = itertools.islice(read_lines(stream, where=f"batch file {label}"), skip, None)
+        lines = itertools.islice(counted(read_lines(stream, where=f"batch file {label}")), skip, None)
         for text, outcome in answer_lines(lines, settings, workers):
             sys.stdout.write(text + "\n")
             sys.stdout.flush()  # every finished answer is written, even if the run is interrupted
@@ -385,6 +395,8 @@ def batch(ctx: click.Context, /, file: str, skip: int, **params: Any) -> None:
     finally:
         if file != "-":  # standard input's reader may be in a read-ahead thread's hands
             stream.close()
+    if read < skip:  # a resumed run's count off, or the wrong file
+        click.echo(f"Warning: batch file {label} holds {count(read, 'position')}: --skip {skip} left out every one", err=True)
     codes = {
         Outcome.ANSWERED: EXIT_OK,
         Outcome.BAD_INPUT: EXIT_BAD_INPUT,

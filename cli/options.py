@@ -75,7 +75,7 @@ def position_inputs(func: F) -> F:
             "--rack",
             "rack_file",
             metavar="RACK_FILE",
-            help="Rack file: tiles separated by spaces, commas or newlines ('-': standard input).",
+            help="Rack file: tiles separated by spaces, commas, semicolons or newlines ('-': standard input).",
         ),
         click.option(
             "--table",

@@ -233,7 +233,8 @@ def render_arrangement(result: Arrangement, color: bool) -> str:
         lines.append(f"No arrangement holds all {count(total, 'tile')}: take back {n} (the fewest possible).")
     if result.lines and not result.heap:
         lines.append(f"Lines kept as they were: {len(result.kept_lines)} of {len(result.lines)}.")
-    lines.append("")
+    if result.table:
+        lines.append("")
     for s in result.table:
         lines.append(fit(f"  {tiles_text(s, color)}"))
     if result.take_back:

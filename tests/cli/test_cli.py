@@ -468,6 +468,9 @@ def test_batch_skip_goes_on_after_an_interrupted_run(tmp_path: Path) -> None:
         assert rest.stdout.splitlines() == whole[skip:]
         assert rest.exit_code == (1 if skip <= 2 else 0)  # the bad line keeps its number, line 4
     assert '"line": 4' in whole[2]
+    beyond = run(["batch", batch, "--no-timing", "--skip", 5])
+    assert beyond.exit_code == 0 and beyond.stdout == ""
+    assert beyond.stderr == f"Warning: batch file {batch} holds 4 positions: --skip 5 left out every one\n"
 
 
 def test_batch_skips_blank_lines_and_shapes_every_error(tmp_path: Path) -> None:

@@ -101,6 +101,15 @@ def test_cli_text_counts_agree(tmp_path: Path) -> None:
     assert "kept" not in heap.stdout  # a heap has no lines to keep
 
 
+def test_nothing_fits_shows_no_empty_table(tmp_path: Path) -> None:
+    (tmp_path / "r.txt").write_text("R1 R2\n")
+    result = CliRunner().invoke(cli, ["arrange", str(tmp_path / "r.txt")])
+    assert result.stdout == (
+        "No arrangement holds all 2 tiles: take back 2 (the fewest possible).\n"
+        "Lines kept as they were: 0 of 1.\n\nTake back: R1 R2\n"
+    )
+
+
 def test_an_arrangement_the_time_limit_cut_short_claims_nothing() -> None:
     from cli.render import render_arrangement
     from solver.arrange import Arrangement
