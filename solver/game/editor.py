@@ -11,8 +11,10 @@ prints or parses text: a front-end turns what the person does into commands.
 Manipulations (set numbers from 0 here; the messages count them as the front-end's ``Wording`` says: from
 1 on a terminal, from 0 for the web API, whose requests count from 0):
 
-- ``lay TILES``: a new set; each tile comes from the workspace if it is there, else from the rack;
-- ``add N TILES``: tiles (workspace first, then rack) onto set N;
+- ``lay TILES``: a new set; each tile comes from the workspace if it is there, else from the rack
+  (the command's ``from_rack`` tiles from the rack whatever lies loose: a board knows which copy
+  was picked);
+- ``add N TILES``: tiles (workspace first, then rack, as ``lay``) onto set N;
 - ``move N TILES M``: table tiles from set N to set M (``None``: into a new set);
 - ``take N TILES``: tiles off set N into the workspace;
 - ``split N TILE``: cut set N in two, the second part starting at TILE (as shown; with two
@@ -60,6 +62,7 @@ class Command:
     target: int | None = None  # move: destination set (0-based); None = a new set
     at: int | None = None  # split: the tile's place in the set as shown (two copies told apart)
     level: int = 1  # hint
+    from_rack: tuple[Tile, ...] = ()  # lay, add: tiles of ``tiles`` that come from the rack (a copy may lie loose)
 
 
 # ---------------------------------------------------------------- the turn in progress
@@ -338,14 +341,14 @@ class TurnEditor:
         )
 
     def _lay(self, command: Command) -> tuple[Edit, str]:
-        loose, rack, pieces = self._from_hand(command.tiles)
+        loose, rack, pieces = self._from_hand(command.tiles, command.from_rack)
         sets = [*self._sets(), pieces]
         state = self._edit(sets, loose, rack)
         return state, f"laid {format_tiles(state.table[-1])} as {self._set(len(sets) - 1)}"
 
     def _add(self, command: Command) -> tuple[Edit, str]:
         n = self._existing(command.source)
-        loose, rack, pieces = self._from_hand(command.tiles)
+        loose, rack, pieces = self._from_hand(command.tiles, command.from_rack)
         sets = self._sets()
         sets[n] = sets[n] + pieces
         state = self._edit(sets, loose, rack)
@@ -438,13 +441,16 @@ class TurnEditor:
             raise EditError(f"{_lacking(short, here, f'in {self._set(n)}')} ({shown})")
         return _pick(pieces, want, own_first=True)
 
-    def _from_hand(self, tiles: Sequence[Tile]) -> tuple[Pieces, tuple[Tile, ...], Pieces]:
+    def _from_hand(self, tiles: Sequence[Tile], rack_ones: Sequence[Tile] = ()) -> tuple[Pieces, tuple[Tile, ...], Pieces]:
         """Take tiles from the workspace first (table tiles before your own), the rest from the
-        rack; returns what is left loose, the rack left, and the pieces taken."""
+        rack, ``rack_ones`` from the rack in any case; returns what is left loose, the rack left,
+        and the pieces taken."""
         s = self.state
         want = Counter(tiles)
+        if Counter(rack_ones) - want:
+            raise EditError(f"{format_tiles(rack_ones)} from the rack: not among the tiles {format_tiles(tiles)}")
         loose = list(zip(s.workspace, s.own_loose))
-        from_loose = want & Counter(s.workspace)
+        from_loose = (want - Counter(rack_ones)) & Counter(s.workspace)
         from_rack = want - from_loose
         short = from_rack - Counter(s.rack)
         if short:

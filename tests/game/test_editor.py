@@ -215,3 +215,16 @@ def test_a_joker_retrieved_back_into_its_set_is_typed_as_the_tile_added(mode: Jo
     solution, plan = best_steps(solve(position))
     assert any(step.action == "retrieve" for step in plan.steps)
     assert commands_for(position, plan, [s.tiles for s in solution.table]) is not None
+
+
+def test_a_tile_picked_on_the_rack_is_laid_though_a_copy_lies_loose() -> None:
+    e = editor(rack="R5 B8 B8 O8", table=("R3 R4 R5", "K6 B6 R6"))
+    e.apply(Command("take", 0, tiles("R5")))  # the table's R5 into the workspace
+    e.apply(Command("lay", tiles=tiles("R5"), from_rack=tiles("R5")))  # the rack's R5, as picked
+    assert e.state.workspace == tiles("R5") and not any(e.state.own_loose)
+    assert e.state.rack == tiles("B8 B8 O8") and e.state.table[2] == tiles("R5") and e.state.own[2] == (True,)
+    e.undo()
+    e.apply(Command("lay", tiles=tiles("R5")))  # without it: the loose copy first, as typed at a terminal
+    assert e.state.workspace == () and sorted(e.state.rack) == sorted(tiles("R5 B8 B8 O8"))
+    with pytest.raises(EditError, match="R6 from the rack: not among the tiles R5"):
+        e.apply(Command("add", 2, tiles("R5"), from_rack=tiles("R6")))

@@ -816,3 +816,27 @@ def test_tiles_picked_while_an_action_is_on_its_way_stay_picked(page: Page) -> N
     until(p, "() => document.querySelector('#board').getAttribute('aria-busy') === 'false'")
     p.unroute("**/api/games/*/edit*")
     assert [b.get_attribute("data-tile") for b in p.locator("#board .rack-zone .selected").all()] == [picked]
+
+
+def test_the_rack_tile_picked_is_the_one_laid_though_a_copy_lies_in_the_workspace(page: Page) -> None:
+    # Seed 7: Ann opens with R3 R4 R5, K6 B6 R6 and K12 B12 O12, and keeps a second R5.
+    p = page.open("/play")
+    ann_against(p, "easy")
+    for meld in (("R3", "R4", "R5"), ("K6", "B6", "R6"), ("K12", "B12", "O12")):
+        index = p.locator("#board [data-set]").count()
+        for tile in meld:
+            p.click(f"#board .rack-zone [data-tile='{tile}']")
+        p.click("#board [data-move-to='new']")
+        wait_count(p, f"#board [data-set='{index}']", 3)
+    end_turn(p, "#done")
+    your_turn(p)
+    run = next(i for i, s in enumerate(table(p)) if s == ["R3", "R4", "R5"])
+    rack = tiles(p, "#board .rack-zone")
+    assert "R5" in rack
+    p.click(f"#board [data-set='{run}'] [data-tile='R5']")
+    p.click("#board [data-move-to='workspace']")
+    wait_count(p, "#board .workspace-zone", 1)
+    p.click("#board .rack-zone [data-tile='R5']")  # the rack's copy, not the loose one
+    p.click("#board [data-move-to='new']")
+    wait_count(p, "#board .rack-zone", len(rack) - 1)
+    assert tiles(p, "#board .workspace-zone") == ["R5"]  # the table's R5 still lies loose

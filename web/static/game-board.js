@@ -111,8 +111,11 @@ export class GameBoard {
     for (const i of moving.filter((m) => m.where === "set")) bySet.set(i.set, [...(bySet.get(i.set) ?? []), i.tile]);
     for (const [index, tiles] of bySet) commands.push({ do: "take", set: index, tiles });
     const tiles = moving.map((i) => i.tile);
-    if (target === "new") commands.push({ do: "lay", tiles });
-    else if (into !== null) commands.push({ do: "add", set: into, tiles });
+    // The rack's copies picked are the ones that go, though a copy may lie in the workspace.
+    const fromRack = moving.filter((i) => i.where === "rack").map((i) => i.tile);
+    const own = fromRack.length ? { from_rack: fromRack } : {};
+    if (target === "new") commands.push({ do: "lay", tiles, ...own });
+    else if (into !== null) commands.push({ do: "add", set: into, tiles, ...own });
     else if (target === "rack") {
       const back = moving.filter((i) => i.where !== "rack").map((i) => i.tile);
       if (!back.length) return [];
@@ -172,7 +175,7 @@ export class GameBoard {
       this.focusKey = `zone:set:${index}`;
       this.send([
         { do: "take", set: index, tiles: [theirs.tile] },
-        { do: "add", set: index, tiles: [mine.tile] },
+        { do: "add", set: index, tiles: [mine.tile], from_rack: [mine.tile] },
       ]);
     }
   }
