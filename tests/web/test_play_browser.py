@@ -193,6 +193,7 @@ def test_a_short_game_played_to_its_end_by_dragging_tiles(
     saved.write_text(Path(download.value.path()).read_text())
     record = parse_record(saved.read_text())
     assert record.result is not None and len(record.turns) < 40
+    assert f"· turn {len(record.turns)} ·" in p.inner_text("#round-info")  # the last turn played
     said = {
         (0, "rack_empty"): "You emptied your rack: you win.",
         (1, "rack_empty"): "easy emptied the rack and wins.",
@@ -309,6 +310,13 @@ def test_a_review_link_names_what_it_does_not_read(page: Page) -> None:
         " colour=3: not a part of a review's link (id, turn and objective are)"
     )
     assert p.input_value("#objective") == "tiles"
+    unknown = page.open("/review?id=nope&turn=0")
+    unknown.wait_for_selector("body[data-ready='true']")
+    page.expected.append("status of 404")
+    message = unknown.inner_text("#message")
+    assert message.startswith("no review 'nope' here") and message.endswith(
+        "; in the link: turn=0: expected a turn number from 1"
+    )
 
 
 def test_a_turn_by_keyboard_swap_and_sort(page: Page) -> None:
@@ -840,3 +848,25 @@ def test_the_rack_tile_picked_is_the_one_laid_though_a_copy_lies_in_the_workspac
     p.click("#board [data-move-to='new']")
     wait_count(p, "#board .rack-zone", len(rack) - 1)
     assert tiles(p, "#board .workspace-zone") == ["R5"]  # the table's R5 still lies loose
+
+
+def test_undo_and_redo_by_shortcut_keep_the_focus_on_the_work(page: Page) -> None:
+    p = page.open("/play")
+    new_game(p, seed=131)
+    rack = tiles(p, "#board .rack-zone")
+    lay_first_by_keyboard(p, rack)  # the focus follows the tile to its new set
+    p.keyboard.press("Control+z")
+    wait_count(p, "#board .rack-zone", len(rack))
+    until(p, "() => document.activeElement !== document.body && document.querySelector('#board').contains(document.activeElement)")
+    p.keyboard.press("Control+y")
+    wait_count(p, "#board .rack-zone", len(rack) - 1)
+    until(p, "() => document.activeElement !== document.body")
+
+
+def test_an_emptied_number_field_is_named_not_sent_as_zero(page: Page) -> None:
+    p = page.open("/play")
+    p.fill("#rack-size", "")
+    p.click("#start")
+    until(p, "() => document.querySelector('#message').textContent !== ''")
+    assert p.inner_text("#message") == "Tiles dealt to each player: empty or not a number; give a whole number from 1 to 40"
+    assert not p.locator("#setup").is_hidden()

@@ -113,12 +113,12 @@ function settings() {
     seats,
     rules: changed,
     scoring: $("scoring").value,
-    rack_size: Number($("rack-size").value),
+    rack_size: wholeNumber("rack-size", "Tiles dealt to each player"),
     redeal_three_pairs: $("redeal-three-pairs").checked,
     joker_each: $("joker-each").checked,
     devices: $("devices").checked,
     turn_time: $("turn-time").value ? Number($("turn-time").value) : null,
-    rounds: Number($("rounds").value),
+    rounds: wholeNumber("rounds", "Rounds"),
   };
   // The seed as typed: one past 2^53 would reach the server rounded, and be quoted back so.
   const seed = $("seed").value.trim();
@@ -129,6 +129,15 @@ function settings() {
     }
   }
   return body;
+}
+
+/** A number field's value; an empty one (or one a number field cannot read) is named, not sent as 0. */
+function wholeNumber(id, label) {
+  const field = $(id);
+  if (field.value.trim() === "") {
+    throw new Error(`${label}: empty or not a number; give a whole number from ${field.min} to ${field.max}`);
+  }
+  return Number(field.value);
 }
 
 async function start(event) {
@@ -316,6 +325,13 @@ async function control(action) {
   (other.disabled ? workPlace() : other)?.focus();
 }
 
+/** Ctrl+Z, Ctrl+Y: the focus was on what the undo or redo took away (a set laid, a tile
+ * picked), it goes to the work, not to the page's body. */
+async function shortcut(action) {
+  await act(action);
+  if (!document.activeElement || document.activeElement === document.body) workPlace()?.focus();
+}
+
 async function refresh() {
   try {
     show(await get(path()));
@@ -427,7 +443,9 @@ function showStatus(mine) {
       : moving.kind === "ai"
         ? `${moving.name} is thinking…`
         : `${moving.name}'s turn`;
-  $("round-info").textContent = `Round ${view.round} of ${view.rounds} · turn ${view.turn} · seed ${view.settings.seed}`;
+  // A round over says its last turn (the view's turn is the one that would have come next).
+  const turn = view.over && view.result?.turns ? view.result.turns : view.turn;
+  $("round-info").textContent = `Round ${view.round} of ${view.rounds} · turn ${turn} · seed ${view.settings.seed}`;
   $("pool").textContent = `Pool: ${plural(view.pool, "tile")}`;
   $("pool").dataset.pool = String(view.pool);
   $("players").replaceChildren(
@@ -685,8 +703,8 @@ async function main() {
   document.addEventListener("keydown", (event) => {
     if (!(event.ctrlKey || event.metaKey) || event.target.closest("input, select, textarea") || $("turn").hidden) return;
     const key = event.key.toLowerCase();
-    if (key === "z" && !event.shiftKey) act("undo");
-    else if (key === "y" || key === "z") act("redo");
+    if (key === "z" && !event.shiftKey) shortcut("undo");
+    else if (key === "y" || key === "z") shortcut("redo");
     else return;
     event.preventDefault();
   });

@@ -267,7 +267,8 @@ async function main() {
     try {
       await open(id, problems);
     } catch (error) {
-      say(error.message);
+      // The link's other problems stay said beside it (as /play and /puzzles say them).
+      say(problems.length ? `${error.message}; in the link: ${problems.join("; ")}` : error.message);
     }
   }
   document.body.dataset.ready = "true";
