@@ -36,7 +36,7 @@ from solver.backends import get_backend
 from solver.errors import BackendError, ValidationFailure
 from solver.jokers import table_readings
 from solver.lp import INF, LinearModel
-from solver.melds import Kind, natural_order
+from solver.melds import Kind, natural_order, order_as_laid
 from solver.model.rearrangement import RearrangementModel, Terms, set_kinds
 from solver.position import Position
 from solver.rules import JokerRules, RuleSet, Wrap
@@ -155,7 +155,7 @@ def match(before: Sets, after: Sets, rules: RuleSet) -> Rearrangement:
         or any(Kind.RUN not in old_kinds[i] and n > 1 for i, n in Counter(i for i, _ in pairs).items())
     )
     chosen = (
-        _best_bases(old, pairs, old_kinds, [natural_order(s, rules) for s in before], new)
+        _best_bases(old, pairs, old_kinds, [order_as_laid(s, rules) for s in before], new)
         if clash
         else {j: (i, common) for (i, j), common in pairs.items()}
     )

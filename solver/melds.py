@@ -121,6 +121,15 @@ def natural_order(tiles: Iterable[Tile], rules: RuleSet) -> tuple[Tile, ...]:
     return reading.tiles if reading else tuple(sorted(tiles))
 
 
+def order_as_laid(tiles: Iterable[Tile], rules: RuleSet) -> tuple[Tile, ...]:
+    """A table set's tiles as they lie where that is one of its readings (``R2 .. R13 R1`` under
+    american wrap, which is also ``R1 .. R13``), else in natural order."""
+    tiles = tuple(tiles)
+    if any(r.tiles == tiles for r in readings(tiles, rules)):
+        return tiles
+    return natural_order(tiles, rules)
+
+
 def is_valid(tiles: Iterable[Tile], rules: RuleSet) -> bool:
     return best_reading(tiles, rules) is not None
 

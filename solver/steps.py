@@ -34,12 +34,12 @@ from solver.initial_meld import a_meld
 from solver.joker_account import Retrieved
 from solver.jokers import run_declaring, table_readings
 from solver.least_moves import Placed, Rearrangement, least_moves, match, sets_broken
-from solver.melds import Kind, best_reading, natural_order, readings
+from solver.melds import Kind, best_reading, natural_order, order_as_laid, readings
 from solver.rules import JokerRules, RuleSet
 from solver.tiles import JOKER, Tile, format_tiles, parse_token, table_as_lists
 
 if TYPE_CHECKING:
-    from solver.solution import Solution
+    from solver.solution import PlacedSet, Solution
 
 Sets = Sequence[Sequence[Tile]]
 NEW = "the new set "  # prefix of a destination that is laid later
@@ -107,6 +107,7 @@ class Plan:
     steps: tuple[Step, ...]
     tiles_moved: int
     sets_broken: int = 0  # old sets that lose a tile or are split
+    rack_parts: tuple[tuple[Tile, ...], ...] = ()  # per set of the new table planned, its rack tiles
 
 
 def set_text(tiles: Sequence[Tile] | Counter[Tile], rules: RuleSet) -> str:
@@ -131,8 +132,10 @@ def named_order(written: Sequence[Tile], tiles: Counter[Tile], rules: RuleSet) -
     ``R5 R6 R7 J R9``); else, and where that cannot be, in natural order. A set unchanged keeps its
     written order where that is one of its natural orders (``J R4 R5``, the joker R3, not
     ``R4 R5 J``, whatever the joker rules)."""
-    if Counter(written) == tiles and any(r.tiles == tuple(written) for r in readings(list(written), rules)):
-        return tuple(written)
+    if Counter(written) == tiles:
+        options = readings(list(written), rules)
+        if not options or any(r.tiles == tuple(written) for r in options):  # no set yet: as it lies
+            return tuple(written)
     if rules.joker_rules is JokerRules.FREE or not tiles[JOKER]:
         return natural_order(tiles.elements(), rules)
     if Counter(written) == tiles:
@@ -176,7 +179,31 @@ def best_steps(
         retrieved=retrieved,  # its sets are numbered in this arrangement
     )
     written = [p.tiles for p in table]
-    return better, plan(position.table, found, solution.played, position.rules, written, retrieved)
+    steps = plan(position.table, found, solution.played, position.rules, written, retrieved, table)
+    # The rack tiles marked where the steps bring them (copies of a tile are alike; a split keeps
+    # the table's own tiles where they lie).
+    better = dataclasses.replace(better, table=_marked(better.table, found.table, steps.rack_parts))
+    return better, steps
+
+
+def _marked(table: Sequence[PlacedSet], planned: Sequence[Placed], rack_parts: Sequence[Sequence[Tile]]) -> tuple[PlacedSet, ...]:
+    """``table`` with each set's rack tiles those of the planned set of the same tiles."""
+    parts: dict[tuple[Tile, ...], list[Counter[Tile]]] = {}
+    for p, part in zip(planned, rack_parts):
+        parts.setdefault(_key(p.tiles), []).append(Counter(part))
+    out = []
+    for placed in table:
+        waiting = parts.get(_key(placed.tiles))
+        if not waiting:
+            out.append(placed)
+            continue
+        mine = waiting.pop(0)
+        flags = []
+        for t in placed.tiles:
+            flags.append(mine[t] > 0)
+            mine[t] -= 1
+        out.append(dataclasses.replace(placed, from_rack=tuple(flags)))
+    return tuple(out)
 
 
 def plan_steps(before: Sets, after: Sets, played: Sequence[Tile], rules: RuleSet, opening: bool = False) -> Plan:
@@ -220,25 +247,43 @@ def plan(
     rules: RuleSet,
     written: Sets | None = None,
     retrieved: Sequence[Retrieved] = (),
+    shown: Sequence[PlacedSet] = (),
 ) -> Plan:
     """Steps turning ``before`` into the rearrangement ``found`` with the ``played`` rack tiles.
     ``written``: its sets as the answer writes them (under strict and locked jokers the order
     says what a joker stands for, so a new set is named so), set for set; ``retrieved``: the
     answer's retrieval story (sets numbered as ``before`` and ``found``), whose jokers the steps
-    carry where it says (jokers are alike, but under official retrieval where one goes matters)."""
+    carry where it says (jokers are alike, but under official retrieval where one goes matters);
+    ``shown``: the table as the answer shows it, its rack tiles marked: where copies of a tile
+    are alike, the steps bring the rack's copy to the set it is marked in."""
     after = found.table
+    marks = _rack_marks(after, shown)
     if written is not None and rules.joker_rules is not JokerRules.FREE:
         after = tuple(
             dataclasses.replace(p, tiles=tuple(w)) if JOKER in w and Counter(w) == Counter(p.tiles) else p
             for p, w in zip(after, written)
         )
     homes = [(r.table_set - 1, r.new_set - 1) for r in retrieved]
-    found_plan = _Planner(before, after, played, rules, homes).run()
+    found_plan = _Planner(before, after, played, rules, homes, marks).run()
     if _reaches(before, found_plan, played, rules, [p.tiles for p in after]):
         return found_plan
     # Steps a person could not follow (a joker freed by a tile that then moves on, so a set of
     # the plan gives a joker back to itself): every changed set taken apart and laid anew.
-    return _Planner(before, after, played, rules, homes).plain()
+    return _Planner(before, after, played, rules, homes, marks).plain()
+
+
+def _rack_marks(after: Sequence[Placed], shown: Sequence[PlacedSet]) -> list[Counter[Tile]]:
+    """The rack tiles ``shown`` marks in each set of ``after`` (matched by their tiles)."""
+    left = list(shown)
+    marks: list[Counter[Tile]] = []
+    for p in after:
+        at = next((k for k, s in enumerate(left) if Counter(s.tiles) == Counter(p.tiles)), None)
+        if at is None:
+            marks.append(Counter())
+            continue
+        placed = left.pop(at)
+        marks.append(Counter(t for t, mine in zip(placed.tiles, placed.from_rack) if mine))
+    return marks
 
 
 def _reaches(before: Sets, found: Plan, played: Sequence[Tile], rules: RuleSet, after: Sets) -> bool:
@@ -264,9 +309,11 @@ class _Planner:
         played: Sequence[Tile],
         rules: RuleSet,
         joker_homes: Sequence[tuple[int, int]] = (),
+        rack_marks: Sequence[Counter[Tile]] = (),
     ) -> None:
         self.rules = rules
         self.joker_homes = joker_homes  # (old set, new set) of each retrieved joker, as the story says
+        self.rack_marks = rack_marks  # per new set, the rack tiles the table shown marks in it
         self.before = [list(s) for s in before]
         self.after = list(after)
         self.steps: list[Step] = []
@@ -289,6 +336,9 @@ class _Planner:
         self.leaving = leaving
         self.broken = sets_broken(self.before, self.after)
         self.flows = self._sources(leaving, arriving, Counter(played))
+
+    def _rack_parts(self) -> tuple[tuple[Tile, ...], ...]:
+        return tuple(tuple(sorted(self.flows.get((None, j), Counter()).elements())) for j in range(len(self.after)))
 
     # -- which tile comes from where --------------------------------------------------------
     def _sources(
@@ -318,12 +368,16 @@ class _Planner:
         for i, j in self.joker_homes:
             if 0 <= i < len(leaving) and 0 <= j < len(need) and leaving[i][JOKER] > 0 and need[j][JOKER] > 0:
                 send(i, j, Counter([JOKER]))
-        pairs = sorted(
-            ((sum((lv & nd).values()), i, j) for i, lv in enumerate(leaving) for j, nd in enumerate(need)),
-            key=lambda x: (-x[0], x[1], x[2]),
-        )
-        for _, i, j in pairs:
-            send(i, j, leaving[i] & need[j])
+        # Table tiles where the table shown has no rack copy first (copies are alike: the steps
+        # and the brackets then tell the same story), then wherever they fit.
+        for pass_marks in (self.rack_marks, ()):
+            wanted = [nd - (pass_marks[j] if j < len(pass_marks) else Counter()) for j, nd in enumerate(need)]
+            pairs = sorted(
+                ((sum((lv & nd).values()), i, j) for i, lv in enumerate(leaving) for j, nd in enumerate(wanted)),
+                key=lambda x: (-x[0], x[1], x[2]),
+            )
+            for _, i, j in pairs:
+                send(i, j, leaving[i] & need[j] - (pass_marks[j] if j < len(pass_marks) else Counter()))
         for j in range(len(need)):
             send(None, j, need[j] & +rack)
         for j in range(len(need)):
@@ -375,8 +429,10 @@ class _Planner:
             if written and written[0].kind is Kind.RUN:
                 roles = Counter(written[0].run_jokers)
                 return Kind.RUN, [JOKER if roles[t] else t for t in written[0].stands_for]
-        reading = best_reading(old, self.rules)
-        return (reading.kind, list(reading.tiles)) if reading else (None, sorted(old))
+        # As it lies where that is a reading (R2 .. R13 R1 under american wrap, not R1 .. R13).
+        laid = order_as_laid(old, self.rules)
+        reading = next((r for r in readings(laid, self.rules) if r.tiles == laid), None)
+        return (reading.kind, list(laid)) if reading else (None, sorted(old))
 
     def _shown(self, tiles: list[Tile]) -> str:
         """Tiles of a set as a person sees them: under strict and locked jokers a set holding a
@@ -430,7 +486,7 @@ class _Planner:
         self._take()
         self._add()
         self._lay()
-        return Plan(tuple(self.steps), self.moved, self.broken)
+        return Plan(tuple(self.steps), self.moved, self.broken, self._rack_parts())
 
     def plain(self) -> Plan:
         """Steps that always hold. An old set the answer keeps whole (perhaps grown) stays, and gets
@@ -480,7 +536,7 @@ class _Planner:
                 if part
             )
             self.steps.append(Step("lay", tuple(p.tiles), "rack", self._new_name(j), detail))
-        return Plan(tuple(self.steps), self.moved, len(self.before) - len(kept_whole))
+        return Plan(tuple(self.steps), self.moved, len(self.before) - len(kept_whole), self._rack_parts())
 
     def _split(self) -> None:
         parts_of: dict[int, list[int]] = {}
@@ -519,7 +575,11 @@ class _Planner:
                 assert label is not None  # every run with parts keeps some tile
                 merged.setdefault(label, []).extend(tiles)
             contiguous = len(merged) == len(blocks)
-            shown = [self._shown(tiles) for tiles in ([t for _, t in blocks] if contiguous else merged.values())]
+            # Each part as it lies (R13 R1 under american wrap: not a set yet, and not "R1 R13").
+            shown = [
+                format_tiles(named_order(tiles, Counter(tiles), self.rules))
+                for tiles in ([t for _, t in blocks] if contiguous else merged.values())
+            ]
             if contiguous:
                 cuts = [f"{blocks[k][1][-1]} and {blocks[k + 1][1][0]}" for k in range(len(blocks) - 1)]
                 detail = "between " + ", and between ".join(cuts)

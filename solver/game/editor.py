@@ -27,6 +27,7 @@ number unused. Tiles are tracked by where they came from, not by face (see :clas
 
 from __future__ import annotations
 
+import copy
 import dataclasses
 import time
 from collections import Counter
@@ -567,14 +568,21 @@ def _step_commands(editor: TurnEditor, step: Step) -> list[Command]:
 
     if step.action == "split":
         n, parts = where(step.source), [tiles_named(part, rules) for part in step.target.split(" | ")]
+        whole = [Command("move", n, part, None) for part in parts[1:]]
         if tuple(t for part in parts for t in part) != editor.state.table[n]:
             # Not cuts of the run as it lies (a joker changes places): the parts move out whole.
-            return [Command("move", n, part, None) for part in parts[1:]]
-        cuts = []
-        for part in parts[1:]:
-            cuts.append(Command("split", n, part[:1]))
-            n = len(editor.state.table) + len(cuts) - 1  # the rest of the run is the newest set
-        return cuts
+            return whole
+        first, cuts = n, []
+        trial = copy.deepcopy(editor)  # a part is shown anew, and its joker may move: try the cuts
+        try:
+            for part in parts[1:]:
+                cuts.append(Command("split", n, part[:1]))
+                trial.apply(cuts[-1])
+                n = len(trial.state.table) - 1  # the rest of the run is the newest set
+        except EditError:
+            return whole
+        made = [trial.state.table[first], *trial.state.table[len(editor.state.table) :]]
+        return cuts if Counter(map(_key, made)) == Counter(map(_key, parts)) else whole
     if step.action in ("retrieve", "swap"):
         new, old = step.tiles
         n = where(step.source)

@@ -464,3 +464,57 @@ def test_a_table_set_is_named_as_it_lies(rack: str, first: str) -> None:
     """J R4 R5 (the joker R3) was named R4 R5 J, a set the table does not show."""
     _, plan = best_steps(solve(Position.from_strings(rack, ["J R4 R5"])))
     assert plan.steps[0].describe().startswith(first)
+
+
+def _steps_text(rules: RuleSet, rack: str, table: list[str]) -> tuple[list[str], list[str]]:
+    """The answer's table as shown (rack tiles in brackets) and its steps, as `solve --steps` says them."""
+    position = Position.from_strings(rack, table, True, rules)
+    solution, found = best_steps(solve(position))
+    shown = [" ".join(f"[{t}]" if mine else str(t) for t, mine in zip(s.tiles, s.from_rack)) for s in solution.table]
+    return shown, [str(step) for step in found.steps]
+
+
+def test_a_wrapped_run_is_cut_as_it_lies() -> None:
+    # R2 .. R13 R1 is also R1 .. R13: the cut between R6 and R7 leaves the R1 at the far end.
+    american = RuleSet(wrap=Wrap.AMERICAN)
+    shown, steps = _steps_text(american, "R1 R7", ["R2 R3 R4 R5 R6 R7 R8 R9 R10 R11 R12 R13 R1"])
+    assert shown == ["[R1] R2 R3 R4 R5 R6 [R7]", "R7 R8 R9 R10 R11 R12 R13 R1"]
+    assert steps == [
+        "Split R2 R3 R4 R5 R6 R7 R8 R9 R10 R11 R12 R13 R1 between R6 and R7 into R2 R3 R4 R5 R6"
+        " and R7 R8 R9 R10 R11 R12 R13 R1",
+        "Add R1 R7 from your rack to R2 R3 R4 R5 R6",
+    ]
+    # A part that is no set yet is named as it lies (R13 R1, not R1 R13).
+    _, steps = _steps_text(american, "R9 R11 R12", ["R10 R11 R12 R13 R1"])
+    assert steps == [
+        "Split R10 R11 R12 R13 R1 between R12 and R13 into R10 R11 R12 and R13 R1",
+        "Add R9 from your rack to R10 R11 R12",
+        "Add R11 R12 from your rack to R13 R1",
+    ]
+
+
+def _laid_as_marked(shown: list[str], steps: list[str]) -> None:
+    """Each set laid with rack tiles shows those tiles in brackets in the table."""
+    for text in steps:
+        if text.startswith("Lay ") and "from your rack" in text:
+            name, detail = text[4:].split(" (", 1)
+            mine = detail.split(" from your rack")[0].split()
+            target = next(s for s in shown if s.replace("[", "").replace("]", "") == name)
+            assert sorted(t.strip("[]") for t in target.split() if t.startswith("[")) == sorted(mine), (text, shown)
+
+
+def test_the_rack_tiles_marked_are_those_the_steps_bring() -> None:
+    # The split keeps the table's R11 R12 in the first part: the rack's go to R13.
+    shown, steps = _steps_text(RuleSet(), "R9 R11 R12", ["R10 R11 R12 R13"])
+    assert shown == ["[R9] R10 R11 R12", "[R11] [R12] R13"]
+    assert "Add R11 R12 from your rack to R13" in steps
+    # big-2: two new sets need a K2, the table's and the rack's; each goes where it is marked.
+    from solver.files import load_position
+    from tests.paths import ROOT
+
+    position = load_position(str(ROOT / "puzzles" / "big-2.txt"))
+    solution, found = best_steps(solve(position))
+    shown = [" ".join(f"[{t}]" if mine else str(t) for t, mine in zip(s.tiles, s.from_rack)) for s in solution.table]
+    steps = [str(step) for step in found.steps]
+    assert sum(1 for text in steps if text.startswith("Lay ") and "from your rack" in text) >= 3
+    _laid_as_marked(shown, steps)
