@@ -228,3 +228,17 @@ def test_a_tile_picked_on_the_rack_is_laid_though_a_copy_lies_loose() -> None:
     assert e.state.workspace == () and sorted(e.state.rack) == sorted(tiles("R5 B8 B8 O8"))
     with pytest.raises(EditError, match="R6 from the rack: not among the tiles R5"):
         e.apply(Command("add", 2, tiles("R5"), from_rack=tiles("R6")))
+
+
+def test_a_split_whose_part_the_editor_shows_anew_becomes_moves() -> None:
+    """Free jokers: K1 K2 K3 J K5 K6 K7 cut into K1 K2 K3, J K5 and K6 K7. Cut at the J first,
+    the editor shows the rest J K5 K6 K7 as K5 K6 K7 J (J the K8), so a second cut at K6 gave
+    K5 and K6 K7 J: the parts go out whole instead, and the commands reach the answer."""
+    from solver.game.editor import commands_for
+    from solver.hint import hint
+
+    position = Position.from_strings("K8 K7 K5 R1", ["B2 J R2", "K1 K2 K3 J K5 K6 K7", "K9 B9 O9"])
+    found = hint(position, 3)
+    assert str(found.plan.steps[0]).endswith("into K1 K2 K3, J K5 and K6 K7")
+    commands = commands_for(position, found.plan, [s.tiles for s in found.solution.table])
+    assert commands is not None and commands[0].name == "move"
