@@ -14,7 +14,7 @@ from typing import Any
 from solver.initial_meld import best_meld_sets, best_meld_value
 from solver.joker_account import joker_problems, written_problems
 from solver.jokers import table_readings
-from solver.melds import readings, why_invalid
+from solver.melds import best_reading, readings, why_invalid
 from solver.position import Position
 from solver.tiles import JOKER, Tile, format_tiles
 from solver.wording import count
@@ -78,7 +78,7 @@ def validate(position: Position, new_table: Sequence[Sequence[Tile]], as_written
             )
         )
     if not position.opened and (played or rearranged):
-        out += _initial_meld_violations(position, new_table, played - extra)
+        out += _initial_meld_violations(position, new_table, played - extra, as_written)
     if not missing:  # tiles from nowhere are said above; the jokers are judged as if they were there
         out += [Violation(p.code, p.message, p.tiles, p.sets) for p in joker_problems(position, new_table)]
     if as_written and not out:
@@ -116,7 +116,7 @@ def _unavailable(
 
 
 def _initial_meld_violations(
-    position: Position, new_table: Sequence[Sequence[Tile]], played: Counter[Tile]
+    position: Position, new_table: Sequence[Sequence[Tile]], played: Counter[Tile], as_written: bool = False
 ) -> list[Violation]:
     rules = position.rules
     out: list[Violation] = []
@@ -158,7 +158,7 @@ def _initial_meld_violations(
                         tuple(jokers),
                     )
                 )
-        value = sum(_value(s, position) for s in new_sets)
+        value = sum(_value(s, position, as_written) for s in new_sets)
         if played and value < threshold:
             out.append(
                 Violation(
@@ -191,8 +191,11 @@ def _key(s: Sequence[Tile]) -> tuple[Tile, ...]:
     return tuple(sorted(s))
 
 
-def _value(s: Sequence[Tile], position: Position) -> int:
-    """A meld set's value as written: where its order allows only one reading (``J K1 J``, a
-    group), that reading counts; else the best."""
+def _value(s: Sequence[Tile], position: Position, as_written: bool) -> int:
+    """A meld set's value: its best reading's; ``as_written``, the best its written order allows
+    (``J K1 J`` is only a group)."""
+    if not as_written:
+        reading = best_reading(s, position.rules)
+        return reading.value if reading else 0
     meant = {r.stands_for for r in table_readings(s, position.rules)}
     return max((r.value for r in readings(s, position.rules) if r.stands_for in meant), default=0)

@@ -7,7 +7,7 @@ from collections import Counter
 import pytest
 
 from solver.position import Position
-from solver.rules import RuleSet
+from solver.rules import RuleSet, Wrap
 from solver.tiles import Tile, format_tiles, parse_token
 from solver.validator import Violation, played_tiles, validate
 
@@ -252,7 +252,8 @@ def test_a_meld_set_counts_the_reading_its_written_order_allows(written: str, va
     # J K1 J is a group of 1s only (no number before K1): 24 + 3; K1 J J may be K1 K2 K3: 24 + 6;
     # J J K1 reads descending, K3 K2 K1; J K2 J is K1 K2 K3.
     rack = " ".join(["R7 R8 R9", written])
-    found = check(position(rack, opened=False, joker_in_meld=True), ["R7 R8 R9", written])
+    pos = position(rack, opened=False, joker_in_meld=True)
+    found = validate(pos, [T(s, pos.rules) for s in ["R7 R8 R9", written]], as_written=True)  # as `check` reads it
     if value >= 30:
         assert found == []
     else:
@@ -392,3 +393,14 @@ def test_violation_to_dict() -> None:
         "message": "K5 B5 neither on the table nor on the rack",
         "tiles": ["K5", "B5"],
     }
+
+
+def test_a_meld_set_is_valued_by_its_written_order_only_as_written() -> None:
+    # Full wrap: K12 K13 J is K11 K12 K13 (36) or K12 K13 K1 (26). A model's decoded set, in any
+    # order, counts its best reading; a table a person wrote counts the one its order allows.
+    rules = RuleSet(wrap=Wrap.FULL, joker_in_meld=True)
+    pos = Position.from_strings("K12 K13 J", [], False, rules)
+    assert validate(pos, [[Tile.parse(t) for t in "K12 K13 J".split()]]) == []
+    written = validate(pos, [[Tile.parse(t) for t in "K12 K13 J".split()]], as_written=True)
+    assert [v.message for v in written] == ["initial meld worth 26 points, needs at least 30"]
+    assert validate(pos, [[Tile.parse(t) for t in "J K12 K13".split()]], as_written=True) == []
