@@ -334,12 +334,13 @@ class Screen:
         if reply.error:
             click.echo(fit(reply.message, self.width))
             return
-        if reply.message:
-            self.echo(reply.message)
-        if reply.hint is not None:
-            self.echo(render_hint(reply.hint, self.color, numbers=True, pool_empty=self.pool_empty))
-            if reply.commands and reply.hint.level >= 3:
-                click.echo(commands_line(reply.commands))
+        for part in reply.parts or (reply,):
+            if part.message:
+                self.echo(part.message)
+            if part.hint is not None:
+                self.echo(render_hint(part.hint, self.color, numbers=True, pool_empty=self.pool_empty))
+                if part.commands and part.hint.level >= 3:
+                    click.echo(commands_line(part.commands))
         if reply.show and reply.ended is None:
             self.state(editor)
 

@@ -146,6 +146,7 @@ class Reply:
     hint: Hint | None = None
     timed_out: bool = False
     commands: tuple[str, ...] = ()  # a hint's answer as commands to type
+    parts: tuple[Reply, ...] = ()  # several commands on one line: what each said (``message`` all of it)
 
 
 class HumanTurn:
@@ -192,8 +193,9 @@ class HumanTurn:
 
     def _in_turn(self, lines: list[str]) -> Reply:
         """Several commands on one line (``lay R3 R4 R5; done``, as a level-3 hint writes them),
-        carried out in order until one is refused or ends the turn."""
-        said: list[str] = []
+        carried out in order until one is refused or ends the turn; what each says, a hint too,
+        is said in that order (``parts``)."""
+        said: list[Reply] = []
         reply = Reply()
         for n, line in enumerate(lines):
             reply = self._one(line)
@@ -201,16 +203,16 @@ class HumanTurn:
             if reply.error and n == 0:  # nothing done: the refusal, and what was left undone
                 return replace(reply, message="\n".join([reply.message, f"not carried out: {'; '.join(rest)}"]))
             if reply.error:
-                said.append(f"'{line}' refused: {self._mid_sentence(reply.message)}")
-            elif reply.message:
-                said.append(reply.message)
+                said.append(Reply(f"'{line}' refused: {self._mid_sentence(reply.message)}"))
+            elif reply.message or reply.hint is not None:
+                said.append(Reply(reply.message, hint=reply.hint, commands=reply.commands))
             if reply.error or reply.ended is not None or reply.quit:
                 if rest:
-                    said.append(f"not carried out: {'; '.join(rest)}")
+                    said.append(Reply(f"not carried out: {'; '.join(rest)}"))
                 if reply.error:
-                    return Reply("\n".join(said), show=True)
+                    return Reply(_joined(said), parts=tuple(said), show=True)
                 break
-        return replace(reply, message="\n".join(said), show=True)
+        return replace(reply, message=_joined(said), hint=None, commands=(), parts=tuple(said), show=True)
 
     def _run(self, command: Command) -> Reply:
         editor = self.editor
@@ -258,6 +260,10 @@ class HumanTurn:
         if name == "show":
             return Reply(show=True)
         return Reply("left the game", quit=True)
+
+
+def _joined(replies: Sequence[Reply]) -> str:
+    return "\n".join(r.message for r in replies if r.message)
 
 
 def as_typed(command: Command) -> str:

@@ -263,6 +263,14 @@ def test_hint_and_help() -> None:
     assert "> No move this turn: draw a tile (this turn is the initial meld" in result.stdout
 
 
+def test_a_hint_among_several_commands_on_a_line_is_said_in_its_place() -> None:
+    result = run([*SMALL, "--seed", "2"], ["hint 1; show", "hint 2; hint 1", "quit"])
+    out = result.stdout
+    first = out.index("> No move this turn")  # hint 1 before the table 'show' draws
+    assert out.index("Table: empty", first) > first
+    assert out.count("No move this turn: draw a tile") == 3  # both hints of the second line too
+
+
 def test_ctrl_c_during_a_hint_stops_the_hint_not_the_game(monkeypatch: pytest.MonkeyPatch) -> None:
     def slow_hint(*_: object) -> None:
         raise KeyboardInterrupt  # as Ctrl-C arrives while the solver is searching
