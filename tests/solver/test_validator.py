@@ -400,7 +400,7 @@ def test_a_meld_set_is_valued_by_its_written_order_only_as_written() -> None:
     # order, counts its best reading; a table a person wrote counts the one its order allows.
     rules = RuleSet(wrap=Wrap.FULL, joker_in_meld=True)
     pos = Position.from_strings("K12 K13 J", [], False, rules)
-    assert validate(pos, [[Tile.parse(t) for t in "K12 K13 J".split()]]) == []
-    written = validate(pos, [[Tile.parse(t) for t in "K12 K13 J".split()]], as_written=True)
+    assert validate(pos, [T("K12 K13 J", rules)]) == []
+    written = validate(pos, [T("K12 K13 J", rules)], as_written=True)
     assert [v.message for v in written] == ["initial meld worth 26 points, needs at least 30"]
-    assert validate(pos, [[Tile.parse(t) for t in "J K12 K13".split()]], as_written=True) == []
+    assert validate(pos, [T("J K12 K13", rules)], as_written=True) == []
