@@ -289,14 +289,14 @@ class Screen:
 
     def _changed(self, editor: TurnEditor) -> set[int]:
         """Set numbers (from 1) of the sets that are not as you left them at your last turn."""
-        kept = kept_in_place([*self.tables, editor.table()]) if self.tables else set()
+        kept = kept_in_place([*self.tables, editor.table()], editor.rules) if self.tables else set()
         return {number for number, _ in editor.numbered() if number - 1 not in kept}
 
     def _renumbered(self, editor: TurnEditor) -> None:
         """Say so when a set you left has another number now (a set before it was broken up)."""
         if not self.tables:
             return
-        went = followed([*self.tables, editor.table()])
+        went = followed([*self.tables, editor.table()], editor.rules)
         moved = [f"{old + 1}->{at + 1}" for old, at in sorted(went.items()) if at != old]
         if moved:
             self.echo(f"Set numbers closed up where a set was broken up: {', '.join(moved)}.")

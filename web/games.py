@@ -714,7 +714,7 @@ class Session:
         for record in reversed(self.game.history):
             if record.seat == me:
                 break
-            changed = changed_sets(record.table, record.table_after)
+            changed = changed_sets(record.table, record.table_after, rules=self.game.rules)
             out.append(
                 {
                     **self._logged(record, me),
@@ -735,7 +735,7 @@ class Session:
             tables = [history[0].table, *(r.table_after for r in history)] if history else [()]
         else:  # followed turn by turn: a set changed in its place is changed, wherever its twin is
             tables = [r.table_after for r in history[last:]]
-        return changed_sets(*tables, self.game.table)
+        return changed_sets(*tables, self.game.table, rules=self.game.rules)
 
     def _match(self) -> Json:
         match = self.match
@@ -764,10 +764,10 @@ class TimedOut(Exception):
 # --------------------------------------------------------------------------- pictures of a table
 
 
-def changed_sets(*tables: Sequence[Sequence[Tile]]) -> list[int]:
+def changed_sets(*tables: Sequence[Sequence[Tile]], rules: RuleSet | None = None) -> list[int]:
     """The sets of the last table that do not stand in their places as they did in the first,
     followed through the tables between (indices from 0)."""
-    kept = kept_in_place(tables)
+    kept = kept_in_place(tables, rules)
     return [i for i in range(len(tables[-1])) if i not in kept]
 
 

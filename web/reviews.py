@@ -144,7 +144,7 @@ def judged_json(analysis: TurnAnalysis) -> Json:
     move played and for the better move."""
     data = analysis.to_dict()
     turn = analysis.turn
-    changed = changed_sets(turn.table, turn.table_after)
+    changed = changed_sets(turn.table, turn.table_after, rules=analysis.position.rules)
     data["table_after"] = table_as_lists(turn.table_after)
     data["from_rack"] = from_rack(turn.table_after, turn.played, changed)
     if "better" in data:

@@ -38,6 +38,7 @@ from solver.game.scoring import (
     rack_value,
     standard_scores,
 )
+from solver.least_moves import match
 from solver.melds import why_invalid
 from solver.position import Position
 from solver.rules import RuleSet
@@ -344,7 +345,7 @@ class Game:
         was_open = self.opened[self.seat]
         # Each set as written (under strict joker rules the order says what a joker is), the sets
         # in their places: the table a person sees keeps its numbers from turn to turn.
-        self.table = proposed if placed else in_place(self.table, proposed)
+        self.table = proposed if placed else in_place(self.table, proposed, self.rules)
         self.racks[self.seat] = sorted((Counter(self.racks[self.seat]) - played).elements())
         self.opened[self.seat] = True
         self._passes = 0
@@ -511,12 +512,13 @@ class Game:
         )
 
 
-def in_place(before: Sequence[Sequence[Tile]], after: Sequence[Sequence[Tile]]) -> list[list[Tile]]:
+def in_place(before: Sequence[Sequence[Tile]], after: Sequence[Sequence[Tile]], rules: RuleSet | None = None) -> list[list[Tile]]:
     """The sets of ``after`` in the places of the table ``before``, so that set numbers stay put.
 
     A set left as it was keeps its place; so does the set that holds the most of an old set's
     tiles (an extended set, the first part of a split, a set rebuilt around it; on a tie, the one
-    holding the old set's first tile), the pairs sharing most tiles placed first; the other sets
+    the steps build on it, then the one holding the old set's first tile), the pairs sharing most
+    tiles placed first; the other sets
     (new ones, further parts) follow at the end, in the order given. Only an old set whose tiles
     all went into sets placed elsewhere leaves a place, and the numbers after it close up.
     """
@@ -527,7 +529,7 @@ def in_place(before: Sequence[Sequence[Tile]], after: Sequence[Sequence[Tile]]) 
     return [list(after[j]) for j in order]
 
 
-def placement(before: Sequence[Sequence[Tile]], after: Sequence[Sequence[Tile]]) -> dict[int, int]:
+def placement(before: Sequence[Sequence[Tile]], after: Sequence[Sequence[Tile]], rules: RuleSet | None = None) -> dict[int, int]:
     """How :func:`in_place` places ``after`` in ``before``'s places: place in ``before`` -> the
     set of ``after`` that takes it. Of a table already placed it gives where each old set went
     (``after`` placed again keeps its order), so numbers can be followed from turn to turn."""
@@ -549,33 +551,37 @@ def placement(before: Sequence[Sequence[Tile]], after: Sequence[Sequence[Tile]])
     for i, old in enumerate(olds):
         if i in placed or not old:
             continue
-        first = before[i][0]
         for j in free:
             shared = sum((sets[j] & old).values())
             if shared:
-                pairs.append((-shared, first not in after[j], i, sorted(after[j]), j))
-    for _, _, i, _, j in sorted(pairs):
+                pairs.append((-shared, i, j))
+    # Two sets holding as many of an old set's tiles (K9 B9 O9 and B9 R9 O9 from K9 B9 R9 O9,
+    # some of them copies from the rack): the one the steps build on it (least_moves.match).
+    tied = len({(shared, i) for shared, i, _ in pairs}) < len(pairs)
+    bases = {j: p.base for j, p in enumerate(match(before, after, rules or RuleSet()).table)} if tied else {}
+    keyed = [(shared, bases.get(j, i) != i, before[i][0] not in after[j], i, sorted(after[j]), j) for shared, i, j in pairs]
+    for _, _, _, i, _, j in sorted(keyed):
         if i not in placed and j in free:
             placed[i] = j
             free.remove(j)
     return placed
 
 
-def followed(tables: Sequence[Sequence[Sequence[Tile]]]) -> dict[int, int]:
+def followed(tables: Sequence[Sequence[Sequence[Tile]]], rules: RuleSet | None = None) -> dict[int, int]:
     """Where the sets of the first table are in the last (index -> index), followed through each
     table between as :func:`placement` places one in the places of the one before; a set broken
     up (its place left) is not in it. What lets a person's numbers be followed from turn to turn."""
     where = {i: i for i in range(len(tables[0]))} if tables else {}
     for before, after in itertools.pairwise(tables):
-        went = placement(before, after)
+        went = placement(before, after, rules)
         where = {i: went[at] for i, at in where.items() if at in went}
     return where
 
 
-def kept_in_place(tables: Sequence[Sequence[Sequence[Tile]]]) -> set[int]:
+def kept_in_place(tables: Sequence[Sequence[Sequence[Tile]]], rules: RuleSet | None = None) -> set[int]:
     """The sets of the last table that are, in their places, still what they were in the first."""
     first, last = tables[0], tables[-1]
-    return {at for i, at in followed(tables).items() if Counter(first[i]) == Counter(last[at])}
+    return {at for i, at in followed(tables, rules).items() if Counter(first[i]) == Counter(last[at])}
 
 
 def can_open(rack: Sequence[Tile], rules: RuleSet) -> bool:

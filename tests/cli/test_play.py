@@ -601,12 +601,16 @@ def test_an_emptied_set_keeps_its_number_and_takes_no_tiles() -> None:
         (["K1-3", "B4-6", "R5-7"], ["R5-7", "K1-3", "O1-3", "B4-6"], ["K1-3", "B4-6", "R5-7", "O1-3"]),
         # an extended set and the first part of a split keep their places, the rest follows
         (["B2-6", "K1-3"], ["K1-4", "B4-6", "B2-4"], ["B2-4", "K1-4", "B4-6"]),
-        # a set broken up: a set rebuilt around one of its tiles takes its place
-        (["K5 B5 R5", "R1-4", "O1-3"], ["O1-3", "R1-5", "K4-6", "B5 O5 J"], ["K4-6", "R1-5", "O1-3", "B5 O5 J"]),
+        # a set broken up: the set rebuilt on it takes its place (the steps build the group of 5s
+        # on the old one, the run K4-6 is new)
+        (["K5 B5 R5", "R1-4", "O1-3"], ["O1-3", "R1-5", "K4-6", "B5 O5 J"], ["B5 O5 J", "R1-5", "O1-3", "K4-6"]),
         # a set merged into another leaves no set of its own: the places after it close up
         (["R1-3", "R4-6", "O1-3"], ["O1-3", "R1-6"], ["R1-6", "O1-3"]),
         # a broken group's tile went onto a run: the run keeps its own place, not the group's
         (["K5 B5 R5", "K2-4", "O1-3"], ["K2-5", "B5-7", "R5-7", "O1-3"], ["B5-7", "K2-5", "O1-3", "R5-7"]),
+        # K6 taken out of a group of four for a new group with the rack's B6 O6: the rest of the
+        # group keeps its place, as the steps tell it ("take K6 out of K6 B6 R6 O6")
+        (["R1-3", "K6 B6 R6 O6", "K1-3"], ["R1-3", "K1-3", "K6 B6 O6", "B6 R6 O6"], ["R1-3", "B6 R6 O6", "K1-3", "K6 B6 O6"]),
     ],
 )
 def test_the_game_keeps_sets_in_their_places(before: list[str], after: list[str], expected: list[str]) -> None:
