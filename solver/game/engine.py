@@ -522,7 +522,7 @@ def in_place(before: Sequence[Sequence[Tile]], after: Sequence[Sequence[Tile]], 
     (new ones, further parts) follow at the end, in the order given. Only an old set whose tiles
     all went into sets placed elsewhere leaves a place, and the numbers after it close up.
     """
-    placed = placement(before, after)
+    placed = placement(before, after, rules)
     taken = set(placed.values())
     order = [placed[i] for i in range(len(before)) if i in placed]
     order += [j for j in range(len(after)) if j not in taken]
