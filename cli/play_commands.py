@@ -233,9 +233,10 @@ def _human_turn(
 def table_seen(record: TurnRecord, editing: Sequence[Sequence[Tile]]) -> Sequence[Sequence[Tile]]:
     """The table as the player last saw it at the end of their turn, numbered as they saw it: the
     sets as they laid them (emptied ones too), also when the timer ended the turn and its rule
-    took sets back; a draw leaves the table as it was. The next turn says from it which numbers
-    changed when the table was tidied."""
-    return editing if record.played or record.timed_out else record.table_after
+    took sets back; a draw, or a time-out that put the table back (the 40-second rule), leaves the
+    table as it was. The next turn says from it which numbers changed when the table was tidied."""
+    restored = record.timed_out and list(map(list, record.table_after)) == list(map(list, record.table))
+    return editing if (record.played or record.timed_out) and not restored else record.table_after
 
 
 def _retrieved(record: TurnRecord, rules: RuleSet) -> tuple[Retrieved, ...]:

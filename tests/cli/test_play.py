@@ -984,3 +984,22 @@ def test_after_a_time_out_the_next_turn_says_the_numbers_that_closed_up(capsys: 
     screen.table_now(game.table)
     screen._renumbered(TurnEditor(game.position()))
     assert "Set numbers closed up where a set was broken up: 4->3." in capsys.readouterr().out
+
+
+def test_after_a_time_out_that_put_the_table_back_no_set_is_starred() -> None:
+    """The 40-second rule put K1 B1 R1 back as it was: it is not a set changed since the turn."""
+    from cli.play_commands import Screen, table_seen
+
+    game, turn, clock = timed_game(40)
+    game.table = [tiles("K1 B1 R1"), tiles("K5 K6 K7")]
+    game.racks[0] = sorted(tiles("R4 R5 O7"))
+    turn = HumanTurn(game, TurnTimer(TIMER_RULES[40], clock))
+    assert not turn.handle("take 1 K1").error
+    clock.now = 41.0
+    reply = turn.handle("show")
+    assert reply.timed_out and reply.ended is not None
+    screen = Screen(color=False, names=["you", "easy"], width=80)
+    screen.new_round()
+    screen.seen(table_seen(reply.ended, turn.editor.state.table))
+    screen.table_now(game.table)
+    assert screen._changed(TurnEditor(game.position())) == set()
