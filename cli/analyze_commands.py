@@ -13,6 +13,7 @@ from cli.options import output_options, use_color
 from cli.render import fit, ljust, set_text, tiles_text, width_of
 from solver.backends import BACKENDS
 from solver.game.analysis import Analysis, Label, TurnAnalysis
+from solver.game.records import GameRecord
 from solver.solution import Objective
 from solver.wording import count
 
@@ -71,6 +72,11 @@ def _progress(done: int, total: int) -> None:
     click.echo(f"\ranalysing turn {done + 1} of {total}", nl=False, err=True)
 
 
+def _deal(record: GameRecord) -> str:
+    deal = record.header.describe_deal()
+    return f"; {deal}" if deal else ""
+
+
 def render_analysis(result: Analysis, color: bool) -> str:
     """The turns as a table and the summary with a column per player, within 80 columns."""
     record = result.record
@@ -78,7 +84,7 @@ def render_analysis(result: Analysis, color: bool) -> str:
     who = ", ".join(f"{p.player} {p.name}" for p in record.header.players)
     unit = result.objective.value
     lines = [
-        fit(f"Game record {result.source}: players {who}; rules {record.rules.describe()}"),
+        fit(f"Game record {result.source}: players {who}; rules {record.rules.describe()}{_deal(record)}"),
         f"Each turn against the one-turn optimum by {unit}; missed = optimum - played",
         "(an illegal move, or a turn the timer ended, counts as none played); points in",
         "brackets.",

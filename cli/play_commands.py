@@ -131,7 +131,9 @@ def play(ctx: click.Context, /, **params: Any) -> None:
     ais = {seat: make_player(level) for seat, level in enumerate(levels, 1)}
     rule = TIMER_RULES[int(params["turn_time"])] if params["turn_time"] else None
     screen = Screen(color, names)
-    screen.echo(f"Rummikub: you against {', '.join(names[1:])}; seed {seed}; rules {rules.describe()}.")
+    deal = config.describe_deal()
+    rounds = f"; {params['rounds']} rounds" if params["rounds"] > 1 else ""
+    screen.echo(f"Rummikub: you against {', '.join(names[1:])}; seed {seed}; rules {rules.describe()}{'; ' + deal if deal else ''}{rounds}.")
     if rule is not None:
         screen.echo(f"Turn timer: {rule.describe()}.")
     screen.echo("Type 'help' for the commands.")

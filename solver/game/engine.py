@@ -97,6 +97,9 @@ class GameConfig:
                 f" (set jokers to {self.players} or more)"
             )
 
+    def describe_deal(self) -> str:
+        return describe_deal(self.scoring, self.rack_size, self.joker_each, self.redeal_three_pairs)
+
     def to_dict(self) -> dict[str, Any]:
         return {
             "rules": self.rules.to_dict(),
@@ -510,6 +513,17 @@ class Game:
             rec.seat == seat and not rec.opened and not rec.played and can_open(rec.rack, self.rules)
             for rec in self.history
         )
+
+
+def describe_deal(scoring: str, rack_size: int, joker_each: bool, redeal_three_pairs: bool) -> str:
+    """What a game's deal and scoring do unlike the standard game, in words ("" for none)."""
+    words = [
+        "club scoring" if scoring != "standard" else "",
+        f"{rack_size} tiles each" if rack_size != RACK_SIZE else "",
+        "a joker each" if joker_each else "",
+        "three pairs redealt" if redeal_three_pairs else "",
+    ]
+    return ", ".join(w for w in words if w)
 
 
 def in_place(before: Sequence[Sequence[Tile]], after: Sequence[Sequence[Tile]], rules: RuleSet | None = None) -> list[list[Tile]]:

@@ -34,7 +34,7 @@ from typing import Any
 
 from solver.errors import InputError, RulesError
 from solver.files import load_json, read_input, write_whole
-from solver.game.engine import RACK_SIZE, Game, RoundResult, TurnRecord
+from solver.game.engine import RACK_SIZE, Game, RoundResult, TurnRecord, describe_deal
 from solver.game.scoring import blocked_winners, joker_value, rack_value, standard_scores
 from solver.melds import why_invalid
 from solver.rules import RuleSet
@@ -86,6 +86,15 @@ class GameHeader:
                 "joker_each": config.joker_each,
                 "rack_size": config.rack_size,
             },
+        )
+
+    def describe_deal(self) -> str:
+        """As ``GameConfig.describe_deal`` says it ("" for the standard game)."""
+        return describe_deal(
+            self.scoring,
+            int(self.deal.get("rack_size", RACK_SIZE)),
+            bool(self.deal.get("joker_each")),
+            bool(self.deal.get("redeal_three_pairs")),
         )
 
     def to_dict(self) -> dict[str, Any]:

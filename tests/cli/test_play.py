@@ -1003,3 +1003,18 @@ def test_after_a_time_out_that_put_the_table_back_no_set_is_starred() -> None:
     screen.seen(table_seen(reply.ended, turn.editor.state.table))
     screen.table_now(game.table)
     assert screen._changed(TurnEditor(game.position())) == set()
+
+
+def test_the_first_line_names_the_deal_and_scoring_too() -> None:
+    result = run([*SMALL, "--seed", "3", "--scoring", "club", "--joker-each", "--rounds", "2"], ["quit"])
+    first = result.stdout.splitlines()[0]
+    assert first.startswith("Rummikub: you against medium; seed 3; rules numbers=7 meld-threshold=10;")
+    assert "club scoring, 7 tiles each, a joker each; 2 rounds." in result.stdout.replace("\n    ", " ")
+
+
+def test_analyze_names_the_deal_and_scoring_of_the_record(tmp_path: Path) -> None:
+    record = tmp_path / "game.jsonl"
+    run([*SMALL, "--seed", "3", "--scoring", "club", "--joker-each", "--record", str(record)], ["draw", "quit"])
+    result = CliRunner().invoke(cli, ["analyze", str(record)])
+    header = " ".join(result.stdout.split("\n    ")).splitlines()[0]
+    assert header.endswith("rules numbers=7 meld-threshold=10; club scoring, 7 tiles each, a joker each")
