@@ -90,9 +90,12 @@ def _joined_closings(words: list[str]) -> list[str]:
     between): ``K8 ).`` breaks as one, never leaving ``).`` alone on a line."""
     out: list[str] = []
     for word in words:
-        if not word.isspace() and word.strip(").,;:]") == "" and len(out) >= 2 and out[-1].isspace():
+        closing = not word.isspace() and word.strip(").,;:]") == ""
+        if closing and len(out) >= 2 and out[-1].isspace():
             gap = out.pop()
             out[-1] += gap + word
+        elif closing and out and not out[-1].isspace():  # right after a coloured tile: no gap
+            out[-1] += word
         else:
             out.append(word)
     return out

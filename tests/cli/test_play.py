@@ -952,6 +952,16 @@ def test_a_wrapped_line_never_leaves_a_closing_bracket_alone() -> None:
     wrapped = fit(line, 78).splitlines()
     assert wrapped[-1].strip() != ")." and wrapped[-1].endswith("K8 ).")
     assert all(len(row) <= 78 for row in wrapped)
+    # In colour a tile is one word and the bracket follows it with no space between.
+    import click
+
+    from cli.render import tile_text, width_of
+
+    coloured = "; ".join(f"set {n} (" + " ".join(tile_text(Tile.parse(t)) for t in ("B11", "R11", "O11")) + ")" for n in range(12, 18))
+    for width in range(40, 81):
+        rows = fit(f"Table sets involved: {coloured}.", width).splitlines()
+        assert all(click.unstyle(row).strip()[:1] not in ");." for row in rows[1:]), (width, rows)
+        assert all(width_of(row) <= width for row in rows)
 
 
 @pytest.mark.parametrize("line", ["quit", "exit", " QUIT "])
