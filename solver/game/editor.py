@@ -122,6 +122,17 @@ def _arranged(pieces: Pieces, rules: RuleSet) -> tuple[tuple[Tile, ...], tuple[b
     return tiles, tuple(flags)
 
 
+def _joined(pieces: Pieces, coming: Pieces) -> Pieces:
+    """Tiles joining a set, at the end where they belong: before it when all their numbers are
+    below its own (``J O4`` moved onto ``O5 O6 O7`` goes in front, its joker still the O3 under
+    strict jokers), else after it."""
+    theirs = [t.number for t, _ in coming if not t.is_joker]
+    ours = [t.number for t, _ in pieces if not t.is_joker]
+    if theirs and ours and max(theirs) < min(ours):
+        return [*coming, *pieces]
+    return [*pieces, *coming]
+
+
 def _pick(pieces: Pieces, want: Counter[Tile], own_first: bool) -> tuple[Pieces, Pieces]:
     """The wanted tiles taken out of ``pieces`` (laid ones first, or table ones first), and the rest."""
     left = want.copy()
@@ -351,7 +362,7 @@ class TurnEditor:
         n = self._existing(command.source)
         loose, rack, pieces = self._from_hand(command.tiles, command.from_rack)
         sets = self._sets()
-        sets[n] = sets[n] + pieces
+        sets[n] = _joined(sets[n], pieces)
         state = self._edit(sets, loose, rack)
         return state, f"added {format_tiles(command.tiles)} to {self._set(n)}: {format_tiles(state.table[n])}"
 
@@ -367,7 +378,7 @@ class TurnEditor:
             m = self._existing(command.target)
             if m == n:
                 raise EditError(f"{self._set(n)} is both where the tiles come from and where they go")
-            sets[m] = sets[m] + moving
+            sets[m] = _joined(sets[m], moving)
             said = f"moved {format_tiles(command.tiles)} from {self._set(n)} to {self._set(m)}"
         return self._edit(sets, list(zip(s.workspace, s.own_loose)), s.rack), said
 

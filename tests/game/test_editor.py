@@ -242,3 +242,14 @@ def test_a_split_whose_part_the_editor_shows_anew_becomes_moves() -> None:
     assert str(found.plan.steps[0]).endswith("into K1 K2 K3, J K5 and K6 K7")
     commands = commands_for(position, found.plan, [s.tiles for s in found.solution.table])
     assert commands is not None and commands[0].name == "move"
+
+
+def test_tiles_moved_below_a_run_go_in_front_of_it() -> None:
+    """Strict jokers: J O4 O5 (the joker O3) gives O4 J to O5 O6 O7. Put after it, the joker
+    would stand for O8; in front, it is still the O3 the move needs."""
+    e = strict_editor("R5 K5", ("J O4 O5", "O5 O6 O7"))
+    e.apply(Command("move", 0, tiles("O4 J"), 1))
+    assert e.state.table[1] == tiles("J O4 O5 O6 O7")
+    e.apply(Command("take", 0, tiles("O5")))
+    e.apply(Command("lay", tiles=tiles("K5 R5 O5")))
+    assert e.problems() == []
