@@ -336,9 +336,10 @@ class _Planner:
         self.leaving = leaving
         self.broken = sets_broken(self.before, self.after)
         self.flows = self._sources(leaving, arriving, Counter(played))
-
-    def _rack_parts(self) -> tuple[tuple[Tile, ...], ...]:
-        return tuple(tuple(sorted(self.flows.get((None, j), Counter()).elements())) for j in range(len(self.after)))
+        # Per new set, the rack tiles it gets (the steps spend the flows as they go).
+        self.rack_parts = tuple(
+            tuple(sorted(self.flows.get((None, j), Counter()).elements())) for j in range(len(self.after))
+        )
 
     # -- which tile comes from where --------------------------------------------------------
     def _sources(
@@ -486,7 +487,7 @@ class _Planner:
         self._take()
         self._add()
         self._lay()
-        return Plan(tuple(self.steps), self.moved, self.broken, self._rack_parts())
+        return Plan(tuple(self.steps), self.moved, self.broken, self.rack_parts)
 
     def plain(self) -> Plan:
         """Steps that always hold. An old set the answer keeps whole (perhaps grown) stays, and gets
@@ -536,7 +537,7 @@ class _Planner:
                 if part
             )
             self.steps.append(Step("lay", tuple(p.tiles), "rack", self._new_name(j), detail))
-        return Plan(tuple(self.steps), self.moved, len(self.before) - len(kept_whole), self._rack_parts())
+        return Plan(tuple(self.steps), self.moved, len(self.before) - len(kept_whole), self.rack_parts)
 
     def _split(self) -> None:
         parts_of: dict[int, list[int]] = {}

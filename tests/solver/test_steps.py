@@ -518,3 +518,15 @@ def test_the_rack_tiles_marked_are_those_the_steps_bring() -> None:
     steps = [str(step) for step in found.steps]
     assert sum(1 for text in steps if text.startswith("Lay ") and "from your rack" in text) >= 3
     _laid_as_marked(shown, steps)
+
+
+def test_every_rack_tile_is_marked_after_the_steps_rearrange_a_bundled_puzzle() -> None:
+    # A tile put in by a retrieve or swap step lost its brackets (group-swap: K7 B7 O7).
+    from puzzles.library import library
+
+    for puzzle in library():
+        if puzzle.position.rules.wrap is Wrap.FULL:
+            continue
+        solution, _ = best_steps(solve(puzzle.position))
+        marked = Counter(t for s in solution.table for t, mine in zip(s.tiles, s.from_rack) if mine)
+        assert marked == Counter(solution.played), puzzle.id
