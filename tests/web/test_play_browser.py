@@ -861,6 +861,12 @@ def test_undo_and_redo_by_shortcut_keep_the_focus_on_the_work(page: Page) -> Non
     p.keyboard.press("Control+y")
     wait_count(p, "#board .rack-zone", len(rack) - 1)
     until(p, "() => document.activeElement !== document.body")
+    # On the Undo button, which the shortcut disables: the focus goes on (to Redo), not to the body.
+    p.focus("#undo")
+    p.keyboard.press("Control+z")
+    wait_count(p, "#board .rack-zone", len(rack))
+    p.wait_for_timeout(300)
+    assert p.evaluate("document.activeElement.id") == "redo"
 
 
 def test_an_emptied_number_field_is_named_not_sent_as_zero(page: Page) -> None:

@@ -329,7 +329,12 @@ async function control(action) {
  * picked), it goes to the work, not to the page's body. */
 async function shortcut(action) {
   await act(action);
-  if (!document.activeElement || document.activeElement === document.body) workPlace()?.focus();
+  const active = document.activeElement;
+  // Gone with a redraw, or a button the shortcut disabled (the browser drops its focus later).
+  if (!active || active === document.body || active.disabled) {
+    const other = active?.id === "undo" ? $("redo") : active?.id === "redo" ? $("undo") : null;
+    (other && !other.disabled ? other : workPlace())?.focus();
+  }
 }
 
 async function refresh() {
