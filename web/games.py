@@ -72,7 +72,7 @@ SETTINGS_FIELDS = {
     "devices",
 }
 MANIPULATIONS = ("lay", "add", "move", "take", "split", "back")
-COMMAND_FIELDS = {"do", "set", "tiles", "to", "at", "from_rack"}
+COMMAND_FIELDS = {"do", "set", "tiles", "to", "at", "from_rack", "own_loose"}
 MAX_NAME = 20  # a seat's name, as a person types it
 MAX_SEED = 2**53 - 1  # the largest whole number a page's JavaScript holds exactly
 
@@ -245,10 +245,10 @@ def commands_from(body: Any, rules: RuleSet) -> list[Command]:
     out = []
     for i, raw in enumerate(body["commands"], 1):
         if not isinstance(raw, dict):
-            raise RequestError(400, f'request: command {i} must be an object with "do", "set", "tiles", "to", "at"')
+            raise RequestError(400, f'request: command {i} must be an object with "do", "set", "tiles", "to", "at", "from_rack", "own_loose"')
         if set(raw) - COMMAND_FIELDS:
             unknown = sorted(set(raw) - COMMAND_FIELDS)[0]
-            raise RequestError(400, f"request: command {i} takes no {shown(unknown)} (fields: do, set, tiles, to, at, from_rack)")
+            raise RequestError(400, f"request: command {i} takes no {shown(unknown)} (fields: do, set, tiles, to, at, from_rack, own_loose)")
         name = _choice(raw.get("do"), f"command {i} do", MANIPULATIONS)
         tiles = _tiles(raw.get("tiles"), rules, f"command {i} tiles")
         if not tiles:
@@ -271,14 +271,18 @@ def commands_from(body: Any, rules: RuleSet) -> list[Command]:
         at = raw.get("at")
         if at is not None and (name != "split" or type(at) is not int or at < 0):
             raise RequestError(400, f"request: command {i} 'at' is for split: the tile's place in the set, from 0")
-        from_rack: tuple[Tile, ...] = ()
-        if "from_rack" in raw:
+        picked: dict[str, tuple[Tile, ...]] = {}
+        for key, which in (("from_rack", "come from the rack"), ("own_loose", "are your own loose ones")):
+            if key not in raw:
+                continue
             if name not in ("lay", "add"):
-                raise RequestError(400, f"request: command {i} 'from_rack' is for lay and add: which of their tiles come from the rack")
-            from_rack = _tiles(raw["from_rack"], rules, f"command {i} from_rack")
-            if Counter(from_rack) - Counter(tiles):
-                raise RequestError(400, f"request: command {i} 'from_rack' names tiles that are not among its 'tiles'")
-        out.append(Command(name, source, tiles, target, at=at, from_rack=from_rack))
+                raise RequestError(400, f"request: command {i} '{key}' is for lay and add: which of their tiles {which}")
+            picked[key] = _tiles(raw[key], rules, f"command {i} {key}")
+            if Counter(picked[key]) - Counter(tiles):
+                raise RequestError(400, f"request: command {i} '{key}' names tiles that are not among its 'tiles'")
+        out.append(
+            Command(name, source, tiles, target, at=at, from_rack=picked.get("from_rack", ()), own_loose=picked.get("own_loose", ()))
+        )
     return out
 
 

@@ -64,6 +64,7 @@ class Command:
     at: int | None = None  # split: the tile's place in the set as shown (two copies told apart)
     level: int = 1  # hint
     from_rack: tuple[Tile, ...] = ()  # lay, add: tiles of ``tiles`` that come from the rack (a copy may lie loose)
+    own_loose: tuple[Tile, ...] = ()  # lay, add: tiles of ``tiles`` that are your own loose ones, not the table's
 
 
 # ---------------------------------------------------------------- the turn in progress
@@ -353,14 +354,14 @@ class TurnEditor:
         )
 
     def _lay(self, command: Command) -> tuple[Edit, str]:
-        loose, rack, pieces = self._from_hand(command.tiles, command.from_rack)
+        loose, rack, pieces = self._from_hand(command.tiles, command.from_rack, command.own_loose)
         sets = [*self._sets(), pieces]
         state = self._edit(sets, loose, rack)
         return state, f"laid {format_tiles(state.table[-1])} as {self._set(len(sets) - 1)}"
 
     def _add(self, command: Command) -> tuple[Edit, str]:
         n = self._existing(command.source)
-        loose, rack, pieces = self._from_hand(command.tiles, command.from_rack)
+        loose, rack, pieces = self._from_hand(command.tiles, command.from_rack, command.own_loose)
         sets = self._sets()
         sets[n] = _joined(sets[n], pieces)
         state = self._edit(sets, loose, rack)
@@ -453,15 +454,25 @@ class TurnEditor:
             raise EditError(f"{_lacking(short, here, f'in {self._set(n)}')} ({shown})")
         return _pick(pieces, want, own_first=True)
 
-    def _from_hand(self, tiles: Sequence[Tile], rack_ones: Sequence[Tile] = ()) -> tuple[Pieces, tuple[Tile, ...], Pieces]:
-        """Take tiles from the workspace first (table tiles before your own), the rest from the
-        rack, ``rack_ones`` from the rack in any case; returns what is left loose, the rack left,
-        and the pieces taken."""
+    def _from_hand(
+        self, tiles: Sequence[Tile], rack_ones: Sequence[Tile] = (), own_ones: Sequence[Tile] = ()
+    ) -> tuple[Pieces, tuple[Tile, ...], Pieces]:
+        """Take tiles from the workspace first (table tiles before your own, ``own_ones`` your
+        own), the rest from the rack, ``rack_ones`` from the rack in any case; returns what is
+        left loose, the rack left, and the pieces taken."""
         s = self.state
         want = Counter(tiles)
-        if Counter(rack_ones) - want:
-            raise EditError(f"{format_tiles(rack_ones)} from the rack: not among the tiles {format_tiles(tiles)}")
+        if Counter(rack_ones) + Counter(own_ones) - want:
+            named = format_tiles([*rack_ones, *own_ones])
+            raise EditError(f"{named} from the rack or your own: not among the tiles {format_tiles(tiles)}")
+        short = Counter(rack_ones) - Counter(s.rack)
+        if short:
+            raise EditError(f"{_lacking(short, Counter(s.rack), 'on your rack')} (rack: {_shown(s.rack)})")
         loose = list(zip(s.workspace, s.own_loose))
+        own_loose = Counter(t for t, own in loose if own)
+        short = Counter(own_ones) - own_loose
+        if short:
+            raise EditError(f"{_lacking(short, own_loose, 'of your own in the workspace')}")
         from_loose = (want - Counter(rack_ones)) & Counter(s.workspace)
         from_rack = want - from_loose
         short = from_rack - Counter(s.rack)
@@ -469,8 +480,9 @@ class TurnEditor:
             where = "on your rack or in the workspace" if s.workspace else "on your rack"
             have = Counter(s.rack) + Counter(s.workspace)
             raise EditError(f"{_lacking(short, have, where)} (rack: {_shown(s.rack)})")
-        taken, left = _pick(loose, from_loose, own_first=False)
-        pieces = [*taken, *((t, True) for t in from_rack.elements())]
+        mine, left = _pick(loose, Counter(own_ones), own_first=True)
+        theirs, left = _pick(left, from_loose - Counter(own_ones), own_first=False)
+        pieces = [*mine, *theirs, *((t, True) for t in from_rack.elements())]
         first = {t: i for i, t in reversed(list(enumerate(tiles)))}
         pieces.sort(key=lambda p: first[p[0]])  # in the order given: a joker's place may matter
         return left, _remove(s.rack, from_rack), pieces

@@ -226,7 +226,7 @@ def test_a_tile_picked_on_the_rack_is_laid_though_a_copy_lies_loose() -> None:
     e.undo()
     e.apply(Command("lay", tiles=tiles("R5")))  # without it: the loose copy first, as typed at a terminal
     assert e.state.workspace == () and sorted(e.state.rack) == sorted(tiles("R5 B8 B8 O8"))
-    with pytest.raises(EditError, match="R6 from the rack: not among the tiles R5"):
+    with pytest.raises(EditError, match="R6 from the rack or your own: not among the tiles R5"):
         e.apply(Command("add", 2, tiles("R5"), from_rack=tiles("R6")))
 
 
@@ -253,3 +253,16 @@ def test_tiles_moved_below_a_run_go_in_front_of_it() -> None:
     e.apply(Command("take", 0, tiles("O5")))
     e.apply(Command("lay", tiles=tiles("K5 R5 O5")))
     assert e.problems() == []
+
+
+def test_your_own_loose_tile_picked_is_the_one_added() -> None:
+    e = editor(rack="R5 B8 B8 O8", table=("R3 R4 R5", "K6 B6 R6"))
+    e.apply(Command("take", 0, tiles("R5")))  # the table's R5, loose
+    e.apply(Command("lay", tiles=tiles("R5"), from_rack=tiles("R5")))
+    e.apply(Command("take", 2, tiles("R5")))  # your own R5, loose beside it
+    assert sorted(e.state.own_loose) == [False, True]
+    e.apply(Command("add", 0, tiles("R5"), own_loose=tiles("R5")))
+    assert e.state.own[0] == (False, False, True)  # R3 R4 and your R5
+    assert e.state.own_loose == (False,)
+    with pytest.raises(EditError, match="only 0 R5 on your rack|R5 not on your rack"):
+        e.apply(Command("add", 0, tiles("R5"), from_rack=tiles("R5")))

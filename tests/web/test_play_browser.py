@@ -848,6 +848,17 @@ def test_the_rack_tile_picked_is_the_one_laid_though_a_copy_lies_in_the_workspac
     p.click("#board [data-move-to='new']")
     wait_count(p, "#board .rack-zone", len(rack) - 1)
     assert tiles(p, "#board .workspace-zone") == ["R5"]  # the table's R5 still lies loose
+    # Your R5 taken off again: two loose R5s; the one picked, yours, goes back onto R3 R4.
+    mine = p.locator("#board [data-set]").count() - 1
+    p.click(f"#board [data-set='{mine}'] [data-tile='R5']")
+    p.click("#board [data-move-to='workspace']")
+    wait_count(p, "#board .workspace-zone", 2)
+    own = p.evaluate("[...document.querySelectorAll('#board .workspace-zone [data-tile]')].findIndex((b) => b.classList.contains('played'))")
+    assert own >= 0
+    p.click(f"#board .workspace-zone [data-key='ws:{own}']")
+    p.click(f"#board [data-move-to='set:{run}']")
+    wait_count(p, "#board .workspace-zone", 1)
+    assert p.locator(f"#board [data-set='{run}'] .played").count() == 1  # your R5 is in the run
 
 
 def test_undo_and_redo_by_shortcut_keep_the_focus_on_the_work(page: Page) -> None:

@@ -93,7 +93,7 @@ export class GameBoard {
     const [where, a, b] = key.split(":");
     const e = this.editing;
     if (where === "rack") return { where, tile: e.rack[Number(a)] };
-    if (where === "ws") return { where, tile: e.workspace[Number(a)] };
+    if (where === "ws") return { where, tile: e.workspace[Number(a)], own: e.workspace_laid[Number(a)] };
     return { where: "set", set: Number(a), tile: e.table[Number(a)][Number(b)] };
   }
 
@@ -113,7 +113,8 @@ export class GameBoard {
     const tiles = moving.map((i) => i.tile);
     // The rack's copies picked are the ones that go, though a copy may lie in the workspace.
     const fromRack = moving.filter((i) => i.where === "rack").map((i) => i.tile);
-    const own = fromRack.length ? { from_rack: fromRack } : {};
+    const ownLoose = moving.filter((i) => i.where === "ws" && i.own).map((i) => i.tile);
+    const own = { ...(fromRack.length ? { from_rack: fromRack } : {}), ...(ownLoose.length ? { own_loose: ownLoose } : {}) };
     if (target === "new") commands.push({ do: "lay", tiles, ...own });
     else if (into !== null) commands.push({ do: "add", set: into, tiles, ...own });
     else if (target === "rack") {
