@@ -264,5 +264,5 @@ def test_your_own_loose_tile_picked_is_the_one_added() -> None:
     e.apply(Command("add", 0, tiles("R5"), own_loose=tiles("R5")))
     assert e.state.own[0] == (False, False, True)  # R3 R4 and your R5
     assert e.state.own_loose == (False,)
-    with pytest.raises(EditError, match="only 0 R5 on your rack|R5 not on your rack"):
+    with pytest.raises(EditError, match="R5 not on your rack"):
         e.apply(Command("add", 0, tiles("R5"), from_rack=tiles("R5")))
