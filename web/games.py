@@ -269,8 +269,13 @@ def commands_from(body: Any, rules: RuleSet) -> list[Command]:
         if name == "split" and len(tiles) != 1:
             raise RequestError(400, f"request: command {i} (split) takes one tile: where the second part starts")
         at = raw.get("at")
-        if at is not None and (name != "split" or type(at) is not int or at < 0):
-            raise RequestError(400, f"request: command {i} 'at' is for split: the tile's place in the set, from 0")
+        places: tuple[int, ...] = ()
+        if name in ("take", "move") and at is not None:
+            if not isinstance(at, list) or len(at) != len(tiles) or any(type(a) is not int or a < 0 for a in at):
+                raise RequestError(400, f"request: command {i} 'at' of {name} is a list of the tiles' places in the set, from 0, one per tile")
+            places, at = tuple(at), None
+        elif at is not None and (name != "split" or type(at) is not int or at < 0):
+            raise RequestError(400, f"request: command {i} 'at' is for split and take and move: the tiles' places in the set, from 0")
         picked: dict[str, tuple[Tile, ...]] = {}
         for key, which in (("from_rack", "come from the rack"), ("own_loose", "are your own loose ones")):
             if key not in raw:
@@ -281,7 +286,10 @@ def commands_from(body: Any, rules: RuleSet) -> list[Command]:
             if Counter(picked[key]) - Counter(tiles):
                 raise RequestError(400, f"request: command {i} '{key}' names tiles that are not among its 'tiles'")
         out.append(
-            Command(name, source, tiles, target, at=at, from_rack=picked.get("from_rack", ()), own_loose=picked.get("own_loose", ()))
+            Command(
+                name, source, tiles, target, at=at, places=places,
+                from_rack=picked.get("from_rack", ()), own_loose=picked.get("own_loose", ()),
+            )
         )
     return out
 

@@ -65,6 +65,7 @@ class Command:
     level: int = 1  # hint
     from_rack: tuple[Tile, ...] = ()  # lay, add: tiles of ``tiles`` that come from the rack (a copy may lie loose)
     own_loose: tuple[Tile, ...] = ()  # lay, add: tiles of ``tiles`` that are your own loose ones, not the table's
+    places: tuple[int, ...] = ()  # take, move: each tile's place in the set as shown (which copy)
 
 
 # ---------------------------------------------------------------- the turn in progress
@@ -115,6 +116,8 @@ def _arranged(pieces: Pieces, rules: RuleSet) -> tuple[tuple[Tile, ...], tuple[b
     are interchangeable: the laid ones are shown first)."""
     table_joker = any(t.is_joker and not own for t, own in pieces)
     tiles = display_order([t for t, _ in pieces], rules, table_joker)
+    if tiles == tuple(t for t, _ in pieces):  # as they lie: each copy keeps its own flag (a strict
+        return tiles, tuple(own for _, own in pieces)  # joker's place says which joker it is)
     mine = Counter(t for t, own in pieces if own)
     flags = []
     for t in tiles:
@@ -371,7 +374,7 @@ class TurnEditor:
         s = self.state
         n = self._existing(command.source)
         sets = self._sets()
-        moving, sets[n] = self._off(sets[n], command.tiles, n)
+        moving, sets[n] = self._off(sets[n], command.tiles, n, command.places)
         if command.target is None:
             sets.append(moving)
             said = f"moved {format_tiles(command.tiles)} from {self._set(n)} to a new {self._set(len(sets) - 1)}"
@@ -387,7 +390,7 @@ class TurnEditor:
         s = self.state
         n = self._existing(command.source)
         sets = self._sets()
-        taken, sets[n] = self._off(sets[n], command.tiles, n)
+        taken, sets[n] = self._off(sets[n], command.tiles, n, command.places)
         loose = [*zip(s.workspace, s.own_loose), *taken]
         said = f"took {format_tiles(command.tiles)} off {self._set(n)} into the workspace"
         return self._edit(sets, loose, s.rack), said
@@ -444,8 +447,19 @@ class TurnEditor:
             raise EditError(f"{self._set(n)} is empty now: its tiles were moved this turn (lay a new set instead)")
         return n
 
-    def _off(self, pieces: Pieces, tiles: Sequence[Tile], n: int) -> tuple[Pieces, Pieces]:
-        """Tiles taken off set ``n`` (tiles laid this turn first), and what is left of it."""
+    def _off(self, pieces: Pieces, tiles: Sequence[Tile], n: int, places: Sequence[int] = ()) -> tuple[Pieces, Pieces]:
+        """Tiles taken off set ``n`` (those at ``places``, as shown; else tiles laid this turn
+        first), and what is left of it."""
+        if places:
+            shown = format_tiles(self.state.table[n])
+            if len(places) != len(tiles) or len(set(places)) != len(places):
+                raise EditError(f"give one place per tile: {format_tiles(tiles)} at {', '.join(map(str, places))}")
+            for t, at in zip(tiles, places):
+                if not 0 <= at < len(pieces) or pieces[at][0] != t:
+                    first = self.wording.first
+                    raise EditError(f"{t} is not at place {at + first} of {self._set(n)} ({shown})")
+            chosen = set(places)
+            return [pieces[i] for i in sorted(chosen)], [p for i, p in enumerate(pieces) if i not in chosen]
         want = Counter(tiles)
         here = Counter(t for t, _ in pieces)
         short = want - here

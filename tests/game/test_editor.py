@@ -266,3 +266,24 @@ def test_your_own_loose_tile_picked_is_the_one_added() -> None:
     assert e.state.own_loose == (False,)
     with pytest.raises(EditError, match="R5 not on your rack"):
         e.apply(Command("add", 0, tiles("R5"), from_rack=tiles("R5")))
+
+
+def test_a_tile_taken_at_its_place_is_that_copy() -> None:
+    e = editor(rack="R8 B8 O8", table=("R7 R8 R9", "K1 K2 K3"))
+    e.apply(Command("add", 0, tiles("R8")))
+    at = [i for i, t in enumerate(e.state.table[0]) if t == Tile.parse("R8") and not e.state.own[0][i]]
+    e.apply(Command("take", 0, tiles("R8"), places=(at[0],)))  # the table's copy, as picked
+    assert e.state.own_loose == (False,) and True in e.state.own[0]
+    with pytest.raises(EditError, match="R9 is not at place 1 of set 1"):
+        e.apply(Command("take", 0, tiles("R9"), places=(0,)))
+
+
+def test_a_strict_joker_keeps_its_own_flag_where_it_lies() -> None:
+    """Your joker added to J B10 B11 (the table's joker the B9) is the last one, not the first;
+    the table's joker taken at its place is the table's."""
+    e = strict_editor("J B12", ("J B10 B11", "K1 K2 K3"))
+    e.apply(Command("add", 0, tiles("J")))
+    assert e.state.table[0] == tiles("J B10 B11 J") and e.state.own[0] == (False, False, False, True)
+    e.apply(Command("take", 0, tiles("J"), places=(3,)))
+    e.apply(Command("add", 0, tiles("B12")))
+    assert e.state.table[0] == tiles("J B10 B11 B12") and e.state.own_loose == (True,)

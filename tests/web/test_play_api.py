@@ -600,6 +600,8 @@ def test_a_bad_new_game_is_400_with_one_line(client: TestClient, body: Any, mess
         ({"commands": [{"do": "split", "set": 0, "tiles": ["R1", "R2"]}]}, "(split) takes one tile"),
         ({"commands": [{"do": "split", "set": 0, "tiles": ["R1"], "at": -1}]}, "request: command 1 'at' is for split"),
         ({"commands": [{"do": "lay", "tiles": ["R1"], "at": 0}]}, "request: command 1 'at' is for split"),
+        ({"commands": [{"do": "take", "set": 0, "tiles": ["R1"], "at": 0}]}, "request: command 1 'at' of take is a list of the tiles' places"),
+        ({"commands": [{"do": "take", "set": 0, "tiles": ["R1", "R2"], "at": [0]}]}, "one per tile"),
         ({"commands": [{"do": "lay", "tiles": ["R1"], "why": 1}]}, "request: command 1 takes no 'why' (fields: do, set, tiles, to, at, from_rack, own_loose)"),
         ({"commands": [{"do": "lay", "tiles": ["R1"], "from_rack": ["R2"]}]}, "request: command 1 'from_rack' names tiles that are not among its 'tiles'"),
         ({"commands": [{"do": "take", "set": 0, "tiles": ["R1"], "from_rack": ["R1"]}]}, "request: command 1 'from_rack' is for lay and add"),

@@ -826,9 +826,9 @@ def test_tiles_picked_while_an_action_is_on_its_way_stay_picked(page: Page) -> N
     assert [b.get_attribute("data-tile") for b in p.locator("#board .rack-zone .selected").all()] == [picked]
 
 
-def test_the_rack_tile_picked_is_the_one_laid_though_a_copy_lies_in_the_workspace(page: Page) -> None:
-    # Seed 7: Ann opens with R3 R4 R5, K6 B6 R6 and K12 B12 O12, and keeps a second R5.
-    p = page.open("/play")
+def ann_opens_keeping_a_second_r5(p: Any) -> int:
+    """Seed 7: Ann opens with R3 R4 R5, K6 B6 R6 and K12 B12 O12, keeps a second R5, and is to
+    move again; the run's set number."""
     ann_against(p, "easy")
     for meld in (("R3", "R4", "R5"), ("K6", "B6", "R6"), ("K12", "B12", "O12")):
         index = p.locator("#board [data-set]").count()
@@ -838,7 +838,29 @@ def test_the_rack_tile_picked_is_the_one_laid_though_a_copy_lies_in_the_workspac
         wait_count(p, f"#board [data-set='{index}']", 3)
     end_turn(p, "#done")
     your_turn(p)
-    run = next(i for i, s in enumerate(table(p)) if s == ["R3", "R4", "R5"])
+    return next(i for i, s in enumerate(table(p)) if s == ["R3", "R4", "R5"])
+
+
+def test_the_table_copy_picked_in_a_set_is_the_one_taken(page: Page) -> None:
+    # The rack's R5 added to R3 R4 R5: the table's R5 (not highlighted) picked and laid apart.
+    p = page.open("/play")
+    run = ann_opens_keeping_a_second_r5(p)
+    p.click("#board .rack-zone [data-tile='R5']")
+    p.click(f"#board [data-move-to='set:{run}']")
+    wait_count(p, f"#board [data-set='{run}']", 4)
+    table_copy = p.locator(f"#board [data-set='{run}'] [data-tile='R5']:not(.played)")
+    table_copy.click()
+    new = p.locator("#board [data-set]").count()  # a new set goes at the end
+    p.click("#board [data-move-to='new']")
+    wait_count(p, f"#board [data-set='{new}']", 1)
+    assert p.locator(f"#board [data-set='{new}'] .played").count() == 0  # the table's R5
+    assert p.locator(f"#board [data-set='{run}'] .played").count() == 1  # yours stays in the run
+    assert p.locator("#board .selected").count() == 0
+
+
+def test_the_rack_tile_picked_is_the_one_laid_though_a_copy_lies_in_the_workspace(page: Page) -> None:
+    p = page.open("/play")
+    run = ann_opens_keeping_a_second_r5(p)
     rack = tiles(p, "#board .rack-zone")
     assert "R5" in rack
     p.click(f"#board [data-set='{run}'] [data-tile='R5']")

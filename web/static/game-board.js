@@ -73,10 +73,14 @@ export class GameBoard {
   /** The keys of the picked tiles in the board as it is now: the same tile in the same place. */
   found(picked) {
     const keys = [];
-    for (const { where, set, tile } of picked) {
+    for (const { where, set, tile, own } of picked) {
       const row = where === "rack" ? this.editing.rack : where === "ws" ? this.editing.workspace : this.editing.table[set];
       const prefix = where === "set" ? `set:${set}` : where;
-      const at = (row ?? []).findIndex((t, i) => t === tile && !keys.includes(`${prefix}:${i}`));
+      const flags = where === "rack" ? null : where === "ws" ? this.editing.workspace_laid : this.editing.laid[set];
+      // The same copy: the same face, and yours or the table's as before.
+      const at = (row ?? []).findIndex(
+        (t, i) => t === tile && !keys.includes(`${prefix}:${i}`) && (own === undefined || !flags || flags[i] === own),
+      );
       if (at >= 0) keys.push(`${prefix}:${at}`);
     }
     return keys;
@@ -94,7 +98,7 @@ export class GameBoard {
     const e = this.editing;
     if (where === "rack") return { where, tile: e.rack[Number(a)] };
     if (where === "ws") return { where, tile: e.workspace[Number(a)], own: e.workspace_laid[Number(a)] };
-    return { where: "set", set: Number(a), tile: e.table[Number(a)][Number(b)] };
+    return { where: "set", set: Number(a), at: Number(b), tile: e.table[Number(a)][Number(b)], own: e.laid[Number(a)][Number(b)] };
   }
 
   /** The manipulations that bring the tiles `keys` to `target` ("rack", "workspace", "new",
@@ -108,12 +112,13 @@ export class GameBoard {
     if (!moving.length) return [];
     const commands = [];
     const bySet = new Map();
-    for (const i of moving.filter((m) => m.where === "set")) bySet.set(i.set, [...(bySet.get(i.set) ?? []), i.tile]);
-    for (const [index, tiles] of bySet) commands.push({ do: "take", set: index, tiles });
+    for (const i of moving.filter((m) => m.where === "set")) bySet.set(i.set, [...(bySet.get(i.set) ?? []), i]);
+    // Each copy by its place in the set: the one picked is the one taken.
+    for (const [index, picked] of bySet) commands.push({ do: "take", set: index, tiles: picked.map((i) => i.tile), at: picked.map((i) => i.at) });
     const tiles = moving.map((i) => i.tile);
     // The rack's copies picked are the ones that go, though a copy may lie in the workspace.
     const fromRack = moving.filter((i) => i.where === "rack").map((i) => i.tile);
-    const ownLoose = moving.filter((i) => i.where === "ws" && i.own).map((i) => i.tile);
+    const ownLoose = moving.filter((i) => i.where !== "rack" && i.own).map((i) => i.tile);
     const own = { ...(fromRack.length ? { from_rack: fromRack } : {}), ...(ownLoose.length ? { own_loose: ownLoose } : {}) };
     if (target === "new") commands.push({ do: "lay", tiles, ...own });
     else if (into !== null) commands.push({ do: "add", set: into, tiles, ...own });
@@ -167,6 +172,7 @@ export class GameBoard {
       const [key] = [...this.selected];
       this.focusKey = `zone:set:${index}`;
       const at = Number(key.split(":")[2]); // which copy, when the set holds two
+      this.selected.clear(); // used: nothing stays picked
       this.send([{ do: "split", set: index, tiles: [this.item(key).tile], at }]);
     } else if (button.dataset.swap) {
       const index = Number(button.dataset.swap);
@@ -174,8 +180,9 @@ export class GameBoard {
       const mine = items.find((i) => i.where === "rack");
       const theirs = items.find((i) => i.where === "set");
       this.focusKey = `zone:set:${index}`;
+      this.selected.clear(); // used: nothing stays picked
       this.send([
-        { do: "take", set: index, tiles: [theirs.tile] },
+        { do: "take", set: index, tiles: [theirs.tile], at: [theirs.at] },
         { do: "add", set: index, tiles: [mine.tile], from_rack: [mine.tile] },
       ]);
     }
