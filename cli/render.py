@@ -96,6 +96,8 @@ def _joined_closings(words: list[str]) -> list[str]:
             out[-1] += gap + word
         elif closing and out and not out[-1].isspace():  # right after a coloured tile: no gap
             out[-1] += word
+        elif not word.isspace() and out and out[-1].strip("([") == "" and not out[-1].isspace():
+            out[-1] += word  # an opening bracket right before a coloured tile goes with it
         else:
             out.append(word)
     return out

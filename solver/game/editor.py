@@ -40,7 +40,7 @@ from solver.game.engine import Game, TurnRecord
 from solver.jokers import keeps_places
 from solver.melds import preferred, readings, why_invalid
 from solver.position import Position
-from solver.rules import JokerRules, RuleSet
+from solver.rules import JokerRules, RuleSet, Wrap
 from solver.steps import NEW, Plan, Step, tiles_named
 from solver.tiles import JOKER, Tile, format_tiles, table_as_lists
 from solver.validator import validate
@@ -126,14 +126,17 @@ def _arranged(pieces: Pieces, rules: RuleSet) -> tuple[tuple[Tile, ...], tuple[b
     return tiles, tuple(flags)
 
 
-def _joined(pieces: Pieces, coming: Pieces) -> Pieces:
-    """Tiles joining a set, at the end where they belong: before it when all their numbers are
-    below its own (``J O4`` moved onto ``O5 O6 O7`` goes in front, its joker still the O3 under
-    strict jokers), else after it."""
+def _joined(pieces: Pieces, coming: Pieces, rules: RuleSet) -> Pieces:
+    """Tiles joining a set, at the end where they belong: before it when their numbers lead up to
+    its own (``J O4`` moved onto ``O5 O6 O7`` goes in front, its joker still the O3 under strict
+    jokers), else after it (``K1`` after ``K11 K12 J`` under american wrap)."""
     theirs = [t.number for t, _ in coming if not t.is_joker]
     ours = [t.number for t, _ in pieces if not t.is_joker]
     if theirs and ours and max(theirs) < min(ours):
-        return [*coming, *pieces]
+        before = min(ours) - max(theirs)  # numbers from the last of theirs up to the first of ours
+        after = rules.numbers - max(ours) + min(theirs) if rules.wrap is not Wrap.NONE else rules.numbers + 1
+        if before <= after:
+            return [*coming, *pieces]
     return [*pieces, *coming]
 
 
@@ -366,7 +369,7 @@ class TurnEditor:
         n = self._existing(command.source)
         loose, rack, pieces = self._from_hand(command.tiles, command.from_rack, command.own_loose)
         sets = self._sets()
-        sets[n] = _joined(sets[n], pieces)
+        sets[n] = _joined(sets[n], pieces, self.rules)
         state = self._edit(sets, loose, rack)
         return state, f"added {format_tiles(command.tiles)} to {self._set(n)}: {format_tiles(state.table[n])}"
 
@@ -382,7 +385,7 @@ class TurnEditor:
             m = self._existing(command.target)
             if m == n:
                 raise EditError(f"{self._set(n)} is both where the tiles come from and where they go")
-            sets[m] = _joined(sets[m], moving)
+            sets[m] = _joined(sets[m], moving, self.rules)
             said = f"moved {format_tiles(command.tiles)} from {self._set(n)} to {self._set(m)}"
         return self._edit(sets, list(zip(s.workspace, s.own_loose)), s.rack), said
 

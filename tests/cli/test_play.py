@@ -961,6 +961,7 @@ def test_a_wrapped_line_never_leaves_a_closing_bracket_alone() -> None:
     for width in range(40, 81):
         rows = fit(f"Table sets involved: {coloured}.", width).splitlines()
         assert all(click.unstyle(row).strip()[:1] not in ");." for row in rows[1:]), (width, rows)
+        assert all(not click.unstyle(row).rstrip().endswith("(") for row in rows), (width, rows)
         assert all(width_of(row) <= width for row in rows)
 
 

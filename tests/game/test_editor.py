@@ -9,7 +9,7 @@ import pytest
 
 from solver.game.editor import Command, EditError, TurnEditor
 from solver.position import Position
-from solver.rules import JokerRules, RuleSet
+from solver.rules import JokerRules, RuleSet, Wrap
 from solver.tiles import Tile
 
 
@@ -287,3 +287,18 @@ def test_a_strict_joker_keeps_its_own_flag_where_it_lies() -> None:
     e.apply(Command("take", 0, tiles("J"), places=(3,)))
     e.apply(Command("add", 0, tiles("B12")))
     assert e.state.table[0] == tiles("J B10 B11 B12") and e.state.own_loose == (True,)
+
+
+@pytest.mark.parametrize(
+    ("wrap", "table", "added", "shown"),
+    [
+        (Wrap.AMERICAN, "K11 K12 J", "K1", "K11 K12 J K1"),  # K1 follows the 13 the joker is
+        (Wrap.FULL, "K12 K13 J", "K2", "K12 K13 J K2"),
+        (Wrap.NONE, "K11 K12 J", "K10", "K10 K11 K12 J"),
+    ],
+)
+def test_a_tile_joins_a_strict_run_at_the_end_it_continues(wrap: Wrap, table: str, added: str, shown: str) -> None:
+    position = Position.from_strings(added, [table, "B1 B2 B3"], True, RuleSet(wrap=wrap, joker_rules=JokerRules.STRICT))
+    e = TurnEditor(position)
+    e.apply(Command("add", 0, tiles(added)))
+    assert e.state.table[0] == tiles(shown)
