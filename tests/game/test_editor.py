@@ -302,3 +302,38 @@ def test_a_tile_joins_a_strict_run_at_the_end_it_continues(wrap: Wrap, table: st
     e = TurnEditor(position)
     e.apply(Command("add", 0, tiles(added)))
     assert e.state.table[0] == tiles(shown)
+
+
+def test_random_edits_keep_every_tile_and_every_laid_mark() -> None:
+    """Adds from the rack, takes at places, lays of loose tiles (yours or the table's) and undos
+    in any order: no tile lost or made, and as many tiles marked laid as left the rack."""
+    import random
+    from collections import Counter
+
+    rng = random.Random(5)
+    start = Position.from_strings("R5 B8 J R6", ["R3 R4 R5", "R6 R7 J", "B8 K8 O8"])
+    every = Counter(start.rack) + Counter(t for s in start.table for t in s)
+    for _ in range(60):
+        e = TurnEditor(start)
+        for _ in range(14):
+            s, choice = e.state, rng.random()
+            try:
+                if choice < 0.3 and s.rack:
+                    t = rng.choice(s.rack)
+                    e.apply(Command("add", rng.randrange(len(s.table)), (t,), from_rack=(t,) if rng.random() < 0.5 else ()))
+                elif choice < 0.6:
+                    n = rng.randrange(len(s.table))
+                    if s.table[n]:
+                        i = rng.randrange(len(s.table[n]))
+                        e.apply(Command("take", n, (s.table[n][i],), places=(i,)))
+                elif choice < 0.85 and s.workspace:
+                    i = rng.randrange(len(s.workspace))
+                    t = s.workspace[i]
+                    e.apply(Command("lay", tiles=(t,), own_loose=(t,) if s.own_loose[i] else ()))
+                else:
+                    e.undo()
+            except EditError:
+                pass
+            s = e.state
+            assert Counter(t for x in s.table for t in x) + Counter(s.workspace) + Counter(s.rack) == every
+            assert sum(map(sum, s.own)) + sum(s.own_loose) == len(start.rack) - len(s.rack)
