@@ -419,3 +419,31 @@ def test_batch_from_a_pipe_answers_what_has_come_while_the_pipe_stays_open() -> 
     finally:
         if process.poll() is None:
             process.kill()
+
+
+def test_a_worker_process_that_dies_has_its_chunk_run_again(tmp_path: Path) -> None:
+    """A pool worker killed mid-run (the out-of-memory killer, a stray kill): the pool replaced it
+    but lost its chunk, and `batch --jobs 2` waited for it for ever, silent at 0% CPU."""
+    lines = SELFPLAY.read_text().splitlines() * 6
+    (tmp_path / "in.jsonl").write_text("".join(f"{line}\n" for line in lines))
+    alone = run(["batch", tmp_path / "in.jsonl", "--no-timing"])
+    out = tmp_path / "out.jsonl"
+    with out.open("w") as answers:
+        process = subprocess.Popen(
+            [*COMMAND, "batch", str(tmp_path / "in.jsonl"), "--no-timing", "--jobs", "2"],
+            stdout=answers,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+    try:
+        deadline = time.monotonic() + 60
+        while out.stat().st_size == 0 and time.monotonic() < deadline:  # the workers are at work
+            time.sleep(0.05)
+        children = subprocess.run(["pgrep", "-P", str(process.pid)], capture_output=True, text=True).stdout.split()
+        assert children, "no worker process"
+        os.kill(int(children[-1]), signal.SIGKILL)
+        assert process.wait(timeout=60) == 0, process.stderr.read() if process.stderr else ""
+    finally:
+        if process.poll() is None:
+            process.kill()
+    assert out.read_text() == alone.stdout
