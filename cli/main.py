@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import errno
 import importlib
 import json
 import os
@@ -407,6 +408,9 @@ def batch(ctx: click.Context, /, file: str, skip: int, **params: Any) -> None:
         ctx.exit(codes[worst])
 
 
+_FULL = (errno.ENOSPC, errno.EFBIG, errno.EDQUOT)  # a write that found no room
+
+
 def main() -> None:
     """Console entry point: no traceback ever reaches the user."""
     try:
@@ -428,8 +432,15 @@ def main() -> None:
     except BrokenPipeError:
         sys.exit(EXIT_OK)
     except OSError as err:  # the machine's, not a bug: standard output on a full disk, a dead terminal
+        # Files are read and written with their names in the message: what is left is the output.
+        if err.filename:
+            said = f"{err.filename}: {err.strerror or err}"
+        elif err.errno in _FULL:
+            said = f"cannot write standard output: {err.strerror}"
+        else:
+            said = f"cannot read or write: {err.strerror or err}"
         with contextlib.suppress(OSError):
-            click.echo(f"Error: cannot read or write: {err.strerror or err}", err=True)
+            click.echo(f"Error: {said}", err=True)
         sys.exit(EXIT_BAD_INPUT)
     except Exception as err:  # a bug: say so in one line, never a traceback
         click.echo(f"Error: internal error (please report): {type(err).__name__}: {err}", err=True)

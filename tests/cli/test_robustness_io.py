@@ -21,7 +21,7 @@ def test_output_on_a_full_disk_is_one_line_not_an_internal_error() -> None:
             [*COMMAND, "batch", "-"], input='{"rack": "R1 R2 R3"}\n', stdout=full, stderr=subprocess.PIPE, text=True
         )
     assert done.returncode == 1
-    assert done.stderr == "Error: cannot read or write: No space left on device\n"
+    assert done.stderr == "Error: cannot write standard output: No space left on device\n"
 
 
 def test_ctrl_c_with_standard_input_still_open_ends_cleanly() -> None:
