@@ -975,44 +975,38 @@ def test_quit_after_the_timer_ran_out_still_leaves(line: str) -> None:
     assert reply.quit and reply.ended is None and game.pool_size == pool
 
 
-def test_after_a_time_out_the_next_turn_says_the_numbers_that_closed_up(capsys: pytest.CaptureFixture[str]) -> None:
-    """The one-minute rule took back a broken set laid before a valid one: the valid set's number
-    closed up with no notice (the player's table was taken to be the one the timer left)."""
+def screen_after_a_time_out(seconds: int, table: list[str], rack: str, typed: list[str]) -> tuple[Any, Game]:
+    """The screen at the next turn after the player's turn, ``typed`` and then out of time."""
     from cli.play_commands import Screen, table_seen
 
-    game, turn, clock = timed_game(60)
-    game.table = [tiles("B1 B2 B3"), tiles("K1 K2 K3")]
-    game.racks[0] = sorted(tiles("R4 R5 R6 K4 O7"))
-    turn = HumanTurn(game, TurnTimer(TIMER_RULES[60], clock))
-    assert not turn.handle("lay O7").error  # set 3, left broken
-    assert not turn.handle("lay R4 R5 R6").error  # set 4, valid
-    clock.now = 61.0
+    game, _, clock = timed_game(seconds)
+    game.table = [tiles(s) for s in table]
+    game.racks[0] = sorted(tiles(rack))
+    turn = HumanTurn(game, TurnTimer(TIMER_RULES[seconds], clock))
+    for line in typed:
+        assert not turn.handle(line).error
+    clock.now = seconds + 1.0
     reply = turn.handle("show")
     assert reply.timed_out and reply.ended is not None
     screen = Screen(color=False, names=["you", "easy"], width=80)
     screen.new_round()
     screen.seen(table_seen(reply.ended, turn.editor.state.table))
     screen.table_now(game.table)
+    return screen, game
+
+
+def test_after_a_time_out_the_next_turn_says_the_numbers_that_closed_up(capsys: pytest.CaptureFixture[str]) -> None:
+    """The one-minute rule took back a broken set laid before a valid one: the valid set's number
+    closed up with no notice (the player's table was taken to be the one the timer left)."""
+    # lay O7: set 3, left broken; lay R4 R5 R6: set 4, valid
+    screen, game = screen_after_a_time_out(60, ["B1 B2 B3", "K1 K2 K3"], "R4 R5 R6 K4 O7", ["lay O7", "lay R4 R5 R6"])
     screen._renumbered(TurnEditor(game.position()))
     assert "Set numbers closed up where a set was broken up: 4->3." in capsys.readouterr().out
 
 
 def test_after_a_time_out_that_put_the_table_back_no_set_is_starred() -> None:
     """The 40-second rule put K1 B1 R1 back as it was: it is not a set changed since the turn."""
-    from cli.play_commands import Screen, table_seen
-
-    game, turn, clock = timed_game(40)
-    game.table = [tiles("K1 B1 R1"), tiles("K5 K6 K7")]
-    game.racks[0] = sorted(tiles("R4 R5 O7"))
-    turn = HumanTurn(game, TurnTimer(TIMER_RULES[40], clock))
-    assert not turn.handle("take 1 K1").error
-    clock.now = 41.0
-    reply = turn.handle("show")
-    assert reply.timed_out and reply.ended is not None
-    screen = Screen(color=False, names=["you", "easy"], width=80)
-    screen.new_round()
-    screen.seen(table_seen(reply.ended, turn.editor.state.table))
-    screen.table_now(game.table)
+    screen, game = screen_after_a_time_out(40, ["K1 B1 R1", "K5 K6 K7"], "R4 R5 O7", ["take 1 K1"])
     assert screen._changed(TurnEditor(game.position())) == set()
 
 
