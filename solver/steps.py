@@ -273,17 +273,12 @@ def plan(
 
 
 def _rack_marks(after: Sequence[Placed], shown: Sequence[PlacedSet]) -> list[Counter[Tile]]:
-    """The rack tiles ``shown`` marks in each set of ``after`` (matched by their tiles)."""
-    left = list(shown)
-    marks: list[Counter[Tile]] = []
-    for p in after:
-        at = next((k for k, s in enumerate(left) if Counter(s.tiles) == Counter(p.tiles)), None)
-        if at is None:
-            marks.append(Counter())
-            continue
-        placed = left.pop(at)
-        marks.append(Counter(t for t, mine in zip(placed.tiles, placed.from_rack) if mine))
-    return marks
+    """The rack tiles ``shown`` marks in each set of ``after`` (matched by their tiles; none for
+    a set ``shown`` lacks)."""
+    marks: dict[tuple[Tile, ...], list[Counter[Tile]]] = {}
+    for placed in shown:
+        marks.setdefault(_key(placed.tiles), []).append(Counter(t for t, mine in zip(placed.tiles, placed.from_rack) if mine))
+    return [(marks.get(_key(p.tiles)) or [Counter()]).pop(0) for p in after]
 
 
 def _reaches(before: Sets, found: Plan, played: Sequence[Tile], rules: RuleSet, after: Sets) -> bool:
@@ -371,14 +366,14 @@ class _Planner:
                 send(i, j, Counter([JOKER]))
         # Table tiles where the table shown has no rack copy first (copies are alike: the steps
         # and the brackets then tell the same story), then wherever they fit.
-        for pass_marks in (self.rack_marks, ()):
-            wanted = [nd - (pass_marks[j] if j < len(pass_marks) else Counter()) for j, nd in enumerate(need)]
+        marked = [*self.rack_marks, *[Counter[Tile]()] * (len(need) - len(self.rack_marks))]
+        for marks in (marked, [Counter[Tile]()] * len(need)):
             pairs = sorted(
-                ((sum((lv & nd).values()), i, j) for i, lv in enumerate(leaving) for j, nd in enumerate(wanted)),
+                ((sum((lv & (need[j] - marks[j])).values()), i, j) for i, lv in enumerate(leaving) for j in range(len(need))),
                 key=lambda x: (-x[0], x[1], x[2]),
             )
             for _, i, j in pairs:
-                send(i, j, leaving[i] & need[j] - (pass_marks[j] if j < len(pass_marks) else Counter()))
+                send(i, j, leaving[i] & (need[j] - marks[j]))
         for j in range(len(need)):
             send(None, j, need[j] & +rack)
         for j in range(len(need)):

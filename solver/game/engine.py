@@ -532,9 +532,9 @@ def in_place(before: Sequence[Sequence[Tile]], after: Sequence[Sequence[Tile]], 
     A set left as it was keeps its place; so does the set that holds the most of an old set's
     tiles (an extended set, the first part of a split, a set rebuilt around it; on a tie, the one
     the steps build on it, then the one holding the old set's first tile), the pairs sharing most
-    tiles placed first; the other sets
-    (new ones, further parts) follow at the end, in the order given. Only an old set whose tiles
-    all went into sets placed elsewhere leaves a place, and the numbers after it close up.
+    tiles placed first; the other sets (new ones, further parts) follow at the end, in the order
+    given. Only an old set whose tiles all went into sets placed elsewhere leaves a place, and the
+    numbers after it close up.
     """
     placed = placement(before, after, rules)
     taken = set(placed.values())
