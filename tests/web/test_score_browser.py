@@ -57,7 +57,7 @@ def test_a_game_scored_as_rummikub_score_scores_it(page: Page, tmp_path: Path) -
     p.fill("#racks tr[data-player='Bob'] input.rack", "R2 R3")
     p.click("#enter")
     p.wait_for_selector("#sheet tr[data-round='2']")
-    assert p.inner_text("#sheet tr[data-round='2'] td.notes") == "blocked; Cy never opened"
+    assert p.inner_text("#sheet tr[data-notes-for='2'] td.notes") == "blocked; Cy never opened"
     assert p.inner_text("#message") == "Round 2 entered."
     # Round 1 corrected: Cy held 25, not 23.
     p.click("#sheet tr[data-round='1'] button")
@@ -128,23 +128,33 @@ def fits(p: Any, selector: str) -> bool:
     return bool(p.evaluate("s => (e => e.scrollWidth <= e.clientWidth)(document.querySelector(s))", selector))
 
 
-def test_three_players_sheet_fits_400_pixels_and_a_wider_one_shows_it_scrolls(browser: Any, server: Server, screenshots: Path) -> None:
+def test_four_players_sheet_with_notes_fits_400_pixels_and_a_wider_one_shows_it_scrolls(browser: Any, server: Server, screenshots: Path) -> None:
     narrow = Page(browser, server, screenshots, {"width": 400, "height": 844})
     p = narrow.open("/score")
-    p.fill("#players", "Ann, Bob, Cy")
+    p.fill("#players", "Ann, Bob, Cy, Dee")
     p.select_option("#scoring", "club")
     p.click("#new-sheet button[type='submit']")
     p.wait_for_selector("#round-card:not([hidden])")
-    enter_round(p, "Ann", {"Bob": "R5 K12 J", "Cy": "23"})
+    enter_round(p, "Ann", {"Bob": "R5 K12 J", "Cy": "23", "Dee": "17"})
     p.wait_for_selector("#sheet tr[data-round='1']")
-    enter_round(p, "Bob", {"Ann": "R5 K12 J R13 B13", "Cy": "123"})
+    enter_round(p, "Bob", {"Ann": "R5 K12 J R13 B13", "Cy": "123", "Dee": "12"}, ("Ann", "Cy"))
     p.wait_for_selector("#sheet tr[data-round='2']")
     p.locator("#sheet-card").screenshot(path=str(screenshots / "score-sheet-400.png"))
-    assert fits(p, "#sheet-card .table-scroll")  # no column cut off
-    assert p.locator("#sheet th", has_text="Notes").count() == 0  # no round has notes: no empty column
-    # A sheet wider than the screen scrolls, a shadow at its edge the cue.
-    enter_round(p, "Cy", {"Ann": "R1", "Bob": "B1"}, ("Ann", "Bob"))
-    p.wait_for_selector("#sheet tr[data-round='3'] td.notes")
+    # The notes take a row under their round, spanning the sheet: no column cut off.
+    assert p.inner_text("#sheet tr[data-notes-for='2'] td.notes") == "Ann never opened; Cy never opened"
+    assert p.locator("#sheet th", has_text="Notes").count() == 0
+    assert fits(p, "#sheet-card .table-scroll")
+    narrow.context.close()
+    assert not narrow.unexpected(), narrow.unexpected()
+    # Six players' sheet is wider than the screen: it scrolls, a shadow at its edge the cue.
+    narrow = Page(browser, server, screenshots, {"width": 400, "height": 844})
+    p = narrow.open("/score")
+    p.fill("#players", "Annabelle, Bob, Cy, Dee, Ed, Flo")
+    p.click("#new-sheet button[type='submit']")
+    p.wait_for_selector("#round-card:not([hidden])")
+    enter_round(p, "Bob", {"Annabelle": "10", "Cy": "11", "Dee": "12", "Ed": "13", "Flo": "14"})
+    p.wait_for_selector("#sheet tr[data-round='1']")
+    assert not fits(p, "#sheet-card .table-scroll")
     cue = p.evaluate("getComputedStyle(document.querySelector('#sheet-card .table-scroll')).backgroundImage")
     assert cue.count("radial-gradient") == 2
     narrow.context.close()
@@ -168,7 +178,7 @@ def test_a_blocked_round_whose_lowest_racks_tie_names_its_winner(page: Page, tmp
     p.click("#enter")
     p.wait_for_selector("#sheet tr[data-round='1']")
     assert p.inner_text("#sheet tr[data-round='1'] td:nth-child(2)") == "Bob"
-    assert p.inner_text("#sheet tr[data-round='1'] td.notes") == "blocked"
+    assert p.inner_text("#sheet tr[data-notes-for='1'] td.notes") == "blocked"
     # Corrected (Cy held 40, not a joker), the round keeps the winner it named.
     p.click("#sheet tr[data-round='1'] button")
     assert p.is_checked("input[name='winner'][value='']") and field.input_value() == "Bob"

@@ -51,26 +51,29 @@ function show() {
 
 function showTable(club) {
   const players = results.players;
-  // A column of nothing is left out: a phone has no room to spare.
-  const noted = results.rounds.some((r) => notes(r));
   const head = element("tr", {}, element("th", { text: "Round" }), element("th", { text: "Winner" }),
-    ...players.map((p) => element("th", { text: p })), noted ? element("th", { text: "Notes" }) : null, element("th", {}));
-  const rows = results.rounds.map((r) =>
-    element("tr", { "data-round": r.round },
+    ...players.map((p) => element("th", { text: p })), element("th", {}));
+  // A round's notes take a row of their own under it, not a column: a phone has no room to spare.
+  const columns = players.length + 3;
+  const rows = results.rounds.flatMap((r) => [
+    element("tr", { "data-round": r.round, class: notes(r) ? "noted" : null },
       element("td", { text: String(r.round) }),
       element("td", { text: r.winner }),
       ...players.map((p) =>
         element("td", { class: "score" }, signed(r.scores[p]), " ", element("span", { class: "running", text: `(${r.running_totals[p]})` })),
       ),
-      noted ? element("td", { class: "notes", text: notes(r) }) : null,
       element("td", {}, element("button", {
         type: "button", text: "Correct", "aria-label": `Correct round ${r.round}`, onclick: () => correct(r.round),
       })),
     ),
-  );
+    notes(r)
+      ? element("tr", { "data-notes-for": r.round, class: "notes-row" },
+        element("td", { class: "notes", colSpan: columns, text: notes(r) }))
+      : null,
+  ].filter((row) => row !== null));
   const footer = club
-    ? [footRow("Big points", players.map((p) => results.big_points[p]), noted), footRow("Small points", players.map((p) => results.small_points[p]), noted)]
-    : [footRow("Total", players.map((p) => results.totals[p]), noted)];
+    ? [footRow("Big points", players.map((p) => results.big_points[p])), footRow("Small points", players.map((p) => results.small_points[p]))]
+    : [footRow("Total", players.map((p) => results.totals[p]))];
   $("sheet").replaceChildren(
     element("thead", {}, head),
     element("tbody", {}, ...rows),
@@ -78,9 +81,9 @@ function showTable(club) {
   );
 }
 
-function footRow(label, values, noted) {
+function footRow(label, values) {
   return element("tr", {}, element("th", { text: label }), element("td", {}),
-    ...values.map((v) => element("td", { class: "score total", text: String(v) })), noted ? element("td", {}) : null, element("td", {}));
+    ...values.map((v) => element("td", { class: "score total", text: String(v) })), element("td", {}));
 }
 
 function notes(r) {
