@@ -6,8 +6,9 @@ Every command module imports these from here, so none of them imports ``cli.main
 
 from __future__ import annotations
 
+import contextlib
 import sys
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from typing import TypeVar
 
 import click
@@ -24,6 +25,7 @@ EXIT_NOT_OPTIMAL = 5  # check: the answer is legal but plays less than the optim
 EXIT_ILLEGAL = 6  # check: the answer breaks a rule
 EXIT_UNPROVEN = 7  # check: legal, as good as the best move found, the time limit stopped the proof
 EXIT_INTERRUPTED = 130
+EXIT_CLOSED_PIPE = 141  # 128 + SIGPIPE: the status a shell shows for `cat` whose reader left
 
 T = TypeVar("T")
 
@@ -62,6 +64,20 @@ def guarded(action: Callable[[], T]) -> T:
         raise fail(f"internal error (please report): {err}", EXIT_INTERNAL) from None
     except RummikubError as err:
         raise fail(str(err), EXIT_BAD_INPUT) from None
+
+
+@contextlib.contextmanager
+def closed_pipe_ends_quietly() -> Iterator[None]:
+    """The reader of the output gone (``rummikub batch FILE | head -1``): stop at once, quietly,
+    exit status 141, as ``cat`` and ``git`` end there (a shell shows them killed by SIGPIPE as 141).
+    Not 0: the output was cut short, and ``set -o pipefail`` should see it as it sees ``cat``'s;
+    not 1: that says bad input. Raising, not dying of the signal, lets the workers be stopped."""
+    try:
+        yield
+    except BrokenPipeError:
+        # Every write flushes (click.echo does, batch too), so Python's last flush at exit finds
+        # nothing left to write: no "Exception ignored ... BrokenPipeError" on stderr.
+        raise click.exceptions.Exit(EXIT_CLOSED_PIPE) from None
 
 
 def collect(results: Callable[[], Iterable[T]], length: int, label: str, show_eta: bool = False) -> tuple[list[T], bool]:

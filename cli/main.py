@@ -16,12 +16,14 @@ import click
 from cli.errors import (
     EXIT_BACKEND,
     EXIT_BAD_INPUT,
+    EXIT_CLOSED_PIPE,
     EXIT_ILLEGAL,
     EXIT_INTERNAL,
     EXIT_INTERRUPTED,
     EXIT_NOT_OPTIMAL,
     EXIT_OK,
     EXIT_UNPROVEN,
+    closed_pipe_ends_quietly,
     fail,
     guarded,
 )
@@ -66,6 +68,16 @@ class _LazyGroup(click.Group):
             module, name = _LAZY_COMMANDS[cmd_name].split(":")
             self.add_command(getattr(importlib.import_module(module), name), cmd_name)
         return super().get_command(ctx, cmd_name)
+
+    # Click would take a closed output pipe for an error, exit status 1; --help and the commands
+    # themselves write, so both the parsing and the running end as closed_pipe_ends_quietly says.
+    def make_context(self, *args: Any, **kwargs: Any) -> click.Context:
+        with closed_pipe_ends_quietly():
+            return super().make_context(*args, **kwargs)
+
+    def invoke(self, ctx: click.Context) -> Any:
+        with closed_pipe_ends_quietly():
+            return super().invoke(ctx)
 
 
 @click.group(
@@ -429,8 +441,8 @@ def main() -> None:
     except KeyboardInterrupt:
         click.echo("Interrupted.", err=True)
         sys.exit(EXIT_INTERRUPTED)
-    except BrokenPipeError:
-        sys.exit(EXIT_OK)
+    except BrokenPipeError:  # an error message to a closed pipe: nobody is there to read it
+        sys.exit(EXIT_CLOSED_PIPE)
     except OSError as err:  # the machine's, not a bug: standard output on a full disk, a dead terminal
         # Files are read and written with their names in the message: what is left is the output.
         if err.filename:

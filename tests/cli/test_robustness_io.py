@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from tests.interrupt import COMMAND
+from tests.paths import ROOT
 
 
 @pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs /dev/full")
@@ -55,3 +56,46 @@ def test_standard_input_closed_is_one_line() -> None:
 
 def _close_stdin() -> None:
     os.close(0)  # in the child, before the command starts: as `rummikub ... <&-` in a shell
+
+
+def _children(pid: int) -> set[int]:
+    """The live child processes of ``pid`` (Linux's /proc), none where it cannot be read."""
+    try:
+        return {int(c) for c in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()}
+    except OSError:
+        return set()
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_output_pipe_closed_early_ends_quietly_and_stops_the_workers(tmp_path: Path, jobs: str) -> None:
+    """`rummikub batch FILE | head -1`: the reader leaves after one line. The command stops with
+    the status a shell shows for `cat` there (141), says nothing (no error, no "Exception ignored
+    ... BrokenPipeError"), and stops its workers instead of answering the rest."""
+    positions = tmp_path / "many.jsonl"
+    positions.write_text('{"rack": "R1 R2 R3 B5 K5 O5", "table": ["R4 R5 R6"]}\n' * 5000)
+    process = subprocess.Popen(
+        [*COMMAND, "batch", str(positions), "--jobs", jobs], stdout=subprocess.PIPE, stderr=subprocess.PIPE
+    )
+    assert process.stdout is not None
+    assert process.stdout.readline().startswith(b'{"status": "optimal"')
+    workers = _children(process.pid)
+    process.stdout.close()
+    started = time.monotonic()
+    _, err = process.communicate(timeout=30)
+    assert (process.returncode, err) == (141, b"")
+    assert time.monotonic() - started < 5  # 5000 positions take a minute
+    if jobs == "2" and Path("/proc").is_dir():
+        assert len(workers) == 2
+        assert not {pid for pid in workers if Path(f"/proc/{pid}").exists()}, "workers left running"
+
+
+@pytest.mark.parametrize("args", [["solve", "puzzles/big-1.txt"], ["puzzles", "list"], ["--help"], ["play", "--help"]])
+def test_output_pipe_closed_before_any_output_ends_quietly(args: list[str]) -> None:
+    """Whatever the command (or its help) writes into a pipe nobody reads: 141, nothing said."""
+    read, write = os.pipe()
+    os.close(read)
+    try:
+        done = subprocess.run([*COMMAND, *args], stdout=write, stderr=subprocess.PIPE, timeout=60, cwd=ROOT)
+    finally:
+        os.close(write)
+    assert (done.returncode, done.stderr) == (141, b"")
