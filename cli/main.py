@@ -34,6 +34,7 @@ from cli.options import (
     explicit_rule_options,
     opened_override,
     output_options,
+    output_width,
     position_inputs,
     rule_options,
     rule_options_without,
@@ -148,9 +149,10 @@ def solve(
         click.echo(json.dumps(data))
     else:
         color = use_color(params)
-        text = render_solution(solution, color)
+        width = output_width()
+        text = render_solution(solution, color, width=width)
         if plan is not None:
-            text += "\n\n" + render_steps(plan)
+            text += "\n\n" + render_steps(plan, width)
         click.echo(text, color=color)
 
 
@@ -200,7 +202,7 @@ def check(
         click.echo(json.dumps(report.to_dict(params["show"])))
     else:
         color = use_color(params)
-        click.echo(render_check(report, params["show"], color), color=color)
+        click.echo(render_check(report, params["show"], color, output_width()), color=color)
     if not report.legal:
         ctx.exit(EXIT_ILLEGAL)
     if report.optimal is None:
@@ -250,7 +252,7 @@ def arrange(ctx: click.Context, /, table_file: str, heap: bool, **params: Any) -
         click.echo(json.dumps(result.to_dict(params["timing"])))
     else:
         color = use_color(params)
-        click.echo(render_arrangement(result, color), color=color)
+        click.echo(render_arrangement(result, color, output_width()), color=color)
 
 
 @cli.command(short_help="A hint for a position, from a nudge to the whole move.")
@@ -287,7 +289,7 @@ def hint(
         click.echo(json.dumps(found.to_dict()))
     else:
         color = use_color(params)
-        click.echo(render_hint(found, color), color=color)
+        click.echo(render_hint(found, color, width=output_width()), color=color)
 
 
 def _load_position(

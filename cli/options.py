@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 import os
+import shutil
 import sys
 from collections.abc import Callable
 from typing import Any, TypeVar
@@ -370,6 +371,18 @@ def color_wanted(asked: bool | None) -> bool:
 
 def on_terminal() -> bool:
     return sys.stdout.isatty()
+
+
+PIPED_WIDTH = 80  # text into a file or a pipe: the same bytes whatever the terminal
+MIN_WIDTH = 40  # a narrower terminal gets lines this wide, which it wraps itself
+
+
+def output_width() -> int:
+    """Columns for text meant for a person: at a terminal, its width (COLUMNS, when set, says
+    it), at least MIN_WIDTH; into a file or a pipe, always PIPED_WIDTH."""
+    if not on_terminal():
+        return PIPED_WIDTH
+    return max(shutil.get_terminal_size((PIPED_WIDTH, 24)).columns, MIN_WIDTH)
 
 
 def explicit_rule_options(ctx: click.Context, params: dict[str, Any]) -> dict[str, object]:

@@ -14,9 +14,25 @@ import click
 from click.core import ParameterSource
 
 from cli.errors import EXIT_BAD_INPUT, fail, guarded
-from cli.options import OutputPath, color_wanted, deal_options, explicit_rule_options, rule_options
+from cli.options import (
+    OutputPath,
+    color_wanted,
+    deal_options,
+    explicit_rule_options,
+    output_width,
+    rule_options,
+)
 from cli.prompt import Prompt
-from cli.render import commands_line, fit, render_hint, retrieved_text, tile_text, tiles_text, width_of
+from cli.render import (
+    commands_line,
+    fit,
+    fit_listing,
+    render_hint,
+    retrieved_text,
+    tile_text,
+    tiles_text,
+    width_of,
+)
 from cli.session import HumanTurn, Reply, seat_names
 from solver.game.editor import TIMER_RULES, TurnEditor, TurnTimer
 from solver.game.engine import Game, Match, RoundResult, TurnRecord, followed, kept_in_place
@@ -31,7 +47,6 @@ from solver.wording import count
 
 LEVELS = ("easy", "medium", "hard")
 HUMAN = 0  # the person plays seat 0: player 1
-WIDTH = 80  # every line play prints fits a terminal this wide
 
 
 @click.command("play", short_help="Play Rummikub at the terminal against AI players.")
@@ -130,7 +145,7 @@ def play(ctx: click.Context, /, **params: Any) -> None:
     names = seat_names(levels)
     ais = {seat: make_player(level) for seat, level in enumerate(levels, 1)}
     rule = TIMER_RULES[int(params["turn_time"])] if params["turn_time"] else None
-    screen = Screen(color, names)
+    screen = Screen(color, names, output_width())
     deal = config.describe_deal()
     rounds = f"; {params['rounds']} rounds" if params["rounds"] > 1 else ""
     screen.echo(f"Rummikub: you against {', '.join(names[1:])}; seed {seed}; rules {rules.describe()}{'; ' + deal if deal else ''}{rounds}.")
@@ -251,9 +266,9 @@ def _retrieved(record: TurnRecord, rules: RuleSet) -> tuple[Retrieved, ...]:
 
 
 class Screen:
-    """Everything ``play`` prints, within 80 columns."""
+    """Everything ``play`` prints, within ``width`` columns (the terminal's; 80 into a pipe)."""
 
-    def __init__(self, color: bool, names: list[str], width: int = WIDTH) -> None:
+    def __init__(self, color: bool, names: list[str], width: int = 80) -> None:
         self.color = color
         self.names = names
         self.width = width
@@ -262,8 +277,8 @@ class Screen:
         self.tables: list[list[list[Tile]]] = []
         self.pool_empty = False  # at the turn's start: a hint with no move then says to pass
 
-    def echo(self, text: str = "") -> None:
-        click.echo(fit(text, self.width), color=self.color)
+    def echo(self, text: str = "", hang: int = 4) -> None:
+        click.echo(fit(text, self.width, hang), color=self.color)
 
     def new_round(self) -> None:
         self.tables = [[]]  # the empty table you saw before anyone moved: a set laid since is new
@@ -317,7 +332,8 @@ class Screen:
                 label = f"*{number}" if changed and number in changed else str(number)
                 reason = why_invalid([t for t, _ in pieces], editor.rules)
                 note = f"   <- not valid: {reason}" if reason else ""
-                self.echo(f" {label:>{width + 1}}: {shown}{note}")
+                # A long set goes on under its first tile.
+                self.echo(f" {label:>{width + 1}}: {shown}{note}", hang=width + 3)
         s = editor.state
         if s.workspace:
             loose = " ".join(tile_text(t, own, self.color) for t, own in zip(s.workspace, s.own_loose))
@@ -338,12 +354,14 @@ class Screen:
             click.echo(fit(reply.message, self.width))
             return
         for part in reply.parts or (reply,):
-            if part.message:
+            if part.message and part.listing:
+                click.echo(fit_listing(part.message, self.width))
+            elif part.message:
                 self.echo(part.message)
             if part.hint is not None:
-                self.echo(render_hint(part.hint, self.color, numbers=True, pool_empty=self.pool_empty))
+                self.echo(render_hint(part.hint, self.color, True, self.pool_empty, self.width))
                 if part.commands and part.hint.level >= 3:
-                    click.echo(commands_line(part.commands))
+                    click.echo(commands_line(part.commands, self.width))
         if reply.show and reply.ended is None:
             self.state(editor)
 

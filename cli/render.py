@@ -85,6 +85,17 @@ def fit(text: str, width: int = 80, hang: int = 4) -> str:
     return "\n".join(out)
 
 
+def fit_listing(text: str, width: int = 80) -> str:
+    """A list of terms, each followed after two spaces or more by what it means, within ``width``
+    columns: a long meaning goes on under itself, not under the term."""
+    out = []
+    for line in text.split("\n"):
+        term = re.match(r"( *\S.*?  +)\S", line)
+        lead = len(line) - len(line.lstrip(" "))
+        out.append(fit(line, width, hang=len(term.group(1)) - lead if term else 4))
+    return "\n".join(out)
+
+
 def _joined_closings(words: list[str]) -> list[str]:
     """Words and gaps, a closing bracket or stop joined to the word before it (with the gap
     between): ``K8 ).`` breaks as one, never leaving ``).`` alone on a line."""
@@ -124,34 +135,34 @@ def set_text(s: PlacedSet, color: bool) -> str:
     return " ".join(tile_text(t, r, color) for t, r in zip(s.tiles, s.from_rack))
 
 
-def render_solution(solution: Solution, color: bool, title: bool = True) -> str:
+def render_solution(solution: Solution, color: bool, title: bool = True, width: int = 80) -> str:
     """The answer as text: the title (unless ``title`` is False), the move, the table after it
-    (each set's change named), retrieved jokers, what is left on the rack."""
+    (each set's change named), retrieved jokers, what is left on the rack; within ``width`` columns."""
     lines: list[str] = []
     pos = solution.position
     if pos.title and title:
-        lines.append(fit(" ".join(pos.title.split())))  # one paragraph, whatever the file held
+        lines.append(fit(" ".join(pos.title.split()), width))  # one paragraph, whatever the file held
     n, pts = solution.tiles_played, solution.points_played
     played = tiles_text(solution.played, color, from_rack=True)
     meld = " (initial meld)" if not pos.opened and n else ""
     if solution.status is Status.NO_MOVE:
-        lines.append(fit(f"No move: draw a tile{_meld_note(pos)}."))
+        lines.append(fit(f"No move: draw a tile{_meld_note(pos)}.", width))
     elif solution.status is Status.TIME_LIMIT:
         what = f"play {count(n, 'tile')} ({count(pts, 'point')}): {played}" if n else "no move found"
-        lines.append(fit(f"Time limit reached; best found, not proven optimal: {what}{meld}"))
+        lines.append(fit(f"Time limit reached; best found, not proven optimal: {what}{meld}", width))
     else:
-        lines.append(fit(f"Best move{meld}: play {count(n, 'tile')} ({count(pts, 'point')}): {played}"))
+        lines.append(fit(f"Best move{meld}: play {count(n, 'tile')} ({count(pts, 'point')}): {played}", width))
     if solution.table:
         lines.append("")
-        lines.append(f"Table after the move ({count(len(solution.table), 'set')}):")
-        lines += _noted_sets(solution.table, color)
+        lines.append(fit(f"Table after the move ({count(len(solution.table), 'set')}):", width))
+        lines += _noted_sets(solution.table, color, width)
     for r in solution.retrieved:
         old = tiles_text(pos.table[r.table_set - 1], color)
         new = set_text(solution.table[r.new_set - 1], color)
-        lines.append(fit(retrieved_text(r, f"table set {r.table_set} ({old})", new, color)))
+        lines.append(fit(retrieved_text(r, f"table set {r.table_set} ({old})", new, color), width))
     left = solution.rack_left
     lines.append("")
-    lines.append(fit(f"Left on your rack ({len(left)}): {tiles_text(left, color) if left else 'nothing'}"))
+    lines.append(fit(f"Left on your rack ({len(left)}): {tiles_text(left, color) if left else 'nothing'}", width))
     return "\n".join(lines)
 
 
@@ -174,8 +185,9 @@ def _meld_note(position: Position) -> str:
     return f" (this turn is the initial meld: new sets from your rack worth at least {worth})"
 
 
-def render_check(report: CheckReport, show: bool, color: bool) -> str:
-    """The verdict as the JSON gives it: legal or not (and why), what it plays, the optimum."""
+def render_check(report: CheckReport, show: bool, color: bool, width: int = 80) -> str:
+    """The verdict as the JSON gives it: legal or not (and why), what it plays, the optimum, within
+    ``width`` columns."""
     lines: list[str] = []
     best = report.best
     optimum = f"{count(best.tiles_played, 'tile')} ({count(best.points_played, 'point')})"
@@ -183,68 +195,68 @@ def render_check(report: CheckReport, show: bool, color: bool) -> str:
     the_best = "the best move" if report.proven else "the best move found within the time limit"
     if report.legal:
         n, pts = report.tiles_played, report.points_played
-        lines.append(f"Legal move: {count(n, 'tile')} ({count(pts, 'point')}) played.")
+        lines.append(fit(f"Legal move: {count(n, 'tile')} ({count(pts, 'point')}) played.", width))
         tiles_first = report.objective.value == "tiles"
         other, best_other = (pts, best.points_played) if tiles_first else (n, best.tiles_played)
         if report.optimal and other != best_other:
             # As good by the objective; the best move's tie-break (the other measure) goes further.
             unit = "tile" if tiles_first else "point"
             then = count(best_other, "point" if tiles_first else "tile")
-            lines.append(f"Optimal: no move plays more {unit}s; the best of them plays {then}.")
+            lines.append(fit(f"Optimal: no move plays more {unit}s; the best of them plays {then}.", width))
         elif report.optimal:
-            lines.append(f"Optimal: the best move also plays {optimum}.")
+            lines.append(fit(f"Optimal: the best move also plays {optimum}.", width))
         elif report.optimal is None:
-            lines.append(fit(f"As good as {the_best} ({optimum}), or better; not proven optimal."))
+            lines.append(fit(f"As good as {the_best} ({optimum}), or better; not proven optimal.", width))
         else:
             unit = "tile" if report.objective.value == "tiles" else "point"
-            lines.append(fit(f"Not optimal: {the_best} plays {optimum}, {count(report.missed, unit)} more."))
+            lines.append(fit(f"Not optimal: {the_best} plays {optimum}, {count(report.missed, unit)} more.", width))
     else:
-        lines.append(f"Illegal move ({count(len(report.violations), 'problem')}): it plays nothing.")
+        lines.append(fit(f"Illegal move ({count(len(report.violations), 'problem')}): it plays nothing.", width))
         for v in report.violations:
-            said = fit(f"  - {v.message}").split("\n")
+            said = fit(f"  - {v.message}", width).split("\n")
             tiles = f"[{tiles_text(v.tiles, color)}]" if v.tiles else ""
-            if tiles and width_of(f"{said[-1]} {tiles}") <= 80:
+            if tiles and width_of(f"{said[-1]} {tiles}") <= width:
                 said[-1] += f" {tiles}"
             elif tiles:
-                said += fit(f"      {tiles}", hang=1).split("\n")  # the tiles together, under the message
+                said += fit(f"      {tiles}", width, hang=1).split("\n")  # the tiles together, under the message
             lines += said
         if best.tiles_played:
             found = "" if report.proven else " found within the time limit"
-            lines.append(fit(f"The best legal move{found} plays {optimum}."))
+            lines.append(fit(f"The best legal move{found} plays {optimum}.", width))
         else:
             if report.proven:
-                lines.append(fit(f"No legal move plays a tile: draw one{_meld_note(report.position)}."))
+                lines.append(fit(f"No legal move plays a tile: draw one{_meld_note(report.position)}.", width))
             else:
-                lines.append("No legal move playing a tile was found within the time limit.")
+                lines.append(fit("No legal move playing a tile was found within the time limit.", width))
     if show:
         lines.append("")
-        lines.append(render_solution(best, color))
+        lines.append(render_solution(best, color, width=width))
     return "\n".join(lines)
 
 
-def render_arrangement(result: Arrangement, color: bool) -> str:
+def render_arrangement(result: Arrangement, color: bool, width: int = 80) -> str:
     placed = sum(len(s) for s in result.table)
     total = placed + len(result.take_back)
     lines = []
     n = len(result.take_back)
     if not result.optimal:  # a search the limit stopped proves nothing about what cannot be done
         if total and n == total:  # nothing found: no arrangement, no advice
-            return "Time limit reached before an arrangement was found (try a longer --time-limit)."
+            return fit("Time limit reached before an arrangement was found (try a longer --time-limit).", width)
         found = f"all {count(total, 'tile')} fit" if not n else f"take back {n} of {count(total, 'tile')}"
-        lines.append(fit(f"Time limit reached; best found, not proven the fewest to take back: {found}."))
+        lines.append(fit(f"Time limit reached; best found, not proven the fewest to take back: {found}.", width))
     elif not n:
-        lines.append(f"All {count(total, 'tile')} fit in {count(len(result.table), 'valid set')}.")
+        lines.append(fit(f"All {count(total, 'tile')} fit in {count(len(result.table), 'valid set')}.", width))
     else:
-        lines.append(f"No arrangement holds all {count(total, 'tile')}: take back {n} (the fewest possible).")
+        lines.append(fit(f"No arrangement holds all {count(total, 'tile')}: take back {n} (the fewest possible).", width))
     if result.lines and not result.heap:
-        lines.append(f"Lines kept as they were: {len(result.kept_lines)} of {len(result.lines)}.")
+        lines.append(fit(f"Lines kept as they were: {len(result.kept_lines)} of {len(result.lines)}.", width))
     if result.table:
         lines.append("")
     for s in result.table:
-        lines.append(fit(f"  {tiles_text(s, color)}"))
+        lines.append(fit(f"  {tiles_text(s, color)}", width))
     if result.take_back:
         lines.append("")
-        lines.append(fit(f"Take back: {tiles_text(result.take_back, color)}"))
+        lines.append(fit(f"Take back: {tiles_text(result.take_back, color)}", width))
     return "\n".join(lines)
 
 
@@ -264,47 +276,48 @@ def _noted_sets(table: Sequence[PlacedSet], color: bool, width: int = 80) -> lis
     return out
 
 
-def render_steps(plan: Plan) -> str:
+def render_steps(plan: Plan, width: int = 80) -> str:
     if not plan.steps:
         return "Steps: none (no tile is played)."
-    lines = [f"Steps ({count(plan.tiles_moved, 'table tile')} moved to another set):"]
-    lines += [fit(f"  {n}. {step}") for n, step in enumerate(plan.steps, 1)]
+    lines = [fit(f"Steps ({count(plan.tiles_moved, 'table tile')} moved to another set):", width)]
+    lines += [fit(f"  {n}. {step}", width) for n, step in enumerate(plan.steps, 1)]
     return "\n".join(lines)
 
 
-def render_hint(found: Hint, color: bool, numbers: bool = False, pool_empty: bool = False) -> str:
+def render_hint(found: Hint, color: bool, numbers: bool = False, pool_empty: bool = False, width: int = 80) -> str:
     """A hint: how much (1); with which tiles and table sets (2); the steps (3). ``numbers``: name
     the table sets by their numbers too (as ``play`` shows them); ``pool_empty``: in a game whose
-    pool is empty no move means passing, not drawing."""
+    pool is empty no move means passing, not drawing. Within ``width`` columns."""
     best = found.solution
     n = best.tiles_played
     unproven = best.status is Status.TIME_LIMIT
     if not n:
         if unproven:  # a search the limit stopped proves nothing: never a false "no move"
-            return "Time limit reached before a move was found: no hint (try a longer --time-limit)."
+            return fit("Time limit reached before a move was found: no hint (try a longer --time-limit).", width)
         if pool_empty:
-            return fit(f"No move this turn: pass ('draw': the pool is empty){_meld_note(best.position)}.")
-        return fit(f"No move this turn: draw a tile{_meld_note(best.position)}.")
-    lines = [f"You can play {count(n, 'tile')} ({count(best.points_played, 'point')})."]
+            return fit(f"No move this turn: pass ('draw': the pool is empty){_meld_note(best.position)}.", width)
+        return fit(f"No move this turn: draw a tile{_meld_note(best.position)}.", width)
+    lines = [fit(f"You can play {count(n, 'tile')} ({count(best.points_played, 'point')}).", width)]
     if unproven:
         lines = [
             fit(
                 f"You can play at least {count(n, 'tile')} ({count(best.points_played, 'point')}):"
-                " the time limit stopped the search before it proved more impossible."
+                " the time limit stopped the search before it proved more impossible.",
+                width,
             )
         ]
     if found.level >= 2:
-        lines.append(fit(f"Use your {tiles_text(best.played, color)}."))
+        lines.append(fit(f"Use your {tiles_text(best.played, color)}.", width))
         if found.involved:
             shown = [tiles_text(s, color) for s in found.involved]
             if numbers:
                 shown = [f"set {i + 1} ({text})" for i, text in zip(found.involved_at, shown)]
-            lines.append(fit(f"Table sets involved: {'; '.join(shown)}."))
+            lines.append(fit(f"Table sets involved: {'; '.join(shown)}.", width))
         else:
             lines.append("No table set needs to change.")
     if found.level >= 3:
         lines.append("")
-        lines.append(render_steps(found.plan))
+        lines.append(render_steps(found.plan, width))
     return "\n".join(lines)
 
 
@@ -322,7 +335,8 @@ def commands_line(commands: Sequence[str], width: int = 80) -> str:
     one = f"To do it, type: {'; '.join([*commands, 'done'])}"
     if len(lines) == 1 and len(one) <= width:
         return one
-    return "To do it, type these lines (or all of them as one):\n" + "\n".join(f"  {line}" for line in lines)
+    head = fit("To do it, type these lines (or all of them as one):", width)
+    return "\n".join([head, *(f"  {line}" for line in lines)])
 
 
 def render_puzzle(puzzle: Puzzle, answer: Solution | None = None) -> str:

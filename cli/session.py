@@ -147,6 +147,7 @@ class Reply:
     timed_out: bool = False
     commands: tuple[str, ...] = ()  # a hint's answer as commands to type
     parts: tuple[Reply, ...] = ()  # several commands on one line: what each said (``message`` all of it)
+    listing: bool = False  # the message is a list of terms and what they do (the help)
 
 
 class HumanTurn:
@@ -256,7 +257,7 @@ class HumanTurn:
                     typed = (*(["reset"] if editor.changed else []), *map(as_typed, commands))
             return Reply(hint=found, commands=typed)
         if name == "help":
-            return Reply(help_text())
+            return Reply(help_text(), listing=True)
         if name == "show":
             return Reply(show=True)
         return Reply("left the game", quit=True)

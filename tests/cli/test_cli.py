@@ -1225,3 +1225,53 @@ def test_a_lone_surrogate_in_json_is_bad_input_not_an_internal_error(tmp_path: P
     first, second = batch.stdout.splitlines()
     assert json.loads(first)["tiles_played"] == 3
     assert json.loads(second) == {"line": 2, "error": "line 2: \\udc00 is half a character (a lone UTF-16 surrogate), not text"}
+
+
+# --------------------------------------------------------------------------- the terminal's width
+
+
+def _words_of(text: str) -> list[str]:
+    return click.unstyle(text).split()
+
+
+@pytest.mark.parametrize("color", ["--no-color", "--color"])
+def test_text_output_fits_the_terminals_width_and_a_pipe_keeps_80(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, color: str
+) -> None:
+    """solve, check, hint and arrange: at a terminal within its width (COLUMNS; 40 at least),
+    broken only between words; into a pipe the same 80-column bytes whatever COLUMNS says."""
+    from cli.render import width_of
+
+    big = str(paths.ROOT / "puzzles" / "big-2.txt")
+    answer = tmp_path / "answer.txt"
+    answer.write_text("K1 K2 K3 K4 K5 K6 K7 K8 K9 K10 K11 K12 K13 B1 B2 B3 B4 B5 B6 B7 B8 B9 B10 B11 B12 B13\nR5 R6\n")
+    table = tmp_path / "table.txt"
+    table.write_text("R1 R2 R3 R4 R5 R6 R7 R8 R9 R10 R11 R12 R13 K7 B7 O7 O8 O9 O10 O11 O12 O13 B1 B2 B3 B4 B5\n")
+    commands = [
+        ["solve", big, "--steps"],
+        ["check", big, "--answer", str(answer), "--show"],
+        ["hint", big, "--level", "3"],
+        ["arrange", str(table), "--heap"],
+    ]
+    def run(args: list[str], columns: str | None, terminal: bool) -> str:
+        monkeypatch.setattr("cli.options.on_terminal", lambda: terminal)
+        done = CliRunner().invoke(cli, [*args, color], env={"COLUMNS": columns}, color=True)
+        assert done.exit_code in (0, 6), (args, done.output)  # 6: check's answer is illegal
+        return done.stdout
+
+    saved = 0
+    for args in commands:
+
+        piped = run(args, None, terminal=False)
+        assert max(map(width_of, piped.splitlines())) <= 80
+        assert run(args, "50", terminal=False) == piped
+        for columns, fits in (("50", 50), ("64", 64), ("30", 40)):
+            shown = run(args, columns, terminal=True)
+            assert max(map(width_of, shown.splitlines())) <= fits, (args, columns, shown)
+            assert _words_of(shown) == _words_of(piped), (args, columns)
+            for line in shown.splitlines():  # a coloured tile whole on its line
+                assert line.count("\x1b[0m") == len([m for m in line.split("\x1b[") if m.startswith("38;5")])
+        wide = run(args, "160", terminal=True)
+        assert _words_of(wide) == _words_of(piped) and len(wide.splitlines()) <= len(piped.splitlines()), args
+        saved += len(piped.splitlines()) - len(wide.splitlines())
+    assert saved > 0 or color == "--no-color"  # the room used: lines of coloured tiles no longer wrap

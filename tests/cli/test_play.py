@@ -9,10 +9,12 @@ every turn is legal and ``analyze`` finds every move of the scripted player best
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from pathlib import Path
 from typing import Any
 
+import click
 import pytest
 from click.testing import CliRunner, Result
 
@@ -521,7 +523,7 @@ def test_sixty_seconds_take_back_broken_sets_and_draw_three() -> None:
 # --------------------------------------------------------------------------- the screen, at 80 columns
 
 
-def _screen_lines(capsys: pytest.CaptureFixture[str], color: bool) -> list[str]:
+def _screen_lines(capsys: pytest.CaptureFixture[str], color: bool, width: int = 80) -> list[str]:
     """Everything play prints in a worst case: four players, a 14-tile rack of two-digit tiles,
     a long run, invalid sets with long reasons, a workspace, an AI's many steps, a level-3 hint
     with its commands, and a club round's end."""
@@ -539,7 +541,7 @@ def _screen_lines(capsys: pytest.CaptureFixture[str], color: bool) -> list[str]:
     game.racks[0] = sorted(full("O13 B13 R13 K13 O12 B12 R12 K12 O11 B11 R11 K11 O10 J"))
     game.table = [full("K1-13"), full("B1-13"), full("R10 B10 K10")]
     game.turn, game.seat, game.opened[0] = 123, 0, False
-    screen = Screen(color, seat_names(["medium", "medium", "medium"]))
+    screen = Screen(color, seat_names(["medium", "medium", "medium"]), width)
     turn = HumanTurn(game)
     screen.turn_start(game, turn.editor, round_number=100)
     for line in ("take 1 K2 K4 K6 K8", "move 2 B1 B13 new", "lay O13 O12 O11 O10 K13 K12"):
@@ -578,6 +580,69 @@ def test_the_screen_fits_80_columns(capsys: pytest.CaptureFixture[str], color: b
     # A coloured tile is never cut: every escape sequence opened on a line is closed on it.
     for line in lines:
         assert line.count("\x1b[0m") == len([m for m in line.split("\x1b[") if m.startswith("38;5")])
+
+
+def _words(lines: list[str]) -> list[str]:
+    """The words of the text, however it was wrapped (a hint's commands however they were grouped)."""
+    text = " ".join(click.unstyle("\n".join(lines)).split())
+    text = text.replace("To do it, type these lines (or all of them as one):", "To do it, type:")
+    return [word.rstrip(";") for word in text.split()]  # commands on one line or on several
+
+
+@pytest.mark.parametrize("color", [False, True])
+@pytest.mark.parametrize("width", [40, 60, 120])
+def test_the_screen_fits_the_width_it_is_given(capsys: pytest.CaptureFixture[str], color: bool, width: int) -> None:
+    """Every line within the width, broken only between words: the same words in the same order
+    as at 80 columns, a coloured tile never cut, no bracket or stop alone at a line's start."""
+    from cli.render import width_of
+
+    lines = _screen_lines(capsys, color, width)
+    assert [line for line in lines if width_of(line) > width] == []
+    assert _words(lines) == _words(_screen_lines(capsys, color))
+    for line in lines:
+        assert line.count("\x1b[0m") == len([m for m in line.split("\x1b[") if m.startswith("38;5")])
+        assert click.unstyle(line).strip()[:1] not in (")", ".", ",", ";", "]")
+        assert click.unstyle(line).count("[") == click.unstyle(line).count("]")  # [R7]: a tile laid from the rack
+    if width > 80:  # the room is used: the long run and the rack on one line each
+        assert any(width_of(line) > 80 for line in lines)
+    # The sets' tiles go on under their first tile when a set is longer than the line.
+    at = next(i for i, line in enumerate(lines) if re.match(r"^ +\*?1: +K1 ", click.unstyle(line)))
+    column = len(lines[at].split(": ", 1)[0]) + 2  # the label is plain text; a tile may be coloured
+    follow = lines[at + 1]
+    wrapped = not re.match(r"^ +\*?\d+: ", click.unstyle(follow))
+    assert wrapped or width > 40  # at 40 columns K1 to K13 take two lines
+    if wrapped:
+        assert len(follow) - len(follow.lstrip(" ")) == column and click.unstyle(follow).strip().startswith("K")
+
+
+def _play_at(width: int | None, monkeypatch: pytest.MonkeyPatch, terminal: bool) -> str:
+    """A game's screen through the command, COLUMNS set to ``width``, stdout a terminal or not."""
+    monkeypatch.setattr("cli.options.on_terminal", lambda: terminal)
+    env = {"COLUMNS": str(width) if width else None}
+    script = ["help", "hint 3", "draw", "draw", "draw", "quit"]
+    result = CliRunner().invoke(
+        cli, ["play", "--no-color", "--seed", "7", "--opponents", "hard,medium,easy"], input="\n".join(script), env=env
+    )
+    assert result.exit_code == 0, result.output
+    return result.stdout.replace("\n> ", "\n")  # the prompt: the scripted lines are not echoed
+
+
+def test_play_fits_the_terminals_width(monkeypatch: pytest.MonkeyPatch) -> None:
+    """At a terminal, play formats for its width (COLUMNS says it here), down to 40 columns; into
+    a pipe always for 80, whatever COLUMNS says, so files and tests stay as they are."""
+    from cli.render import width_of
+
+    piped = _play_at(None, monkeypatch, terminal=False)
+    assert 70 < max(map(width_of, piped.splitlines())) <= 80
+    assert _play_at(60, monkeypatch, terminal=False) == piped
+    assert _play_at(80, monkeypatch, terminal=True) == piped
+    for width, fits in ((60, 60), (120, 120), (20, 40)):  # below 40 columns: formatted for 40
+        shown = _play_at(width, monkeypatch, terminal=True).splitlines()
+        assert max(map(width_of, shown)) <= fits and _words(shown) == _words(piped.splitlines()), width
+    at_60 = _play_at(60, monkeypatch, terminal=True)
+    assert "Not opened yet: lay new sets from your rack worth at least\n    30 points." in at_60
+    # The help's meanings go on under themselves, not under the commands.
+    assert "  lay TILES          a new set (tiles from the workspace\n                     first, then" in at_60
 
 
 # --------------------------------------------------------------------------- set numbers stay put
