@@ -115,26 +115,22 @@ def written_problems(position: Position, new_table: Sequence[Sequence[Tile]]) ->
 
 
 def joker_problems(position: Position, new_table: Sequence[Sequence[Tile]]) -> list[JokerProblem]:
-    """Why no account exists (empty if one does), most basic reason first."""
+    """Why no account exists (empty if one does): the most basic rule broken, and every table
+    joker that breaks it where that can be told joker by joker (each one moved without its tile).
+
+    A joker in an invalid set stands for nothing yet: it is taken to stand for whatever would let
+    the move pass, so that only what holds however the set is mended is said.
+    """
     rules = position.rules
     if rules.joker_rules is JokerRules.FREE or not any(t.is_joker for s in position.table for t in s):
         return []
-    if not all(is_valid(s, rules) for s in new_table if JOKER in s):
-        return []  # invalid sets are reported on their own; jokers can't be read in them
-    search = _Search(position, new_table)
-    if search.run() is not None:
-        return []
-    if search.run(another=False, hosting=False, locks=False) is None:
-        return [search.moved_problem()]
-    if search.run(hosting=False, locks=False) is None:
-        return [search.returned_problem()]
-    if search.run(locks=False) is None:
-        return [search.hosting_problem()]
-    return [search.locked_problem()]
+    return _Search(position, new_table, unread=True).diagnosis()
 
 
 class _Search:
-    def __init__(self, position: Position, new_table: Sequence[Sequence[Tile]]) -> None:
+    def __init__(self, position: Position, new_table: Sequence[Sequence[Tile]], unread: bool = False) -> None:
+        """``unread``: the jokers of invalid sets may stand for any tile (otherwise such a set has
+        no reading and no account exists)."""
         self.position = position
         self.rules = position.rules
         self.new_table = [list(s) for s in new_table]
@@ -144,6 +140,7 @@ class _Search:
         ]
         self.own = [numbered(s) for _, s, _ in self.before]
         self.after_sets = [i for i, s in enumerate(self.new_table) if JOKER in s]
+        self.unread = {i for i in self.after_sets if unread and not is_valid(self.new_table[i], self.rules)}
         self.kinds = [numbered(s) for s in self.new_table]
         after = Counter(t for s in self.new_table for t in s)
         self.real_after = Counter({t: n for t, n in after.items() if not t.is_joker})
@@ -162,9 +159,7 @@ class _Search:
         whose jokers stand for what their written order says (an answer as a player writes it)."""
         hosting = hosting and self.rules.joker_retrieval is Retrieval.OFFICIAL
         locks = locks and self.rules.joker_rules is JokerRules.LOCKED
-        options = [
-            (written_assignments if i in written else assignments)(self.new_table[i], self.rules) for i in self.after_sets
-        ]
+        options = [self._declarations(i, i in written) for i in self.after_sets]
         for readings in product(*(r for _, _, r in self.before)):
             roles = [(k, role) for k, reading in enumerate(readings) for role in reading.roles]
             groups = {k for k, reading in enumerate(readings) if reading.kind is Kind.GROUP}
@@ -178,12 +173,22 @@ class _Search:
                                 for (owner, role), (j, t, stays) in zip(roles, fate)
                                 if not stays
                             ),
-                            tuple(zip(self.after_sets, declared)),
+                            tuple(
+                                (i, tuple(t for t in d if t is not None))
+                                for i, d in zip(self.after_sets, declared)
+                                if i not in self.unread  # an unread set declares nothing yet
+                            ),
                         )
         return None
 
+    def _declarations(self, i: int, written: bool) -> tuple[tuple[Tile | None, ...], ...]:
+        """What the jokers of set ``i`` after the move may stand for; None: any tile (an unread set)."""
+        if i in self.unread:
+            return ((None,) * self.new_table[i].count(JOKER),)
+        return (written_assignments if written else assignments)(self.new_table[i], self.rules)
+
     def _fates(
-        self, roles: list[tuple[int, Role]], slots: list[tuple[int, Tile]], groups: set[int]
+        self, roles: list[tuple[int, Role]], slots: list[tuple[int, Tile | None]], groups: set[int]
     ) -> Iterator[list[tuple[int, Tile, bool]]]:
         """Each role: the joker slot it lies in, and its tile: the one it declares there (it
         stays) or the real tile retrieving it. Staying is tried first; retrieving tiles are no
@@ -205,7 +210,7 @@ class _Search:
                 mark = {(owner, t)} if owner in groups else set()
                 taken.update(mark)
                 for j, (_, declared) in enumerate(slots):
-                    if j not in used and declared == t:
+                    if j not in used and declared in (t, None):
                         used.add(j)
                         fate.append((j, t, True))
                         yield from extend(k + 1)
@@ -228,7 +233,7 @@ class _Search:
     def _holds(
         self,
         roles: list[tuple[int, Role]],
-        slots: list[tuple[int, Tile]],
+        slots: list[tuple[int, Tile | None]],
         fate: list[tuple[int, Tile, bool]],
         another: bool,
         hosting: bool,
@@ -336,36 +341,53 @@ class _Search:
 
     # Diagnoses: which rule fails, in words a player can act on.
 
-    def moved_problem(self) -> JokerProblem:
-        lost: list[tuple[int, Role]] = []
+    def diagnosis(self) -> list[JokerProblem]:
+        """The most basic rule no account keeps (empty if there is an account): the rules are
+        dropped one by one, the last first."""
+        if self.run() is not None:
+            return []
+        if self.run(another=False, hosting=False, locks=False) is None:
+            return self.moved_problems()
+        if self.run(hosting=False, locks=False) is None:
+            return [self.returned_problem()]
+        if self.run(locks=False) is None:
+            return [self.hosting_problem()]
+        return [self.locked_problem()]
+
+    def moved_problems(self) -> list[JokerProblem]:
+        """Each table joker that neither keeps its tile nor has it on the table: one problem per
+        role (jokers of one group standing for the same colours together)."""
+        lost: Counter[tuple[int, Role]] = Counter()
         for i, written, readings in self.before:
             core = set(numbered(written))
-            declared = {
-                t
-                for j in self.after_sets
-                if core & set(self.new_table[j])
-                for d in assignments(self.new_table[j], self.rules)
-                for t in d
-            }
+            homes = [j for j in self.after_sets if core & set(self.new_table[j])]
+            declared = {t for j in homes for d in self._declarations(j, False) for t in d}
+            if None in declared:  # an unread set holding its tiles might keep its jokers
+                continue
             for role in readings[0].roles:
                 if not (set(role.options) & declared) and not any(self.real_after[t] for t in role.options):
-                    lost.append((i, role))
+                    lost[i, role] += 1
         if not lost:
-            i, _, readings = self.before[0]
-            lost = [(i, r) for r in readings[0].roles]
-            what = ", ".join(f"{r} (table set {i})" for i, r in lost)
-            return JokerProblem(
-                "joker_moved",
-                f"the table jokers standing for {what} cannot all keep their tiles or be replaced by them",
-                (JOKER,),
+            what = ", ".join(f"{r} (table set {i})" for i, _, readings in self.before for r in readings[0].roles)
+            return [
+                JokerProblem(
+                    "joker_moved",
+                    f"the table jokers standing for {what} cannot all keep their tiles or be replaced by them",
+                    (JOKER,),
+                )
+            ]
+        out = []
+        for (i, role), n in lost.items():
+            jokers = "joker standing" if n == 1 else f"{n} jokers standing"
+            tiles = " or ".join(str(t) for t in role.options)
+            out.append(
+                JokerProblem(
+                    "joker_moved",
+                    f"{jokers} for {role} (table set {i}) moved without being replaced by {tiles}",
+                    (JOKER,) * n + role.options,
+                )
             )
-        i, role = lost[0]
-        tiles = " or ".join(str(t) for t in role.options)
-        return JokerProblem(
-            "joker_moved",
-            f"joker standing for {role} (table set {i}) moved without being replaced by {tiles}",
-            (JOKER, *role.options),
-        )
+        return out
 
     def returned_problem(self) -> JokerProblem:
         """A joker could only be retrieved back into a set holding its old set's tiles."""

@@ -66,6 +66,81 @@ def test_an_invalid_set_elsewhere_does_not_hide_the_joker_rules() -> None:
     assert [v.code for v in report.violations] == ["invalid_set", "joker_retrieval"]
 
 
+HOSTED_BY_ONE = (
+    "retrieved joker played with only one rack tile in its new set"
+    " (official retrieval: a new set with at least two tiles from the rack)"
+)
+LOCKED_R3 = (
+    "table set 1 'R3 R4 R5 R6 J' holds a joker and may only grow until it is retrieved"
+    " (joker-rules=locked): R3 left it"
+)
+
+
+@pytest.mark.parametrize(
+    ("table", "rack", "answer", "modes", "said"),
+    [
+        # R5 retrieved the joker, which went into 'B7 J' (too short): one rack tile beside it is
+        # too few under official retrieval however the set is mended; club asks no more.
+        (["R4 J R6", "K1 K2 K3"], "R5 B7", ["R4 R5 R6", "B7 J", "K1 K2 K3"], ["strict", "locked"],
+         ["set 2 'B7 J' is invalid", HOSTED_BY_ONE]),
+        (["R4 J R6", "K1 K2 K3"], "R5 B7", ["R4 R5 R6", "B7 J", "K1 K2 K3"], ["strict/club", "locked/club"],
+         ["set 2 'B7 J' is invalid"]),
+        # The joker left R4 and R6 for 'B7 J' and no R5 took its place: whatever 'B7 J' becomes.
+        (["R4 J R6", "K1 K2 K3"], "R5 B7", ["R4 R6", "B7 J", "K1 K2 K3"], ["strict", "strict/club", "locked"],
+         ["set 1 'R4 R6' is invalid", "set 2 'B7 J' is invalid",
+          "joker standing for R5 (table set 1) moved without being replaced by R5"]),
+        # Both jokers left their sets unreplaced: each is said, in table order.
+        (["R4 J R6", "K1 J K3"], "B7 O7 K7", ["R4 R6 K1 K3", "B7 O7 K7 J J"], ["strict", "locked/club"],
+         ["set 1 'R4 R6 K1 K3' is invalid", "set 2 'B7 O7 K7 J J' is invalid",
+          "joker standing for R5 (table set 1) moved without being replaced by R5",
+          "joker standing for K2 (table set 2) moved without being replaced by K2"]),
+        # The joker is still beside R4 and R6: mended, the set may well keep it as R5. Nothing said.
+        (["R4 J R6", "K1 K2 K3"], "R5 B7", ["R4 J R6 B7", "K1 K2 K3"], ["strict", "strict/club", "locked"],
+         ["set 1 'R4 J R6 B7' is invalid"]),
+        # R3 left the locked set for a group of 3s, whatever becomes of the invalid rest (strict
+        # jokers allow the split).
+        (["R3 R4 R5 R6 J", "K1 K2 K3 K4"], "B3 O3 B9", ["K1 K2 K3 K4", "R4 R5 R6 J B9", "R3 B3 O3"],
+         ["locked", "locked/club"], ["set 2 'R4 R5 R6 J B9' is invalid", LOCKED_R3]),
+        (["R3 R4 R5 R6 J", "K1 K2 K3 K4"], "B3 O3 B9", ["K1 K2 K3 K4", "R4 R5 R6 J B9", "R3 B3 O3"],
+         ["strict", "strict/club"], ["set 2 'R4 R5 R6 J B9' is invalid"]),
+    ],
+)
+def test_an_invalid_set_holding_a_joker_does_not_hide_the_joker_rules(
+    table: list[str], rack: str, answer: list[str], modes: list[str], said: list[str]
+) -> None:
+    """What can be told of a joker in an invalid set is said (each reason once, in a stable order:
+    the sets first, then the jokers in table order); what depends on how the set is mended is not."""
+    for mode in modes:
+        jokers, _, retrieval = mode.partition("/")
+        rules = RuleSet.from_options({"joker-rules": jokers, "joker-retrieval": retrieval or "official"})
+        report = check_answer(Position.from_strings(rack, table, rules=rules), sets(*answer))
+        messages = [v.message for v in report.violations]
+        assert len(messages) == len(said), (mode, messages)
+        assert all(m.startswith(s) for m, s in zip(messages, said)), (mode, messages)
+
+
+@pytest.mark.parametrize("retrieval", ["official", "club"])
+def test_cli_an_invalid_set_holding_a_joker_does_not_hide_the_joker_rules(tmp_path: Path, retrieval: str) -> None:
+    rack = write(tmp_path, "rack.txt", "R5 B7\n")
+    table = write(tmp_path, "table.txt", "R4 J R6\nK1 K2 K3\n")
+    answer = write(tmp_path, "answer.txt", "R4 R5 R6\nB7 J\nK1 K2 K3\n")
+    args = ["check", "--rack", rack, "--table", table, "--answer", answer, "--joker-rules", "strict"]
+    result = CliRunner().invoke(cli, [*args, "--joker-retrieval", retrieval])
+    assert result.exit_code == EXIT_ILLEGAL and result.stderr == ""
+    invalid = "  - set 2 'B7 J' is invalid: too short: 2 tiles, a set needs at least 3 [B7 J]"
+    if retrieval == "club":
+        assert result.stdout.splitlines()[:2] == ["Illegal move (1 problem): it plays nothing.", invalid]
+        return
+    assert result.stdout.splitlines()[:4] == [
+        "Illegal move (2 problems): it plays nothing.",
+        invalid,
+        "  - retrieved joker played with only one rack tile in its new set (official",
+        "      retrieval: a new set with at least two tiles from the rack) [J]",
+    ]
+    data = json.loads(CliRunner().invoke(cli, [*args, "--json"]).stdout)
+    assert [v["code"] for v in data["violations"]] == ["invalid_set", "joker_retrieval"]
+
+
 def test_a_tile_from_nowhere_does_not_hide_the_joker_rules() -> None:
     """K12 is on neither the table nor the rack, and the joker of R6 J R8 R9 went back into its own
     set, R7 in its place: both are said."""
