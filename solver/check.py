@@ -13,7 +13,7 @@ from typing import Any
 
 from solver.melds import why_invalid
 from solver.position import Position
-from solver.solution import Objective, Solution, Status
+from solver.solution import Objective, Shortfall, Solution, Status
 from solver.solve import SolveOptions, solve
 from solver.tiles import Tile, points
 from solver.validator import Violation, played_tiles, validate
@@ -61,9 +61,7 @@ class CheckReport:
     def missed(self) -> int:
         """How far short of the optimum (of the best move found, if unproven), in the chosen
         objective's unit; 0 when as good (an unproven search may have found less than the answer)."""
-        if self.objective is Objective.TILES:
-            return max(self.best.tiles_played - self.tiles_played, 0)
-        return max(self.best.points_played - self.points_played, 0)
+        return Shortfall.of(self.best, self.tiles_played, self.points_played).missed(self.objective)
 
     def violation_sets(self) -> tuple[tuple[int, ...], ...]:
         """For each violation, the sets of the answer it is about (indices from 0), so that a

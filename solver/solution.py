@@ -108,6 +108,25 @@ class Solution:
         return data
 
 
+@dataclass(frozen=True, slots=True)
+class Shortfall:
+    """How far a move falls short of the best move, in tiles and in points: what ``check`` and
+    game analysis both measure a move by. Either may be negative (a move the best by tiles beats
+    in tiles may lay more points; an unproven best may be beaten)."""
+
+    tiles: int
+    points: int
+
+    @classmethod
+    def of(cls, best: Solution, tiles: int, points: int) -> Shortfall:
+        """The shortfall of a move playing ``tiles`` tiles worth ``points`` beside ``best``."""
+        return cls(best.tiles_played - tiles, best.points_played - points)
+
+    def missed(self, objective: Objective) -> int:
+        """What the move missed in the objective's unit: 0 when it is as good or better."""
+        return max(self.tiles if objective is Objective.TILES else self.points, 0)
+
+
 def describe_table(
     position: Position, sets: Sequence[Sequence[Tile]], played: Sequence[Tile]
 ) -> tuple[PlacedSet, ...]:

@@ -33,7 +33,7 @@ from solver.files import shown_path
 from solver.game.engine import TurnRecord
 from solver.game.records import GameRecord, read_record
 from solver.position import Position
-from solver.solution import Objective, PlacedSet, SetChange, Solution
+from solver.solution import Objective, PlacedSet, SetChange, Shortfall, Solution
 from solver.solve import SolveOptions, solve
 from solver.tiles import Tile, points, table_as_lists
 from solver.validator import Violation, validate
@@ -111,18 +111,25 @@ class TurnAnalysis:
         return self.best.points_played
 
     @property
+    def shortfall(self) -> Shortfall:
+        """Against the optimum; a move that does not count as none played."""
+        if not self.counts:
+            return Shortfall.of(self.best, 0, 0)
+        return Shortfall.of(self.best, self.played_tiles, self.played_points)
+
+    @property
     def tiles_missed(self) -> int:
-        return self.optimal_tiles - (self.played_tiles if self.counts else 0)
+        return self.shortfall.tiles
 
     @property
     def points_missed(self) -> int:
         """Can be negative: the tiles optimum may lay fewer points than a shorter move did."""
-        return self.optimal_points - (self.played_points if self.counts else 0)
+        return self.shortfall.points
 
     @property
     def missed(self) -> int:
         """What the label is measured in: tiles or points missed (a move that does not count, as none played)."""
-        return max(self.tiles_missed if self.objective is Objective.TILES else self.points_missed, 0)
+        return self.shortfall.missed(self.objective)
 
     @property
     def reason(self) -> str:

@@ -15,8 +15,8 @@ from cli.main import cli
 from solver.check import check_answer
 from solver.position import Position
 from solver.rules import RuleSet
-from solver.solution import Objective, Solution, Status
-from solver.solve import SolveOptions
+from solver.solution import Objective, Shortfall, Solution, Status
+from solver.solve import SolveOptions, solve
 from solver.tiles import Tile, parse_token
 
 
@@ -174,6 +174,17 @@ def test_violation_sets_mark_the_sets_each_violation_is_about() -> None:
     assert [(v.code, m) for v, m in zip(report.violations, report.violation_sets())] == [
         ("table_tile_missing", ())
     ]
+
+
+def test_shortfall_is_measured_against_the_best_move_by_tiles_and_points() -> None:
+    """What check's report and game analysis both judge a move by (solver.solution.Shortfall)."""
+    best = solve(POSITION)  # 3 tiles, 19 points
+    short = Shortfall.of(best, 1, 25)
+    assert (short.tiles, short.points) == (2, -6)  # fewer tiles, more points: negative is kept
+    assert (short.missed(Objective.TILES), short.missed(Objective.POINTS)) == (2, 0)
+    assert Shortfall.of(best, 0, 0).missed(Objective.POINTS) == 19
+    report = check_answer(POSITION, sets("R4 J R6 R5", "K1 K2 K3"), SolveOptions(Objective.POINTS))
+    assert report.missed == Shortfall.of(report.best, 1, 5).missed(Objective.POINTS) == 14
 
 
 def test_no_move_is_optimal_when_nothing_can_be_played() -> None:
