@@ -79,7 +79,10 @@ def validate(position: Position, new_table: Sequence[Sequence[Tile]], as_written
         )
     if not position.opened and (played or rearranged):
         out += _initial_meld_violations(position, new_table, played - extra, as_written)
-    if not missing:  # tiles from nowhere are said above; the jokers are judged as if they were there
+    # Tiles from nowhere are said above; the jokers are judged as if they were there. A tile gone
+    # from a set with jokers (or a joker gone) leaves them nothing certain to judge by.
+    joker_sets = Counter(t for s in position.table if JOKER in s for t in s)
+    if not missing & joker_sets:
         out += [Violation(p.code, p.message, p.tiles, p.sets) for p in joker_problems(position, new_table)]
     if as_written and not out:
         out += [Violation(p.code, p.message, p.tiles, p.sets) for p in written_problems(position, new_table)]

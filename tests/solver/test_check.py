@@ -150,6 +150,18 @@ def test_a_tile_from_nowhere_does_not_hide_the_joker_rules() -> None:
     assert [v.code for v in report.violations] == ["tile_not_available", "joker_retrieval"]
 
 
+def test_a_missing_tile_of_a_set_without_jokers_does_not_hide_the_joker_rules() -> None:
+    """K3 went back to the rack: said; the joker R5 retrieved lies beside one rack tile: said too
+    (K1 K2 K3 held no joker, so its tile going missing changes nothing the jokers are judged by)."""
+    rules = RuleSet.from_options({"joker-rules": "strict"})
+    position = Position.from_strings("R5 B7 O7", ["R4 J R6", "K1 K2 K3"], rules=rules)
+    report = check_answer(position, sets("R4 R5 R6", "B7 J", "K1 K2"))
+    assert [v.code for v in report.violations] == ["invalid_set", "invalid_set", "table_tile_missing", "joker_retrieval"]
+    # A tile gone from the joker's own set leaves nothing certain: the jokers are not judged.
+    report = check_answer(position, sets("R4 R5", "B7 J", "K1 K2 K3"))
+    assert [v.code for v in report.violations] == ["invalid_set", "invalid_set", "table_tile_missing"]
+
+
 def test_a_broken_locked_set_marks_what_is_left_of_it() -> None:
     """R3 left the locked R3 R4 R5 R6 J for a group of 3s: the violation is about R4 R5 R6 J (it
     marked the group, the set holding the tile named)."""
