@@ -16,9 +16,11 @@ many orders of magnitude are dropped.
 
 from __future__ import annotations
 
+from functools import cache
 from typing import Any
 
 import numpy as np
+from threadpoolctl import ThreadpoolController
 
 from solver.backends.lp_engine import LpEngine
 from solver.lp import LpArrays
@@ -93,6 +95,20 @@ def gomory_cuts(
     The rows' bounds are the engine's (``row_bounds``): a nonbasic logical may sit at a bound
     that the engine put in place of an infinite one, valid at every solution, and the shift of
     its term must start from there."""
+    # The dense products below round differently on more BLAS threads (OpenBLAS splits the
+    # sums), and a cut a hair apart led to another of equal optima (gen-3-11's answer): on one
+    # thread, as the program and Dask's workers run, a library caller gets the same answers.
+    with _blas().limit(limits=1, user_api="blas"):
+        return _cuts(engine, rows, x, lower, upper, limit)
+
+
+@cache
+def _blas() -> ThreadpoolController:
+    """The numeric libraries numpy loaded (found once: 4 ms; a limit then costs 20 us)."""
+    return ThreadpoolController()
+
+
+def _cuts(engine: LpEngine, rows: RowStore, x: Any, lower: Any, upper: Any, limit: int) -> list[tuple[Any, float]]:
     basic = engine.basic_variables()
     row_lower, row_upper = engine.row_bounds()
     activity = rows.matrix @ x

@@ -103,3 +103,25 @@ def test_same_answer_value_without_cuts(position: Position, engine: str, monkeyp
         assert with_cuts.optimal and without.optimal
         assert with_cuts.values is not None and without.values is not None
         assert _objective_value(model.lp, with_cuts.values) == _objective_value(model.lp, without.values)
+
+
+def test_the_library_answers_the_same_on_any_number_of_blas_threads() -> None:
+    """Called from Python (the program pins one thread itself), gen-3-11 came out another of equal
+    optima with OpenBLAS on two threads: the cuts' dense products rounded otherwise."""
+    import os
+    import subprocess
+    import sys
+
+    script = "from puzzles.generate import generated_puzzle as g; from puzzles.library import puzzle_text as t; print(t(g(3, 11)))"
+    names = ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS")
+    unset = {k: v for k, v in os.environ.items() if k not in names}
+    outputs = {
+        threads: subprocess.run(
+            [sys.executable, "-c", script],
+            env=unset if threads is None else {**unset, "OPENBLAS_NUM_THREADS": threads},
+            capture_output=True,
+            check=True,
+        ).stdout
+        for threads in ("1", "2", None)
+    }
+    assert outputs["1"] == outputs["2"] == outputs[None]
