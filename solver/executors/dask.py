@@ -12,9 +12,9 @@ restarts the worker), so a run survives it with the same results.
 from __future__ import annotations
 
 import asyncio
-import hashlib
 import logging
 import multiprocessing.forkserver
+import pickle
 import signal
 import socket
 import sys
@@ -23,9 +23,9 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager, suppress
 from functools import cache
 from importlib.metadata import PackageNotFoundError, version
-from pathlib import Path
 from typing import Any, Generic, TypeVar, cast
 
+import cloudpickle
 import dask
 import distributed
 from distributed.comm.addressing import parse_address, parse_host_port
@@ -34,6 +34,7 @@ from distributed.comm.registry import get_backend
 from distributed.core import rpc
 
 from solver.errors import ExecutorError
+from solver.executors import same_code
 from solver.executors.chunks import Handle
 from solver.executors.signals import ignore_interrupts
 
@@ -75,8 +76,11 @@ class DaskExecutor:
         return WINDOW_PER_WORKER * self.workers
 
     def submit(self, fn: Callable[[Any], R], arg: Any) -> _DaskHandle[R]:
+        # The chunk travels as one pickle that runs it when loaded, if the worker's code is ours
+        # (same_code): pickle.loads is all a worker, or the scheduler, needs to know by name.
+        chunk = _LoadedAsCall(same_code.run_if_same_code, code_fingerprint(), pickle.dumps((fn, arg), protocol=5))
         # pure=False: a chunk sent again (the same items) is new work, not a cached result.
-        return _DaskHandle(self.client.submit(_on_the_same_code, fn, arg, code_fingerprint(), pure=False))
+        return _DaskHandle(self.client.submit(pickle.loads, cloudpickle.dumps(chunk), pure=False))
 
     def first_done(self, handles: Sequence[Handle[Any]]) -> Sequence[Handle[Any]]:
         done = _first_done(self.client, _futures(handles))
@@ -94,20 +98,40 @@ def _futures(handles: Sequence[Handle[Any]]) -> list[distributed.Future[Any]]:
 class _DaskHandle(Generic[R]):
     """A submitted chunk; Dask's own failures become one-line errors."""
 
-    def __init__(self, future: distributed.Future[R]) -> None:
-        self.future = future
+    def __init__(self, future: distributed.Future[tuple[str, Any]]) -> None:
+        self.future = future  # same_code.run_if_same_code's answer
 
     def result(self) -> R:
         alone_since: float | None = None
         while True:  # waited on with an eye on the workers (all may leave mid-run)
             try:
                 with _cluster_errors():
-                    result: R = self.future.result(timeout=WORKERS_POLL_SECONDS)
-                return result
+                    outcome, value = self.future.result(timeout=WORKERS_POLL_SECONDS)
+                break
             except ExecutorError:
                 if self.future.done():
                     raise
             alone_since = _still_workers(self.future.client, alone_since)
+        if outcome != "ran":  # a worker that joined during the run, with other code
+            raise ExecutorError(
+                f"Dask worker {value} runs other rummikub code than this client (it joined during the"
+                " run?): restart it with the code the client has"
+            )
+        return cast(R, value)
+
+
+class _LoadedAsCall:
+    """Pickles as the call ``fn(*args)``: unpickling it runs it."""
+
+    def __init__(self, fn: Callable[..., Any], *args: Any) -> None:
+        self.fn, self.args = fn, args
+
+    def __reduce__(self) -> tuple[Callable[..., Any], tuple[Any, ...]]:
+        return self.fn, self.args
+
+
+# Sent by value, so that a worker without it (older code) still runs the check.
+cloudpickle.register_pickle_by_value(same_code)
 
 
 def _first_done(client: distributed.Client, futures: list[distributed.Future[Any]]) -> set[distributed.Future[Any]]:
@@ -325,30 +349,10 @@ def _worker_versions() -> tuple[str, str, str]:
     return ours, ".".join(map(str, sys.version_info[:2])), code_fingerprint()
 
 
-def _on_the_same_code(fn: Callable[[Any], R], arg: Any, fingerprint: str) -> R:
-    """Run on a worker: the chunk, if this worker runs the client's code. Workers present at the
-    start are checked before any work; one that joins during the run (restarted from another
-    checkout, say) is checked here, chunk by chunk (the fingerprint is computed once a process)."""
-    if code_fingerprint() != fingerprint:
-        raise ExecutorError(
-            "a Dask worker that joined during the run runs other rummikub code than this client:"
-            " restart the workers (and the scheduler) with the code the client has"
-        )
-    return fn(arg)
-
-
 @cache
 def code_fingerprint() -> str:
-    """A hash of the solver's and the puzzles' source files as this process loaded them: an
-    editable install keeps its version number while its code changes, and a worker started
-    before the change would answer with the old code (other arrangements, other errors)."""
-    digest = hashlib.sha256()
-    top = Path(__file__).resolve().parents[2]  # beside solver/: puzzles/, installed alike
-    for package in ("solver", "puzzles"):
-        for path in sorted((top / package).rglob("*.py")):
-            digest.update(str(path.relative_to(top)).encode())
-            digest.update(path.read_bytes())
-    return digest.hexdigest()[:16]
+    """This process's code (same_code.code_fingerprint), hashed once."""
+    return same_code.code_fingerprint()
 
 
 def _check_workers(client: distributed.Client) -> None:
@@ -370,7 +374,7 @@ def _check_workers(client: distributed.Client) -> None:
         if len(versions) < 3 or versions[2] != expected[2]:
             raise ExecutorError(
                 f"Dask worker {address} runs other rummikub code than this client (started before"
-                " an update?): restart the workers (and the scheduler) with the code the client has"
+                " an update?): restart the workers with the code the client has"
             )
 
 

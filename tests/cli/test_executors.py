@@ -212,7 +212,7 @@ def test_workers_running_other_code_than_the_client_are_refused(
     result = run(["odds", "--deals", 5, "--executor", "dask", "--scheduler", dask_cluster.scheduler_address])
     assert result.exit_code == 1 and result.stderr.count("Error") == 1
     assert result.stderr.endswith("runs other rummikub code than this client (started before an update?):"
-                                  " restart the workers (and the scheduler) with the code the client has\n")
+                                  " restart the workers with the code the client has\n")
 
 
 def test_the_scheduler_comes_from_the_environment_for_dask_only(dask_cluster: LocalCluster) -> None:

@@ -5,9 +5,13 @@ from __future__ import annotations
 
 import dataclasses
 import os
+import shutil
 import signal
 import socket
+import subprocess
+import sys
 import time
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -19,6 +23,8 @@ from solver.executors import Workers, open_executor, run_tasks
 from solver.executors.dask import CONNECT_SECONDS
 from solver.game.selfplay import Outcome, Settings, run_games
 from solver.rules import RuleSet
+
+ROOT = Path(__file__).resolve().parents[3]
 
 
 def without_time(outcomes: list[Outcome]) -> list[dict[str, object]]:
@@ -174,11 +180,46 @@ def test_a_chunk_that_keeps_killing_its_workers_stops_the_run_in_one_line(own_cl
     assert "\n" not in str(caught.value)
 
 
-def test_a_chunk_runs_only_on_a_worker_with_the_clients_code() -> None:
-    """A worker that joined mid-run from another checkout was used unchecked (its answers mixed in
-    with the others); each chunk now checks the worker's code against the client's."""
-    from solver.executors.dask import _on_the_same_code, code_fingerprint
+def older_copy(tmp_path: Path) -> Path:
+    """This tree's code as an older checkout has it: a solver file changed, and no same_code
+    module (nor the per-chunk check that came before it)."""
+    for package in ("solver", "puzzles", "tests"):
+        shutil.copytree(ROOT / package, tmp_path / package, ignore=shutil.ignore_patterns("__pycache__"))
+    (tmp_path / "solver" / "executors" / "same_code.py").unlink(missing_ok=True)
+    with open(tmp_path / "solver" / "rules.py", "a") as rules:
+        rules.write("# changed since\n")
+    return tmp_path
 
-    assert _on_the_same_code(len, "abc", code_fingerprint()) == 3
-    with pytest.raises(ExecutorError, match="joined during the run runs other rummikub code"):
-        _on_the_same_code(len, "abc", "0" * 16)
+
+def test_a_worker_with_older_code_joining_mid_run_stops_it_in_one_line_naming_it(
+    own_cluster: LocalCluster, tmp_path: Path
+) -> None:
+    """Such a worker failed its chunk with "internal error" (it lacked the function the chunk was
+    sent as); a worker with the check but other code stopped the run without naming itself."""
+    from tests.solver.executors.test_chunks import slow_square
+
+    address = own_cluster.scheduler_address
+    copy = older_copy(tmp_path)
+    env = {**os.environ, "PYTHONPATH": str(copy)}
+    command = [sys.executable, "-m", "distributed.cli.dask_worker", address, "--nthreads", "1", "--no-nanny"]
+    with open_executor(Workers("dask", scheduler=address)) as executor, Client(address, set_as_default=False) as watcher:
+        results = run_tasks(executor, slow_square, range(100_000), 3, ordered=True)
+        assert next(results) == 3  # the run checked the two workers, and is under way
+        ours = sorted(watcher.nthreads())
+        older = subprocess.Popen(command, env=env, cwd=copy, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        try:
+            deadline = time.monotonic() + 60
+            while len(watcher.nthreads()) < 3 and time.monotonic() < deadline:
+                time.sleep(0.2)
+            joined = sorted(set(watcher.nthreads()) - set(ours))
+            assert joined, "the older worker did not join"
+            watcher.retire_workers(ours)  # the rest of the run can only go to the older worker
+            with pytest.raises(ExecutorError) as caught:
+                for _ in results:
+                    pass
+        finally:
+            older.terminate()
+            older.wait(30)
+    message = str(caught.value)
+    assert message.startswith(f"Dask worker {joined[0]} runs other rummikub code than this client")
+    assert "\n" not in message
