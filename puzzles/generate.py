@@ -95,7 +95,9 @@ def unique_played(position: Position, solution: Solution) -> bool:
 def _not_kept(puzzle: Puzzle, level: int, seed: int) -> str:
     """Why a file --resume finds is not a puzzle this run would have written, or "": its id, and
     (a solve, not the search that made it) its answer legal and optimal and its measured level.
-    A file edited by hand, or another level's puzzle renamed, is not kept."""
+    Another level's puzzle renamed, or a file an edit spoilt, is not kept; an edit that leaves a
+    puzzle of its level is the user's to keep (telling it from the seed's would mean making it
+    again, the work --resume saves)."""
     if puzzle.id != f"gen-{level}-{seed}":
         return f"its id is {puzzle.id}"
     try:
