@@ -8,7 +8,7 @@ import random
 import sys
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 from click.core import ParameterSource
@@ -34,8 +34,8 @@ from cli.render import (
     width_of,
 )
 from cli.session import HumanTurn, Reply, seat_names
-from solver.game.editor import TIMER_RULES, TurnEditor, TurnTimer
-from solver.game.engine import Game, Match, RoundResult, TurnRecord, followed, kept_in_place
+from solver.game.editor import TIMER_RULES, TimerRule, TurnEditor, TurnTimer
+from solver.game.engine import Game, GameConfig, Match, RoundResult, TurnRecord, followed, kept_in_place
 from solver.game.players import Player
 from solver.joker_account import Retrieved, account
 from solver.melds import why_invalid
@@ -44,6 +44,9 @@ from solver.rules import JokerRules, RuleSet
 from solver.steps import plan_steps
 from solver.tiles import Tile
 from solver.wording import count
+
+if TYPE_CHECKING:
+    from solver.game.records import RecordWriter
 
 LEVELS = ("easy", "medium", "hard")
 HUMAN = 0  # the person plays seat 0: player 1
@@ -105,50 +108,26 @@ def play(ctx: click.Context, /, **params: Any) -> None:
     move 3 R5 1 (a table tile from set 3 to set 1), take 2 R5 (a tile off set 2 into the workspace),
     split 2 R8, undo, redo, reset, done, draw, hint, quit. 'help' lists them all.
     """
-    from solver.game.engine import GameConfig
     from solver.game.players import make_player
-    from solver.rules import RuleSet
 
     if params["force"] and not params["record_file"]:
         raise click.UsageError("--force overwrites the --record file: give --record FILE too")
     if params["record_file"]:
-        from cli.session import record_path
-
-        for round_number in range(1, params["rounds"] + 1):
-            path = record_path(params["record_file"], round_number, params["rounds"])
-            # Refused before the game, not after it.
-            if os.path.isdir(path):
-                raise fail(f"record file {path} is a folder: give a file name for the record", EXIT_BAD_INPUT)
-            folder = os.path.dirname(os.path.abspath(path))
-            if not os.path.isdir(folder):
-                why = "is a file, not a folder" if os.path.exists(folder) else "does not exist"
-                raise fail(f"cannot write record {path}: the folder {folder} {why}", EXIT_BAD_INPUT)
-            if os.path.lexists(path) and not params["force"]:
-                raise fail(f"record file {path} already exists (use --force to overwrite it)", EXIT_BAD_INPUT)
+        _refuse_record_paths(params["record_file"], params["rounds"], params["force"])
     if params["opponents"] is not None and ctx.get_parameter_source("ai") is not ParameterSource.DEFAULT:
         raise click.UsageError("--ai sets every AI's level when --opponents is not given: give one or the other")
     levels = _levels(params["opponents"], params["players"], params["ai"])
-    rules = guarded(lambda: RuleSet.from_options(explicit_rule_options(ctx, params)))
-    seed = params["seed"] if params["seed"] is not None else random.SystemRandom().randrange(1_000_000)
-    config = guarded(
-        lambda: GameConfig(
-            rules=rules,
-            players=len(levels) + 1,
-            seed=seed,
-            redeal_three_pairs=params["redeal_three_pairs"],
-            joker_each=params["joker_each"],
-            scoring=params["scoring"],
-            rack_size=params["rack_size"],
-        )
-    )
-    color = color_wanted(params["color"])
+    config = _game_config(ctx, params, len(levels) + 1)
     names = seat_names(levels)
     ais = {seat: make_player(level) for seat, level in enumerate(levels, 1)}
     rule = TIMER_RULES[int(params["turn_time"])] if params["turn_time"] else None
-    screen = Screen(color, names, output_width())
+    screen = Screen(color_wanted(params["color"]), names, output_width())
     deal = config.describe_deal()
     rounds = f"; {params['rounds']} rounds" if params["rounds"] > 1 else ""
-    screen.echo(f"Rummikub: you against {', '.join(names[1:])}; seed {seed}; rules {rules.describe()}{'; ' + deal if deal else ''}{rounds}.")
+    screen.echo(
+        f"Rummikub: you against {', '.join(names[1:])}; seed {config.seed}; rules {config.rules.describe()}"
+        f"{'; ' + deal if deal else ''}{rounds}."
+    )
     if rule is not None:
         screen.echo(f"Turn timer: {rule.describe()}.")
     screen.echo("Type 'help' for the commands.")
@@ -171,33 +150,83 @@ def play(ctx: click.Context, /, **params: Any) -> None:
             dealt = f" (seed {game.config.seed})" if round_number > 1 else ""
             screen.echo(f"Round {round_number}{dealt}: {first} (the highest tile in the draw).")
             try:
-                while not game.over:
-                    if game.seat == HUMAN:
-                        timer = TurnTimer(rule) if rule is not None else None
-                        record = _human_turn(game, screen, prompt, timer, round_number)
-                        if record is None:
-                            screen.abandoned(match)
-                            return
-                    else:
-                        with screen.thinking(names[game.seat]):
-                            record = guarded(lambda: _ai_move(game, ais))  # noqa: B023 - called at once
-                        screen.ai_turn(record, game.rules)
-                    screen.table_now(game.table)
-                    if writer is not None:
-                        guarded(lambda: writer.turn(record))  # noqa: B023 - called at once
+                result = _play_round(game, ais, screen, prompt, rule, round_number, writer)
             except KeyboardInterrupt:  # Ctrl-C twice at the prompt, or once while an AI thinks: left
                 screen.abandoned(match)
                 raise
-            result = game.result()
-            if writer is not None:
-                guarded(lambda: writer.result(result))  # noqa: B023 - called at once
         finally:
             if writer is not None:
                 writer.close()
+        if result is None:
+            screen.abandoned(match)
+            return
         match.add(result)
         screen.round_end(round_number, result, match)
     if params["rounds"] > 1:
         screen.final(match)
+
+
+def _refuse_record_paths(record_file: str, rounds: int, force: bool) -> None:
+    """A record that could not be written is refused before the game, not after it."""
+    from cli.session import record_path
+
+    for round_number in range(1, rounds + 1):
+        path = record_path(record_file, round_number, rounds)
+        if os.path.isdir(path):
+            raise fail(f"record file {path} is a folder: give a file name for the record", EXIT_BAD_INPUT)
+        folder = os.path.dirname(os.path.abspath(path))
+        if not os.path.isdir(folder):
+            why = "is a file, not a folder" if os.path.exists(folder) else "does not exist"
+            raise fail(f"cannot write record {path}: the folder {folder} {why}", EXIT_BAD_INPUT)
+        if os.path.lexists(path) and not force:
+            raise fail(f"record file {path} already exists (use --force to overwrite it)", EXIT_BAD_INPUT)
+
+
+def _game_config(ctx: click.Context, params: dict[str, Any], players: int) -> GameConfig:
+    """The match's rules, deal and scoring from the options (a seed drawn if none was given)."""
+
+    rules = guarded(lambda: RuleSet.from_options(explicit_rule_options(ctx, params)))
+    seed = params["seed"] if params["seed"] is not None else random.SystemRandom().randrange(1_000_000)
+    return guarded(
+        lambda: GameConfig(
+            rules=rules,
+            players=players,
+            seed=seed,
+            redeal_three_pairs=params["redeal_three_pairs"],
+            joker_each=params["joker_each"],
+            scoring=params["scoring"],
+            rack_size=params["rack_size"],
+        )
+    )
+
+
+def _play_round(
+    game: Game,
+    ais: dict[int, Player],
+    screen: Screen,
+    prompt: Prompt,
+    rule: TimerRule | None,
+    round_number: int,
+    writer: RecordWriter | None,
+) -> RoundResult | None:
+    """One round to its end, each turn shown and recorded; None if the player left it (quit)."""
+    while not game.over:
+        if game.seat == HUMAN:
+            timer = TurnTimer(rule) if rule is not None else None
+            record = _human_turn(game, screen, prompt, timer, round_number)
+            if record is None:
+                return None
+        else:
+            with screen.thinking(screen.names[game.seat]):
+                record = guarded(lambda: _ai_move(game, ais))
+            screen.ai_turn(record, game.rules)
+        screen.table_now(game.table)
+        if writer is not None:
+            guarded(lambda: writer.turn(record))  # noqa: B023 - called at once
+    result = game.result()
+    if writer is not None:
+        guarded(lambda: writer.result(result))
+    return result
 
 
 def _ai_move(game: Game, ais: dict[int, Player]) -> TurnRecord:
