@@ -2,7 +2,7 @@
 
 Every answer of the API is JSON, an error ``{"error": "<one line>"}`` with a 4xx status for a
 request a person got wrong (never a traceback). The solver is reached only through the web's
-own modules (``web.service``, ``games``, ``reviews``, ``scores``): cheap calls (parsing, the
+own modules (``endpoints``, ``games``, ``reviews``, ``scores``): cheap calls (parsing, the
 puzzle list) in a thread, solves in the worker pool; here, only the request's JSON is read.
 """
 
@@ -28,12 +28,12 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from solver.errors import InputError
 from solver.files import load_json
-from web import games, reviews, scores, service
+from web import endpoints, games, reviews, scores
 from web.games import Sessions
 from web.limits import Limits
 from web.pool import SolverPool
+from web.request import RequestError, call, one_line, printable, shown
 from web.reviews import Reviews
-from web.service import RequestError
 from web.store import Store, default_directory
 
 STATIC = Path(str(resources.files("web") / "static"))
@@ -55,109 +55,213 @@ def create_app(
     reviews are kept in ``games_dir`` (default: the user's data directory), each for
     ``keep_days`` after it was last used."""
     limits = limits or Limits()
-    state: dict[str, SolverPool] = {}
     store = Store(games_dir or default_directory() / "games", keep_days)
     store.sweep(now=time.time())
+    server = _Server(limits, pool_kind)
     sessions = Sessions(store, limits)
     kept_reviews = Reviews(store, limits)
+    routes = [
+        *_pages(),
+        *_GameApi(server, sessions, kept_reviews).routes(),
+        *_ReviewApi(server, kept_reviews).routes(),
+        *_OneTurnApi(server).routes(),
+        *_score_routes(limits),
+        Mount("/static", StaticFiles(directory=STATIC), name="static"),
+    ]
+    app = Starlette(
+        routes=routes,
+        lifespan=server.lifespan,
+        middleware=[Middleware(_SecurityHeaders)],
+        exception_handlers={HTTPException: _http_error, RequestError: _bad_request, Exception: _internal_error},
+    )
+    app.state.sessions = sessions  # the games being played, for tools and tests that look inside
+    app.state.store = store
+    return app
+
+
+def _pages() -> list[Route]:
+    return [
+        Route("/", _page("index.html")),
+        Route("/puzzles", _page("puzzles.html")),
+        Route("/play", _page("play.html")),
+        Route("/review", _page("review.html")),
+        Route("/score", _page("score.html")),
+    ]
+
+
+class _Server:
+    """What every handler shares: the server's limits, and its solver pool while the app runs."""
+
+    def __init__(self, limits: Limits, pool_kind: str) -> None:
+        self.limits = limits
+        self.pool_kind = pool_kind
+        self._pool: SolverPool | None = None
 
     @asynccontextmanager
-    async def lifespan(_: Starlette) -> AsyncIterator[None]:
-        state["pool"] = SolverPool(limits, pool_kind)
-        await state["pool"].warm()
+    async def lifespan(self, _: Starlette) -> AsyncIterator[None]:
+        self._pool = SolverPool(self.limits, self.pool_kind)
+        await self._pool.warm()
         try:
             yield
         finally:
-            state.pop("pool").close()
+            self._pool.close()
+            self._pool = None
 
-    async def solver(request: Request) -> Response:
+    @property
+    def pool(self) -> SolverPool:
+        if self._pool is None:
+            raise RuntimeError("the solver pool runs only while the app does (its lifespan)")
+        return self._pool
+
+
+class _OneTurnApi:
+    """Positions, puzzles and one-turn solves (``web.endpoints``): cheap calls in a thread, solves
+    in the solver pool."""
+
+    def __init__(self, server: _Server) -> None:
+        self.server = server
+        self.limits = server.limits
+
+    def routes(self) -> list[Route]:
+        return [
+            Route("/api/rules", self.rules),
+            Route("/api/tiles", self.parse, methods=["POST"]),
+            Route("/api/sets", self.parse, methods=["POST"]),
+            Route("/api/position", self.parse, methods=["POST"]),
+            Route("/api/solve", self.solver, methods=["POST"]),
+            Route("/api/check", self.solver, methods=["POST"]),
+            Route("/api/hint", self.solver, methods=["POST"]),
+            Route("/api/puzzles", self.puzzle_list),
+            Route("/api/puzzles/{puzzle_id}", self.puzzle),
+        ]
+
+    async def solver(self, request: Request) -> Response:
         endpoint = request.url.path.rsplit("/", 1)[-1]  # solve, check or hint
         _query(request)
-        body = await _json_body(request, limits)
-        return _json(await state["pool"].run(endpoint, body, limits))
+        body = await _json_body(request, self.limits)
+        return _json(await self.server.pool.run(endpoint, body, self.limits))
 
-    async def parse(request: Request) -> Response:
+    async def parse(self, request: Request) -> Response:
         endpoint = request.url.path.rsplit("/", 1)[-1]  # tiles, sets or position
         query = _query(request, *(["name"] if endpoint == "position" else []))
         content_type = request.headers.get("content-type", "")
         if endpoint == "position" and not content_type.startswith("application/json"):
-            data = await _body(request, limits)  # an uploaded file, by content
+            data = await _body(request, self.limits)  # an uploaded file, by content
             name = query.get("name", "upload")
-            return _json(await run_in_threadpool(service.answer, "upload", data, name, limits))
-        body = await _json_body(request, limits)
-        return _json(await run_in_threadpool(service.answer, endpoint, body, limits))
+            return _json(await run_in_threadpool(endpoints.answer, "upload", data, name, self.limits))
+        body = await _json_body(request, self.limits)
+        return _json(await run_in_threadpool(endpoints.answer, endpoint, body, self.limits))
 
-    async def rules(request: Request) -> Response:
+    async def rules(self, request: Request) -> Response:
         _query(request)
-        return _json(service.answer("rules", limits))
+        return _json(endpoints.answer("rules", self.limits))
 
-    async def puzzle_list(request: Request) -> Response:
+    async def puzzle_list(self, request: Request) -> Response:
         level = _query(request, "difficulty").get("difficulty")
-        return _json(await run_in_threadpool(service.answer, "puzzles", level))
+        return _json(await run_in_threadpool(endpoints.answer, "puzzles", level))
 
-    async def puzzle(request: Request) -> Response:
+    async def puzzle(self, request: Request) -> Response:
         puzzle_id, answer = request.path_params["puzzle_id"], _query(request, "answer").get("answer")
-        if service.is_generated(puzzle_id):  # made on request: solves, so in a solver process
-            return _json(await state["pool"].call(service.call, service.puzzle, puzzle_id, answer))
-        return _json(await run_in_threadpool(service.answer, "puzzle", puzzle_id, answer))
+        if endpoints.is_generated(puzzle_id):  # made on request: solves, so in a solver process
+            return _json(await self.server.pool.call(call, endpoints.puzzle, puzzle_id, answer))
+        return _json(await run_in_threadpool(endpoints.answer, "puzzle", puzzle_id, answer))
 
-    # ------------------------------------------------------------------ games
 
-    async def new_game(request: Request) -> Response:
+def _score_routes(limits: Limits) -> list[Route]:
+    """Score sheets (``web.scores``): the sheet comes with each request and goes back with it."""
+
+    def score(action: Callable[[Any], Any]) -> Callable[[Request], Awaitable[Response]]:
+        async def endpoint(request: Request) -> Response:
+            _query(request)
+            body = await _json_body(request, limits)
+            return _json(await run_in_threadpool(call, action, body))
+
+        return endpoint
+
+    return [
+        Route("/api/score/new", score(scores.new), methods=["POST"]),
+        Route("/api/score/round", score(scores.add_round), methods=["POST"]),
+        Route("/api/score/sheet", score(scores.show), methods=["POST"]),
+    ]
+
+
+class _GameApi:
+    """Games against the AI players (``web.games``): kept between requests in ``sessions``; an AI
+    turn, a hint and a turn's steps are solves, in the solver pool."""
+
+    def __init__(self, server: _Server, sessions: Sessions, kept_reviews: Reviews) -> None:
+        self.server = server
+        self.limits = server.limits
+        self.sessions = sessions
+        self.kept_reviews = kept_reviews
+
+    def routes(self) -> list[Route]:
+        return [
+            Route("/api/games", self.new_game, methods=["POST"]),
+            Route("/api/games/{game_id}", self.game),
+            Route("/api/games/{game_id}/ai", self.ai_turn, methods=["POST"]),
+            Route("/api/games/{game_id}/hint", self.game_hint, methods=["POST"]),
+            Route("/api/games/{game_id}/review", self.review_game, methods=["POST"]),
+            Route("/api/games/{game_id}/turns/{turn:int}/steps", self.turn_steps),
+            Route("/api/games/{game_id}/rounds/{round:int}/record", self.round_record),
+            Route("/api/games/{game_id}/{action}", self.game_action, methods=["POST"]),
+        ]
+
+    async def new_game(self, request: Request) -> Response:
         _query(request)
-        body = await _json_body(request, limits)
-        status, data = await run_in_threadpool(service.call, sessions.create, body)
+        body = await _json_body(request, self.limits)
+        status, data = await run_in_threadpool(call, self.sessions.create, body)
         return _json((201 if status == 200 else status, data))
 
-    async def game(request: Request) -> Response:
+    async def game(self, request: Request) -> Response:
         key, seat = request.path_params["game_id"], _query(request, "seat").get("seat")
-        return _json(await run_in_threadpool(service.call, sessions.act, key, "view", None, seat))
+        return _json(await run_in_threadpool(call, self.sessions.act, key, "view", None, seat))
 
-    async def game_action(request: Request) -> Response:
+    async def game_action(self, request: Request) -> Response:
         key, action = request.path_params["game_id"], request.path_params["action"]
         seat = _query(request, "seat").get("seat")
         # Every action may say which turn, and edit of it, its page showed ({"round", "turn",
         # "edits"}); edit needs its commands.
-        body = await _json_body(request, limits, optional=action != "edit")
-        return _json(await run_in_threadpool(service.call, sessions.act, key, action, body, seat))
+        body = await _json_body(request, self.limits, optional=action != "edit")
+        return _json(await run_in_threadpool(call, self.sessions.act, key, action, body, seat))
 
-    async def ai_turn(request: Request) -> Response:
+    async def ai_turn(self, request: Request) -> Response:
         """One AI turn: what it may see is taken here, its choice made in a solver process."""
         key, seat = request.path_params["game_id"], _query(request, "seat").get("seat")
-        status, prepared = await run_in_threadpool(service.call, sessions.ai_view, key, seat)
+        status, prepared = await run_in_threadpool(call, self.sessions.ai_view, key, seat)
         if status != 200:
             return _json((status, prepared))
         level, view, turn = prepared
-        status, chosen = await state["pool"].call(service.call, games.ai_choose, level, view, limits.time_limit)
+        status, chosen = await self.server.pool.call(call, games.ai_choose, level, view, self.limits.time_limit)
         if status != 200:
             return _json((status, chosen))
-        return _json(await run_in_threadpool(service.call, sessions.ai_move, key, turn, chosen["table"], seat))
+        return _json(await run_in_threadpool(call, self.sessions.ai_move, key, turn, chosen["table"], seat))
 
-    async def game_hint(request: Request) -> Response:
+    async def game_hint(self, request: Request) -> Response:
         key, seat = request.path_params["game_id"], _query(request, "seat").get("seat")
-        body = await _json_body(request, limits)
+        body = await _json_body(request, self.limits)
         if not isinstance(body, dict) or set(body) - {"level"}:
             raise RequestError(400, 'request: expected {"level": 1, 2 or 3}')
-        status, position = await run_in_threadpool(service.call, sessions.hint_position, key, seat)
+        status, position = await run_in_threadpool(call, self.sessions.hint_position, key, seat)
         if status != 200:
             return _json((status, position))
-        return _json(await state["pool"].run("hint", {**position, "level": body.get("level", 1)}, limits))
+        return _json(await self.server.pool.run("hint", {**position, "level": body.get("level", 1)}, self.limits))
 
-    async def turn_steps(request: Request) -> Response:
+    async def turn_steps(self, request: Request) -> Response:
         key, number = request.path_params["game_id"], request.path_params["turn"]
         seat = _query(request, "seat").get("seat")
-        status, found = await run_in_threadpool(service.call, sessions.turn, key, number, seat)
+        status, found = await run_in_threadpool(call, self.sessions.turn, key, number, seat)
         if status != 200:
             return _json((status, found))
-        call = games.steps_call(*found)
-        if call is None:  # a turn the timer ended
+        steps_call = games.steps_call(*found)
+        if steps_call is None:  # a turn the timer ended
             return _json((200, {"steps": [], "tiles_moved": 0, "timed_out": True}))
-        return _json(await state["pool"].call(service.call, games.turn_steps, *call))
+        return _json(await self.server.pool.call(call, games.turn_steps, *steps_call))
 
-    async def round_record(request: Request) -> Response:
+    async def round_record(self, request: Request) -> Response:
         key, number = request.path_params["game_id"], request.path_params["round"]
         seat = _query(request, "seat").get("seat")
-        status, text = await run_in_threadpool(service.call, sessions.record, key, number, seat)
+        status, text = await run_in_threadpool(call, self.sessions.record, key, number, seat)
         if status != 200:
             return _json((status, text))
         return Response(
@@ -166,105 +270,70 @@ def create_app(
             headers={"Content-Disposition": f'attachment; filename="rummikub-game-round-{number}.jsonl"'},
         )
 
-    async def review_game(request: Request) -> Response:
+    async def review_game(self, request: Request) -> Response:
         key, seat = request.path_params["game_id"], _query(request, "seat").get("seat")
-        body = await _json_body(request, limits)
+        body = await _json_body(request, self.limits)
         if not isinstance(body, dict) or set(body) - {"round"} or type(body.get("round", 1)) is not int:
             raise RequestError(400, 'request: expected {"round": N} (a finished round of this game, from 1)')
         number = body.get("round", 1)
-        status, text = await run_in_threadpool(service.call, sessions.record, key, number, seat)
+        status, text = await run_in_threadpool(call, self.sessions.record, key, number, seat)
         if status != 200:
             return _json((status, text))
-        status, made = await run_in_threadpool(service.call, kept_reviews.create, text, f"round-{number}.jsonl")
+        status, made = await run_in_threadpool(call, self.kept_reviews.create, text, f"round-{number}.jsonl")
         return _json((201 if status == 200 else status, {"id": made} if status == 200 else made))
 
-    # ------------------------------------------------------------------ reviews
 
-    async def new_review(request: Request) -> Response:
+class _ReviewApi:
+    """Game records reviewed turn by turn (``web.reviews``): each turn judged on request, a solve in
+    the solver pool, and kept."""
+
+    def __init__(self, server: _Server, kept_reviews: Reviews) -> None:
+        self.server = server
+        self.limits = server.limits
+        self.kept_reviews = kept_reviews
+
+    def routes(self) -> list[Route]:
+        return [
+            Route("/api/reviews", self.new_review, methods=["POST"]),
+            Route("/api/reviews/{review_id}", self.review),
+            Route("/api/reviews/{review_id}/turns/{turn:int}", self.review_turn),
+            Route("/api/reviews/{review_id}/summary", self.review_summary),
+        ]
+
+    async def new_review(self, request: Request) -> Response:
         name = _query(request, "name").get("name", "upload")
-        data = await _body(request, limits, limits.max_record_bytes)
-        status, read = await run_in_threadpool(service.call, reviews.read, data, name, limits)
+        data = await _body(request, self.limits, self.limits.max_record_bytes)
+        status, read = await run_in_threadpool(call, reviews.read, data, name, self.limits)
         if status != 200:
             return _json((status, read))
         _, text = read
-        status, made = await run_in_threadpool(service.call, kept_reviews.create, text, name)
+        status, made = await run_in_threadpool(call, self.kept_reviews.create, text, name)
         if status != 200:
             return _json((status, made))
-        status, view = await run_in_threadpool(service.call, kept_reviews.view, made)
+        status, view = await run_in_threadpool(call, self.kept_reviews.view, made)
         return _json((201 if status == 200 else status, view))
 
-    async def review(request: Request) -> Response:
+    async def review(self, request: Request) -> Response:
         key, objective = request.path_params["review_id"], _query(request, "objective").get("objective")
-        return _json(await run_in_threadpool(service.call, kept_reviews.view, key, objective))
+        return _json(await run_in_threadpool(call, self.kept_reviews.view, key, objective))
 
-    async def review_turn(request: Request) -> Response:
+    async def review_turn(self, request: Request) -> Response:
         key, number = request.path_params["review_id"], request.path_params["turn"]
         objective = _query(request, "objective").get("objective")
-        status, found = await run_in_threadpool(service.call, kept_reviews.turn, key, number, objective)
+        status, found = await run_in_threadpool(call, self.kept_reviews.turn, key, number, objective)
         if status != 200:
             return _json((status, found))
         record, turn, by, judged = found
         if judged is None:
-            status, judged = await state["pool"].call(service.call, reviews.judge, turn, record, limits.time_limit, by)
+            time_limit = self.limits.time_limit
+            status, judged = await self.server.pool.call(call, reviews.judge, turn, record, time_limit, by)
             if status != 200:
                 return _json((status, judged))
-        return _json(await run_in_threadpool(service.call, kept_reviews.keep, key, number, by, judged))
+        return _json(await run_in_threadpool(call, self.kept_reviews.keep, key, number, by, judged))
 
-    async def review_summary(request: Request) -> Response:
+    async def review_summary(self, request: Request) -> Response:
         key, objective = request.path_params["review_id"], _query(request, "objective").get("objective")
-        return _json(await run_in_threadpool(service.call, kept_reviews.summary, key, objective))
-
-    # ------------------------------------------------------------------ score sheets
-
-    def score(action: Callable[[Any], Any]) -> Callable[[Request], Awaitable[Response]]:
-        async def endpoint(request: Request) -> Response:
-            _query(request)
-            body = await _json_body(request, limits)
-            return _json(await run_in_threadpool(service.call, action, body))
-
-        return endpoint
-
-    routes = [
-        Route("/", _page("index.html")),
-        Route("/puzzles", _page("puzzles.html")),
-        Route("/play", _page("play.html")),
-        Route("/review", _page("review.html")),
-        Route("/score", _page("score.html")),
-        Route("/api/games", new_game, methods=["POST"]),
-        Route("/api/games/{game_id}", game),
-        Route("/api/games/{game_id}/ai", ai_turn, methods=["POST"]),
-        Route("/api/games/{game_id}/hint", game_hint, methods=["POST"]),
-        Route("/api/games/{game_id}/review", review_game, methods=["POST"]),
-        Route("/api/games/{game_id}/turns/{turn:int}/steps", turn_steps),
-        Route("/api/games/{game_id}/rounds/{round:int}/record", round_record),
-        Route("/api/games/{game_id}/{action}", game_action, methods=["POST"]),
-        Route("/api/reviews", new_review, methods=["POST"]),
-        Route("/api/reviews/{review_id}", review),
-        Route("/api/reviews/{review_id}/turns/{turn:int}", review_turn),
-        Route("/api/reviews/{review_id}/summary", review_summary),
-        Route("/api/rules", rules),
-        Route("/api/score/new", score(scores.new), methods=["POST"]),
-        Route("/api/score/round", score(scores.add_round), methods=["POST"]),
-        Route("/api/score/sheet", score(scores.show), methods=["POST"]),
-        Route("/api/tiles", parse, methods=["POST"]),
-        Route("/api/sets", parse, methods=["POST"]),
-        Route("/api/position", parse, methods=["POST"]),
-        Route("/api/solve", solver, methods=["POST"]),
-        Route("/api/check", solver, methods=["POST"]),
-        Route("/api/hint", solver, methods=["POST"]),
-        Route("/api/puzzles", puzzle_list),
-        Route("/api/puzzles/{puzzle_id}", puzzle),
-        Mount("/static", StaticFiles(directory=STATIC), name="static"),
-    ]
-    app = Starlette(
-        routes=routes,
-        lifespan=lifespan,
-        middleware=[Middleware(_SecurityHeaders)],
-        exception_handlers={HTTPException: _http_error, RequestError: _bad_request, Exception: _internal_error},
-    )
-    app.state.sessions = sessions  # the games being played, for tools and tests that look inside
-    app.state.store = store
-    return app
+        return _json(await run_in_threadpool(call, self.kept_reviews.summary, key, objective))
 
 
 class _SecurityHeaders:
@@ -296,9 +365,9 @@ def _query(request: Request, *known: str) -> dict[str, str]:
     for key, value in request.query_params.multi_items():
         if key not in known:
             takes = f"parameters: {', '.join(known)}" if known else "this endpoint takes none"
-            raise RequestError(400, f"unknown parameter {service.shown(key)} ({takes})")
+            raise RequestError(400, f"unknown parameter {shown(key)} ({takes})")
         if key in found:
-            raise RequestError(400, f"parameter {service.shown(key)} is given twice")
+            raise RequestError(400, f"parameter {shown(key)} is given twice")
         found[key] = value
     return found
 
@@ -333,7 +402,7 @@ async def _json_body(request: Request, limits: Limits, optional: bool = False) -
     try:
         return load_json(text, "request")
     except InputError as err:
-        raise RequestError(400, service.one_line(str(err))) from None
+        raise RequestError(400, one_line(str(err))) from None
 
 
 def _json(answer: tuple[int, Any]) -> Response:
@@ -348,7 +417,7 @@ async def _bad_request(_: Request, exc: Exception) -> Response:
 
 async def _http_error(request: Request, exc: Exception) -> Response:
     assert isinstance(exc, HTTPException)
-    path = service.printable(request.url.path[:80])  # a decoded %01 stays on the line
+    path = printable(request.url.path[:80])  # a decoded %01 stays on the line
     if exc.status_code == 404:
         message = f"no such page or endpoint: {path}"
     elif exc.status_code == 405:
@@ -359,4 +428,4 @@ async def _http_error(request: Request, exc: Exception) -> Response:
 
 
 async def _internal_error(_: Request, exc: Exception) -> Response:
-    return JSONResponse({"error": service.one_line(f"internal error (please report): {type(exc).__name__}: {exc}")}, 500)
+    return JSONResponse({"error": one_line(f"internal error (please report): {type(exc).__name__}: {exc}")}, 500)

@@ -52,7 +52,7 @@ from solver.rules import RuleSet
 from solver.steps import plan_steps, tables_after_steps
 from solver.tiles import Tile, TileSyntaxError, format_tiles, table_as_lists
 from web.limits import Limits
-from web.service import RequestError, request_object, rules_from, shown
+from web.request import RequestError, request_object, rules_from, shown
 from web.store import NotFound, Store
 
 Json = dict[str, Any]

@@ -19,7 +19,7 @@ from concurrent.futures.process import BrokenProcessPool
 from contextlib import contextmanager
 from typing import Any
 
-from web import service
+from web import endpoints
 from web.limits import Limits
 
 Answer = tuple[int, Any]
@@ -37,7 +37,7 @@ def _interrupts_held() -> Iterator[None]:
 
 
 class SolverPool:
-    """Runs ``service.answer`` calls in worker processes (or threads, for comparison), with a
+    """Runs ``endpoints.answer`` calls in worker processes (or threads, for comparison), with a
     bound on how many may wait, and a deadline for each."""
 
     def __init__(self, limits: Limits, kind: str = "process") -> None:
@@ -57,7 +57,7 @@ class SolverPool:
         for name in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
             os.environ.setdefault(name, "1")
         return ProcessPoolExecutor(
-            self.limits.workers, multiprocessing.get_context("spawn"), initializer=service.start_worker
+            self.limits.workers, multiprocessing.get_context("spawn"), initializer=endpoints.start_worker
         )
 
     async def warm(self) -> None:
@@ -70,7 +70,7 @@ class SolverPool:
         # tracebacks and "startup failed"); the server's own Ctrl-C waits until they are spawned.
         with _interrupts_held():
             calls = [
-                loop.run_in_executor(self._executor, service.answer, "rules", self.limits)
+                loop.run_in_executor(self._executor, endpoints.answer, "rules", self.limits)
                 for _ in range(self.limits.workers)
             ]
         try:
@@ -82,12 +82,12 @@ class SolverPool:
             raise RuntimeError(f"the solver processes did not start: {failed[0]}")
 
     async def run(self, endpoint: str, *args: Any) -> Answer:
-        """``service.answer(endpoint, *args)`` in a worker."""
-        return await self.call(service.answer, endpoint, *args)
+        """``endpoints.answer(endpoint, *args)`` in a worker."""
+        return await self.call(endpoints.answer, endpoint, *args)
 
     async def call(self, function: Callable[..., Answer], *args: Any) -> Answer:
         """``function(*args)`` in a worker: a module-level function answering (status, body), as
-        ``service.answer`` and ``service.call`` do."""
+        ``endpoints.answer`` and ``request.call`` do."""
         if self.pending >= self.limits.max_pending:
             return 503, {
                 "error": f"the server is busy ({self.pending} solves waiting); try again in a moment"

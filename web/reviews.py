@@ -20,9 +20,10 @@ from solver.game.records import GameRecord, parse_record
 from solver.solution import Objective
 from solver.solve import SolveOptions
 from solver.tiles import table_as_lists
+from web.endpoints import BACKEND
 from web.games import changed_sets, from_rack
 from web.limits import Limits
-from web.service import BACKEND, RequestError, check_rules, label_of, server_bounds, shown
+from web.request import RequestError, check_rules, label_of, server_bounds, shown
 from web.store import NotFound, Store
 
 Json = dict[str, Any]

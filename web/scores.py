@@ -13,7 +13,7 @@ import json
 from typing import Any
 
 from solver.game.scoresheet import Sheet, dumps, loads, new_sheet, round_from_json
-from web.service import RequestError, request_object
+from web.request import RequestError, request_object
 
 Json = dict[str, Any]
 WHERE = "in the request"  # how messages name the sheet a request carries

@@ -3,27 +3,22 @@ reviews have modules of their own: ``web.games``, ``web.reviews``).
 
 Each endpoint function takes the decoded request (and the server's limits) and returns what the
 response body holds, in the CLI's JSON shapes (``solve --json``, ``check --json``, ``hint --json``,
-``puzzles list/show --json``). A request a person got wrong raises ``RequestError`` with the same
-one-line message the CLI prints; ``answer`` turns every outcome, a bug included, into a status and
-a JSON body, so that nothing reaches the client as a traceback.
+``puzzles list/show --json``). A request a person got wrong raises ``RequestError`` (``web.request``,
+which reads the fields every endpoint shares); ``answer`` runs an endpoint through ``call``, which
+turns every outcome, a bug included, into a status and a JSON body.
 """
 
 from __future__ import annotations
 
-import json
-import logging
 import math
-import re
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from functools import cache, lru_cache
-from pathlib import PurePath
 from typing import Any
 
 from puzzles.generate import GENERATED_ID, find_puzzle
 from puzzles.library import Puzzle, library
 from solver.check import check_answer
-from solver.errors import BackendError, InputError, RulesError, RummikubError, ValidationFailure
+from solver.errors import InputError
 from solver.executors import ignore_interrupts
 from solver.files import RECORD_FIELDS, answer_from_record, decode_text, parse_tokens, position_from_record
 from solver.files import position_from_text as read_position_text
@@ -36,22 +31,21 @@ from solver.solve import SolveOptions
 from solver.solve import solve as solve_position
 from solver.steps import Plan, best_steps, tables_after_steps
 from web.limits import Limits
+from web.request import (
+    RequestError,
+    call,
+    check_bounds,
+    check_rules,
+    label_of,
+    request_object,
+    rules_from,
+    server_bounds,
+    shown,
+)
 
 Json = dict[str, Any]
 OBJECTIVES = tuple(o.value for o in Objective)
-SHOWN = 40  # characters of a person's value quoted back in a message
-MAX_MESSAGE = 300  # characters of any message (a short one is far shorter)
 BACKEND = "bnb"  # the fastest exact backend, in-process: nothing else is offered over the web
-_log = logging.getLogger("rummikub.web")
-
-
-class RequestError(Exception):
-    """A request the server refuses: an HTTP status and a one-line message for the person."""
-
-    def __init__(self, status: int, message: str) -> None:
-        super().__init__(status, message)
-        self.status = status
-        self.message = message
 
 
 # --------------------------------------------------------------------------- what the pages need
@@ -106,7 +100,7 @@ def position(body: Any, limits: Limits) -> Json:
     """A position in the batch input format, checked and written out in full (canonical tiles,
     every rule), as a page loading a shared link needs it."""
     if isinstance(body, dict) and isinstance(body.get("rules"), dict):
-        _check_bounds({k: v for k, v in body["rules"].items() if type(v) is int}, limits)
+        check_bounds({k: v for k, v in body["rules"].items() if type(v) is int}, limits)
     found = position_from_record(body, "request", parts_alone=True)
     check_rules(found.rules, limits)
     return found.to_dict()
@@ -168,8 +162,8 @@ def check(body: Any, limits: Limits) -> Json:
     show = _flag(options.get("show", False), "show")
     report = check_answer(found, answer, _solve_options(options, time_limit))
     data = report.to_dict(show)
-    for shown, sets in zip(data["violations"], report.violation_sets()):
-        shown["sets"] = list(sets)
+    for violation, sets in zip(data["violations"], report.violation_sets()):
+        violation["sets"] = list(sets)
     if not report.proven:
         data["note"] = (
             f"the server's time limit ({time_limit:g} s) stopped the search for the optimum:"
@@ -209,29 +203,8 @@ ENDPOINTS: dict[str, Callable[..., Any]] = {
 
 
 def answer(endpoint: str, *args: Any) -> tuple[int, Any]:
-    """Run one endpoint: (HTTP status, JSON body). Never raises: a bug is a one-line 500 here and
-    a traceback in the server's log, never in the response."""
+    """Run one endpoint: (HTTP status, JSON body), through :func:`call` (never raises)."""
     return call(ENDPOINTS[endpoint], *args)
-
-
-def call(function: Callable[..., Any], *args: Any) -> tuple[int, Any]:
-    """Run any library call of the web app as :func:`answer` runs an endpoint (the games' and
-    reviews' work in the solver processes goes through here too)."""
-    endpoint = getattr(function, "__name__", "?")
-    try:
-        return 200, function(*args)
-    except RequestError as err:
-        return err.status, {"error": one_line(err.message)}
-    except BackendError as err:
-        return 503, {"error": one_line(str(err))}
-    except ValidationFailure as err:
-        _log.error("an answer failed validation: %s", err)
-        return 500, {"error": one_line(f"internal error (please report): {err}")}
-    except RummikubError as err:  # the person's mistake, worded by the library
-        return 400, {"error": one_line(str(err))}
-    except Exception as err:
-        _log.exception("internal error in %s", endpoint)
-        return 500, {"error": one_line(f"internal error (please report): {type(err).__name__}: {err}")}
 
 
 def start_worker() -> None:
@@ -245,19 +218,7 @@ def start_worker() -> None:
     _library()
 
 
-# --------------------------------------------------------------------------- request fields
-
-
-def request_object(body: Any, allowed: set[str] | frozenset[str]) -> Json:
-    """The request as a JSON object holding only ``allowed`` fields; RequestError names what is wrong."""
-    if not isinstance(body, dict):
-        raise RequestError(400, f"request: expected a JSON object (fields: {', '.join(sorted(allowed))})")
-    unknown = sorted(set(body) - allowed)
-    if unknown:
-        raise RequestError(
-            400, f"request: unknown field {shown(unknown[0])} (fields: {', '.join(sorted(allowed))})"
-        )
-    return body
+# --------------------------------------------------------------------------- the endpoints' fields
 
 
 def _position(body: Any, option_fields: set[str], limits: Limits) -> tuple[Position, Json]:
@@ -277,52 +238,10 @@ def _position(body: Any, option_fields: set[str], limits: Limits) -> tuple[Posit
             )
         return _puzzle(fields["puzzle"], 400).position, options
     if isinstance(record.get("rules"), dict):  # this server's bounds before the rules' own wider ones
-        _check_bounds({k: v for k, v in record["rules"].items() if type(v) is int}, limits)
+        check_bounds({k: v for k, v in record["rules"].items() if type(v) is int}, limits)
     found = position_from_record(record, "request", parts_alone=True)
     check_rules(found.rules, limits)
     return found, options
-
-
-def rules_from(value: Any, limits: Limits) -> RuleSet:
-    if not isinstance(value, dict):
-        raise RequestError(400, 'request: \'rules\' must be an object such as {"wrap": "american"}')
-    # This server's bounds first: the rules' own wider ones would send a player to a value it refuses.
-    _check_bounds({k: v for k, v in value.items() if type(v) is int}, limits)
-    rules = RuleSet.from_json(value)
-    check_rules(rules, limits)
-    return rules
-
-
-def check_rules(rules: RuleSet, limits: Limits) -> None:
-    _check_bounds(rules.to_dict(), limits)
-
-
-def _check_bounds(values: dict[str, Any], limits: Limits) -> None:
-    for key, value in values.items():
-        if key in limits.rule_bounds:
-            low, high = limits.rule_bounds[key]
-            if not low <= value <= high:
-                raise RequestError(400, out_of_bounds(key, value, limits))
-
-
-def out_of_bounds(key: str, value: int, limits: Limits) -> str:
-    """A rule's value outside this server's bounds, in words (the cost only said of a value above them)."""
-    low, high = limits.rule_bounds[key]
-    why = " (larger games cost too much to solve)" if value > high else ""
-    return f"invalid rule {key}={value}: this server takes {low}..{high}{why}"
-
-
-@contextmanager
-def server_bounds(limits: Limits) -> Iterator[None]:
-    """Where a file's rules are read (an upload, a record): a value out of the library's own range
-    is said with this server's bounds, as for any other request (one message, the real limits)."""
-    try:
-        yield
-    except RulesError as err:
-        if err.rule not in limits.rule_bounds or err.value is None:
-            raise
-        where = f"{err.where}: " if err.where else ""
-        raise RequestError(400, where + out_of_bounds(err.rule, err.value, limits)) from None
 
 
 def _solve_options(options: Json, time_limit: float) -> SolveOptions:
@@ -357,50 +276,6 @@ def _query_flag(value: str | None, name: str) -> bool:
     if value.lower() in words:
         return words[value.lower()]
     raise RequestError(400, f"request: '{name}' must be yes or no, got {shown(value)}")
-
-
-# --------------------------------------------------------------------------- messages
-
-
-def shown(value: Any) -> str:
-    """A value from a request, quoted for a message: a string as Python quotes it (escaped, so the
-    message stays on one line), anything else as JSON; cut after SHOWN characters."""
-    if isinstance(value, str):
-        return repr(value if len(value) <= SHOWN else value[:SHOWN] + "…")
-    text = printable(json.dumps(value, ensure_ascii=False, default=str))
-    return text if len(text) <= SHOWN else text[:SHOWN] + "…"
-
-
-def label_of(name: str) -> str:
-    """An uploaded file's name, only to label messages (nothing is read from the server's disk)."""
-    return printable(PurePath(name.replace("\\", "/")).name)[:80] or "upload"
-
-
-def printable(text: str) -> str:
-    """The text with every line break and other control character escaped, as repr escapes them."""
-    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
-
-
-# A value quoted as ``!r`` quotes it (a quote mark after a letter, as in "isn't", opens none).
-_QUOTED = re.compile(r"""(?<![\w'"])(?:'(?:[^'\\\n]|\\.)*'|"(?:[^"\\\n]|\\.)*")""")
-
-
-def one_line(message: str) -> str:
-    """A message as a response holds it: every quoted value cut to SHOWN characters, on one line,
-    at most MAX_MESSAGE characters. The library quotes a person's input whole (fine in a terminal
-    for a file they wrote), and a response must not echo 200 kB back."""
-    message = printable(_QUOTED.sub(_cut, message))
-    return message if len(message) <= MAX_MESSAGE else message[: MAX_MESSAGE - 1] + "…"
-
-
-def _cut(quoted: re.Match[str]) -> str:
-    text = quoted[0]
-    if len(text) <= SHOWN + 2:
-        return text
-    head = text[1 : SHOWN + 1]
-    if (len(head) - len(head.rstrip("\\"))) % 2:  # never end on half an escape
-        head = head[:-1]
-    return f"{text[0]}{head}…{text[0]}"
 
 
 # --------------------------------------------------------------------------- answers in JSON
@@ -462,4 +337,4 @@ def _noted(data: Json, solution: Solution, time_limit: float) -> Json:
     return data
 
 
-__all__ = ["ENDPOINTS", "RequestError", "answer", "call", "check_rules", "start_worker"]
+__all__ = ["BACKEND", "ENDPOINTS", "answer", "is_generated", "puzzle", "start_worker"]
