@@ -217,32 +217,8 @@ def _search(
     if not model.relaxed:
         sets, played = model.decode(values)
         return Found(sets, played, result.optimal, build_seconds, solve_seconds)
-    bound = _stage_values(model, values)
     proven = result.optimal
-    for repair in range(REPAIRS + 1):
-        found = _legal_arrangement(
-            position, options, model, values, bound, proven, build_seconds, solve_seconds, ceiling
-        )
-        if found is not None or repair == REPAIRS or not proven:
-            break
-        # Rows of the rules the model left out that the answer breaks keep the model a
-        # relaxation: its new optimum is a bound too. Else exclude the answer's fates.
-        cuts = model.cuts(values) if model.cuts is not None else []
-        for name, terms, lo, hi in cuts:
-            model.lp.row(name, terms, lo, hi)
-        if not cuts:
-            chosen = [(v, 1) for v in model.fate_columns if values[v] >= 1]
-            model.lp.row(f"repair_{repair}", chosen, -INF, len(chosen) - 1)
-        left = None if options.time_limit is None else max(options.time_limit - solve_seconds, 0.001)
-        result = get_backend(options.backend)(model.lp, left)
-        solve_seconds += result.seconds
-        if result.values is None or not result.optimal:
-            break  # unproven: only the exact model can say
-        if cuts:
-            bound = _stage_values(model, result.values)
-        elif _stage_values(model, result.values) != bound:
-            break  # below the bound: only the exact model can say
-        values = result.values
+    found, solve_seconds = _repaired(position, options, model, values, proven, build_seconds, solve_seconds, ceiling)
     if found is not None:
         return found
     if not proven:
@@ -254,6 +230,54 @@ def _search(
     return found._replace(
         build_seconds=found.build_seconds + build_seconds, solve_seconds=found.solve_seconds + solve_seconds
     )
+
+
+def _repaired(
+    position: Position,
+    options: SolveOptions,
+    model: TurnModel,
+    values: Sequence[int],
+    proven: bool,
+    build_seconds: float,
+    solve_seconds: float,
+    ceiling: Rank | None,
+) -> tuple[Found | None, float]:
+    """A legal arrangement of the relaxed model's answer ``values``, the answer repaired (see
+    ``_search``) up to REPAIRS times while each new answer is proven and keeps the first optimum:
+    (the move, or None when only the exact model can say; the solve's seconds so far)."""
+    bound = _stage_values(model, values)
+    for repair in range(REPAIRS + 1):
+        found = _legal_arrangement(
+            position, options, model, values, bound, proven, build_seconds, solve_seconds, ceiling
+        )
+        if found is not None or repair == REPAIRS or not proven:
+            return found, solve_seconds
+        cut = _exclude(model, values, repair)
+        left = None if options.time_limit is None else max(options.time_limit - solve_seconds, 0.001)
+        result = get_backend(options.backend)(model.lp, left)
+        solve_seconds += result.seconds
+        if result.values is None or not result.optimal:
+            break  # unproven: only the exact model can say
+        if cut:
+            bound = _stage_values(model, result.values)
+        elif _stage_values(model, result.values) != bound:
+            break  # below the bound: only the exact model can say
+        values = result.values
+    return None, solve_seconds
+
+
+def _exclude(model: TurnModel, values: Sequence[int], repair: int) -> bool:
+    """Rows the answer ``values`` breaks, added to the model; whether they were rows of the rules
+    (else one row excluding the answer's fates)."""
+    # Rows of the rules the model left out that the answer breaks keep the model a
+    # relaxation: its new optimum is a bound too. Else exclude the answer's fates.
+    cuts = model.cuts(values) if model.cuts is not None else []
+    for name, terms, lo, hi in cuts:
+        model.lp.row(name, terms, lo, hi)
+    if not cuts:
+        chosen = [(v, 1) for v in model.fate_columns if values[v] >= 1]
+        model.lp.row(f"repair_{repair}", chosen, -INF, len(chosen) - 1)
+    return bool(cuts)
 
 
 def _build(

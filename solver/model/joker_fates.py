@@ -51,7 +51,7 @@ from solver.jokers import TableReading
 from solver.lp import INF, LinearModel
 from solver.melds import Kind, run_numbers
 from solver.model.flow import number_at, places
-from solver.model.table_jokers import joker_sets, locked_homes
+from solver.model.table_jokers import JokerSet, joker_sets, locked_homes
 from solver.model.turn import KeptSets, add_kept_specials, tile_counts, tile_name
 from solver.position import Position
 from solver.rules import JokerRules, Retrieval, RuleSet
@@ -139,129 +139,183 @@ def add_joker_fates(lp: LinearModel, position: Position, base: FateBase, short_h
     once. The model is then no relaxation (it misses some legal moves), but it is far smaller, and
     its legal answer at the free optimum's rank is optimal all the same (``solve`` tries it first).
     """
-    rules = position.rules
-    locked = rules.joker_rules is JokerRules.LOCKED
-    rack, table = tile_counts(position)
-    available = rack + table
-    originals = {_key(s, rules) for s in position.table if JOKER in s}
-    fates = Fates()
-    covers: dict[int, set[int]] = defaultdict(set)  # tile -> explicit columns holding it (real or a hole)
-    holes: dict[int, Terms] = defaultdict(list)  # tile -> explicit columns with a rack joker's hole there
-    owner: dict[int, int] = {}  # column -> the table set whose joker it holds staying (or home)
-    # (variable, tile, its set, tiles beside it of which a set holding it needs one)
-    loose: list[tuple[int, int, int, set[int]]] = []
-    takes: dict[int, Terms] = defaultdict(list)  # tile -> jokers it retrieves
-    retrieved_by_set: dict[int, Terms] = {}
-    host_homes: list[tuple[int, int, TileKey]] = []  # (column, its holes, its kinds): homes a joker may go to
-
-    def explicit(v: int, tiles: Sequence[Tile], hole_kinds: Sequence[int] = ()) -> None:
-        fates.sets.append((v, tuple(tiles)))
-        for t in {t.index(rules) for t in tiles if not t.is_joker} | set(hole_kinds):
-            covers[t].add(v)
-        for t in set(hole_kinds):
-            holes[t].append((v, 1))
-
+    build = _FateBuilder(lp, position, base)
     for s in joker_sets(lp, position, base.kept):
+        build.add_table_set(s)
+    build.add_retrieval_rows()
+    hosts = build.add_hosts(short_hosts)
+    build.add_loose_rows(hosts)
+    build.add_kept(hosts)
+    return build.fates
+
+
+class _FateBuilder:
+    """The steps of add_joker_fates, and what they share while the fates are added."""
+
+    def __init__(self, lp: LinearModel, position: Position, base: FateBase) -> None:
+        self.lp = lp
+        self.position = position
+        self.base = base
+        self.rules = rules = position.rules
+        self.locked = rules.joker_rules is JokerRules.LOCKED
+        self.rack, self.table = tile_counts(position)
+        self.available = self.rack + self.table
+        self.originals = {_key(s, rules) for s in position.table if JOKER in s}
+        self.fates = Fates()
+        self.covers: dict[int, set[int]] = defaultdict(set)  # tile -> explicit columns holding it (real or a hole)
+        self.holes: dict[int, Terms] = defaultdict(list)  # tile -> explicit columns with a rack joker's hole there
+        self.owner: dict[int, int] = {}  # column -> the table set whose joker it holds staying (or home)
+        # (variable, tile, its set, tiles beside it of which a set holding it needs one)
+        self.loose: list[tuple[int, int, int, set[int]]] = []
+        self.takes: dict[int, Terms] = defaultdict(list)  # tile -> jokers it retrieves
+        self.retrieved_by_set: dict[int, Terms] = {}
+        # (column, its holes, its kinds): homes a joker may go to
+        self.host_homes: list[tuple[int, int, TileKey]] = []
+
+    def explicit(self, v: int, tiles: Sequence[Tile], hole_kinds: Sequence[int] = ()) -> None:
+        """Column ``v`` is the explicit set ``tiles`` (with a rack joker's hole at ``hole_kinds``)."""
+        self.fates.sets.append((v, tuple(tiles)))
+        for t in {t.index(self.rules) for t in tiles if not t.is_joker} | set(hole_kinds):
+            self.covers[t].add(v)
+        for t in set(hole_kinds):
+            self.holes[t].append((v, 1))
+
+    def add_table_set(self, s: JokerSet) -> None:
+        """The fates of one table set's jokers, under each of its readings."""
         mine: Terms = []
         for k, (reading, pick) in enumerate(zip(s.readings, s.picks)):
-            name = f"joker_{s.index}_{k}"
-            jokers = len(reading.roles)
-            homes: Terms = []
-            if locked:
-                for tiles in locked_homes(s.written, reading, rules, available):
-                    home = lp.var(f"home_{s.index}_{k}_{'_'.join(map(str, tiles))}", 1)
-                    homes.append((home, 1))
-                    fates.columns.append(home)
-                    for t, n in Counter(t.index(rules) for t in tiles).items():
-                        lp.add_to_row(base.tile_rows[t], [(home, n)])
-                    added = sum(1 for t in tiles if t.is_joker) - jokers
-                    explicit(home, tiles, _hole_kinds(tiles, reading, rules) if added else ())
-                    owner[home] = s.index
-                    if added:
-                        host_homes.append((home, added, _key(tiles, rules)))
-            # Locked: a joker stays outside a home only once a joker of its set was retrieved.
-            free_to_stay = not locked or jokers > 1
-            stay: list[Terms] = [[] for _ in reading.roles]
-            take: list[Terms] = [[] for _ in reading.roles]
-            by_tile: dict[int, Terms] = defaultdict(list)  # a group's tiles, once each
-            if free_to_stay:
-                for tiles, held in _stay_sets(s.written, reading, rules, available, originals):
-                    v = lp.var(f"{name}_stays_{'_'.join(map(str, tiles))}", 1)
-                    real = Counter(t.index(rules) for t in tiles if not t.is_joker)
-                    lp.add_entries(
-                        [(base.tile_rows[t], v, n) for t, n in real.items()]
-                        + [(base.tile_rows[rules.joker_index], v, len(held))]
-                    )
-                    explicit(v, tiles)
-                    owner[v] = s.index
-                    fates.columns.append(v)
-                    for q, declared in held:
-                        stay[q].append((v, 1))
-                        by_tile[declared.index(rules)].append((v, 1))
-            for q, role in enumerate(reading.roles):
-                for t in role.options:
-                    index = t.index(rules)
-                    if free_to_stay:
-                        v = lp.var(f"{name}_{q}_stays_loose_{t}", 1)
-                        loose.append((v, index, s.index, _beside(s.written, reading, t, rules)))
-                        fates.columns.append(v)
-                        stay[q].append((v, 1))
-                        by_tile[index].append((v, 1))
-                    if available[index]:
-                        v = lp.var(f"{name}_{q}_retrieved_by_{t}", 1)
-                        takes[index].append((v, 1))
-                        fates.columns.append(v)
-                        take[q].append((v, 1))
-                        mine.append((v, 1))
-                        by_tile[index].append((v, 1))
-                # Each joker of the chosen reading has one fate; none of another reading.
-                lp.row(f"{name}_{q}", [*stay[q], *take[q], *homes, (pick, -1)], 0, 0)
-            if locked and jokers > 1:
-                retrieved = [v for terms in take for v in terms]
-                for q, terms in enumerate(stay):
-                    lp.row(f"{name}_{q}_unlocked", [*terms, *[(v, -c) for v, c in retrieved]], -INF, 0)
-            if reading.kind is Kind.GROUP and jokers > 1:
-                for index, terms in sorted(by_tile.items()):
-                    lp.row(f"{name}_distinct_{tile_name(index, rules)}", terms, -INF, 1)
-        retrieved_by_set[s.index] = mine
-    for index, terms in sorted(takes.items()):
-        # A retrieved joker is replaced by a real tile: no more than are on the new table.
-        played = [(base.played[index], -1)] if rack[index] else []
-        lp.row(f"retrieve_{tile_name(index, rules)}", [*terms, *played], -INF, table[index])
-    hosts: _Hosts | None = None
-    # Hosts hold at most as many jokers as may be retrieved.
-    most = min(
-        sum(position.table[i - 1].count(JOKER) for i, terms in retrieved_by_set.items() if terms),
-        rules.jokers,
-    )
-    if most and rules.joker_retrieval is Retrieval.OFFICIAL:
+            self.add_reading(s, k, reading, pick, mine)
+        self.retrieved_by_set[s.index] = mine
+
+    def add_reading(self, s: JokerSet, k: int, reading: TableReading, pick: int, mine: Terms) -> None:
+        """The fates of set ``s``'s jokers under its reading ``k`` (chosen by ``pick``); the columns
+        retrieving them are added to ``mine``."""
+        lp, rules = self.lp, self.rules
+        name = f"joker_{s.index}_{k}"
+        jokers = len(reading.roles)
+        homes = self.add_homes(s, k, reading) if self.locked else []
+        # Locked: a joker stays outside a home only once a joker of its set was retrieved.
+        free_to_stay = not self.locked or jokers > 1
+        stay: list[Terms] = [[] for _ in reading.roles]
+        take: list[Terms] = [[] for _ in reading.roles]
+        by_tile: dict[int, Terms] = defaultdict(list)  # a group's tiles, once each
+        if free_to_stay:
+            self.add_stays(s, name, reading, stay, by_tile)
+        for q, role in enumerate(reading.roles):
+            for t in role.options:
+                index = t.index(rules)
+                if free_to_stay:
+                    v = lp.var(f"{name}_{q}_stays_loose_{t}", 1)
+                    self.loose.append((v, index, s.index, _beside(s.written, reading, t, rules)))
+                    self.fates.columns.append(v)
+                    stay[q].append((v, 1))
+                    by_tile[index].append((v, 1))
+                if self.available[index]:
+                    v = lp.var(f"{name}_{q}_retrieved_by_{t}", 1)
+                    self.takes[index].append((v, 1))
+                    self.fates.columns.append(v)
+                    take[q].append((v, 1))
+                    mine.append((v, 1))
+                    by_tile[index].append((v, 1))
+            # Each joker of the chosen reading has one fate; none of another reading.
+            lp.row(f"{name}_{q}", [*stay[q], *take[q], *homes, (pick, -1)], 0, 0)
+        if self.locked and jokers > 1:
+            retrieved = [v for terms in take for v in terms]
+            for q, terms in enumerate(stay):
+                lp.row(f"{name}_{q}_unlocked", [*terms, *[(v, -c) for v, c in retrieved]], -INF, 0)
+        if reading.kind is Kind.GROUP and jokers > 1:
+            for index, terms in sorted(by_tile.items()):
+                lp.row(f"{name}_distinct_{tile_name(index, rules)}", terms, -INF, 1)
+
+    def add_homes(self, s: JokerSet, k: int, reading: TableReading) -> Terms:
+        """Locked: the columns laying set ``s`` whole under reading ``k``, grown at most."""
+        lp, rules = self.lp, self.rules
+        jokers = len(reading.roles)
+        homes: Terms = []
+        for tiles in locked_homes(s.written, reading, rules, self.available):
+            home = lp.var(f"home_{s.index}_{k}_{'_'.join(map(str, tiles))}", 1)
+            homes.append((home, 1))
+            self.fates.columns.append(home)
+            for t, n in Counter(t.index(rules) for t in tiles).items():
+                lp.add_to_row(self.base.tile_rows[t], [(home, n)])
+            added = sum(1 for t in tiles if t.is_joker) - jokers
+            self.explicit(home, tiles, _hole_kinds(tiles, reading, rules) if added else ())
+            self.owner[home] = s.index
+            if added:
+                self.host_homes.append((home, added, _key(tiles, rules)))
+        return homes
+
+    def add_stays(
+        self, s: JokerSet, name: str, reading: TableReading, stay: list[Terms], by_tile: dict[int, Terms]
+    ) -> None:
+        """The explicit columns holding jokers of ``s`` staying beside a tile of it; each adds to
+        its jokers' ``stay`` terms and to ``by_tile``."""
+        lp, rules = self.lp, self.rules
+        for tiles, held in _stay_sets(s.written, reading, rules, self.available, self.originals):
+            v = lp.var(f"{name}_stays_{'_'.join(map(str, tiles))}", 1)
+            real = Counter(t.index(rules) for t in tiles if not t.is_joker)
+            lp.add_entries(
+                [(self.base.tile_rows[t], v, n) for t, n in real.items()]
+                + [(self.base.tile_rows[rules.joker_index], v, len(held))]
+            )
+            self.explicit(v, tiles)
+            self.owner[v] = s.index
+            self.fates.columns.append(v)
+            for q, declared in held:
+                stay[q].append((v, 1))
+                by_tile[declared.index(rules)].append((v, 1))
+
+    def add_retrieval_rows(self) -> None:
+        for index, terms in sorted(self.takes.items()):
+            # A retrieved joker is replaced by a real tile: no more than are on the new table.
+            played = [(self.base.played[index], -1)] if self.rack[index] else []
+            self.lp.row(f"retrieve_{tile_name(index, self.rules)}", [*terms, *played], -INF, self.table[index])
+
+    def add_hosts(self, short_hosts: bool) -> _Hosts | None:
+        """Official retrieval: the hosts retrieved jokers lie in, and the rows giving each one."""
+        position, rules = self.position, self.rules
+        # Hosts hold at most as many jokers as may be retrieved.
+        most = min(
+            sum(position.table[i - 1].count(JOKER) for i, terms in self.retrieved_by_set.items() if terms),
+            rules.jokers,
+        )
+        if not most or rules.joker_retrieval is not Retrieval.OFFICIAL:
+            return None
         taken: dict[int, Terms] = defaultdict(list)
-        for v, index, _, _ in loose:
+        for v, index, _, _ in self.loose:
             taken[index].append((v, 1))
-        for index, terms in holes.items():
+        for index, terms in self.holes.items():
             taken[index] += [(x, -c) for x, c in terms]
-        hosts = _add_hosts(lp, position, (rack, table), base, most, originals, fates, taken, short_hosts)
-        fates.columns += hosts.columns.tolist()
-        fates.rack_rows = _add_hosted(lp, position, (rack, table), base, hosts, host_homes, retrieved_by_set)
-    for v, index, i, beside in loose:
-        # Loosely staying: it stands for its tile, beside a tile of its set, in an explicit
-        # column of another set's jokers, as one of the formulation's jokers there or a hole.
-        near = set().union(*(covers[k] for k in beside)) if beside else set()
-        holding = [(x, -1) for x in sorted(covers[index] & near) if owner.get(x) != i]
-        if hosts is not None and beside:
-            at = hosts.real[:, index] & hosts.real[:, sorted(beside)].any(axis=1)
-            holding += [(x, -1) for x in hosts.columns[at].tolist()]
-        lp.row(f"loose_{v}_held", [(v, 1), *holding], -INF, 0)
-        j = [(base.jokers[index], -1)] if index in base.jokers else []
-        lp.row(f"loose_{v}_seated", [(v, 1), *j, *[(x, -c) for x, c in holes[index]]], -INF, 0)
-    # An explicit column may leave an original set as it was (kept, for the tie-break): homes,
-    # stays, and hosts equal to a table set.
-    kept_keys = {_key(written, rules) for _, written in base.kept}
-    candidates = [(v, t) for v, t in fates.sets if _key(t, rules) in kept_keys]
-    if hosts is not None and fates.table is not None:
-        candidates += [(v, fates.table.tiles(i)) for v, i in fates.hosts if v in hosts.originals]
-    fates.kept = add_kept_specials(lp, rules, candidates, base.kept)
-    return fates
+        counts = (self.rack, self.table)
+        hosts = _add_hosts(self.lp, position, counts, self.base, most, self.originals, self.fates, taken, short_hosts)
+        self.fates.columns += hosts.columns.tolist()
+        self.fates.rack_rows = _add_hosted(
+            self.lp, position, counts, self.base, hosts, self.host_homes, self.retrieved_by_set
+        )
+        return hosts
+
+    def add_loose_rows(self, hosts: _Hosts | None) -> None:
+        for v, index, i, beside in self.loose:
+            # Loosely staying: it stands for its tile, beside a tile of its set, in an explicit
+            # column of another set's jokers, as one of the formulation's jokers there or a hole.
+            near = set().union(*(self.covers[k] for k in beside)) if beside else set()
+            holding = [(x, -1) for x in sorted(self.covers[index] & near) if self.owner.get(x) != i]
+            if hosts is not None and beside:
+                at = hosts.real[:, index] & hosts.real[:, sorted(beside)].any(axis=1)
+                holding += [(x, -1) for x in hosts.columns[at].tolist()]
+            self.lp.row(f"loose_{v}_held", [(v, 1), *holding], -INF, 0)
+            j = [(self.base.jokers[index], -1)] if index in self.base.jokers else []
+            self.lp.row(f"loose_{v}_seated", [(v, 1), *j, *[(x, -c) for x, c in self.holes[index]]], -INF, 0)
+
+    def add_kept(self, hosts: _Hosts | None) -> None:
+        # An explicit column may leave an original set as it was (kept, for the tie-break): homes,
+        # stays, and hosts equal to a table set.
+        rules, fates = self.rules, self.fates
+        kept_keys = {_key(written, rules) for _, written in self.base.kept}
+        candidates = [(v, t) for v, t in fates.sets if _key(t, rules) in kept_keys]
+        if hosts is not None and fates.table is not None:
+            candidates += [(v, fates.table.tiles(i)) for v, i in fates.hosts if v in hosts.originals]
+        fates.kept = add_kept_specials(self.lp, rules, candidates, self.base.kept)
 
 
 def _beside(written: Sequence[Tile], reading: TableReading, declared: Tile, rules: RuleSet) -> set[int]:
