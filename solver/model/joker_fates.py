@@ -50,7 +50,7 @@ from typing import Any
 from solver.jokers import TableReading
 from solver.lp import INF, LinearModel
 from solver.melds import Kind, run_numbers
-from solver.model.flow import number_at, places
+from solver.model.run_flow import number_at, places
 from solver.model.table_jokers import JokerSet, joker_sets, locked_homes
 from solver.model.turn import KeptSets, add_kept_specials, tile_counts, tile_name
 from solver.position import Position

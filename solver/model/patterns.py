@@ -24,9 +24,10 @@ from itertools import combinations, product
 from typing import Any
 
 from solver.lp import INF, LinearModel
-from solver.model.flow import flow_supported, number_at, places
+from solver.model.flow import flow_supported
 from solver.model.joker_fates import FateBase, add_joker_fates
 from solver.model.joker_sets import SetBase, add_exact_jokers, special_sets
+from solver.model.run_flow import number_at, places
 from solver.model.table_jokers import needs_joker_rows
 from solver.model.turn import Move, TurnModel, add_kept_sets, add_objective, kept_copies, tile_counts
 from solver.position import Position

@@ -20,7 +20,7 @@ from itertools import combinations
 
 from solver.lp import INF, LinearModel
 from solver.melds import Kind, best_reading, readings
-from solver.model.flow import add_run_flow, number_at, places
+from solver.model.run_flow import add_run_flow, number_at, places
 from solver.rules import RuleSet
 from solver.solution import unchanged
 from solver.tiles import JOKER, Tile, tile
