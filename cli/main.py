@@ -52,7 +52,7 @@ from cli.render import (
     render_solution,
     render_steps,
 )
-from solver.files import shown_path
+from solver.file_io import shown_path
 
 if TYPE_CHECKING:
     from solver.position import Position
@@ -127,7 +127,7 @@ def solve(
     position = _load_position(ctx, position_file, rack_file, table_file, params)
     options = solve_options(params)
     if params["lp_file"]:  # before the search: a solve that takes too long is what one debugs
-        from solver.files import write_lp
+        from solver.file_io import write_lp
         from solver.solve import lp_text
 
         guarded(lambda: write_lp(params["lp_file"], lp_text(position, options)))
@@ -187,7 +187,8 @@ def check(
     move found but not proven optimal (--time-limit stopped the search; 1 bad input, as everywhere).
     """
     from solver.check import check_answer
-    from solver.files import STDIN, load_answer
+    from solver.file_io import STDIN
+    from solver.files import load_answer
 
     if answer_file == STDIN and STDIN in (position_file, rack_file, table_file):
         raise click.UsageError("only one input can be standard input (-)")
@@ -300,7 +301,8 @@ def _load_position(
     params: dict[str, Any],
 ) -> Position:
     """The position from a position file or rack and table files, with the typed rule options."""
-    from solver.files import STDIN, load_position, load_rack_and_table
+    from solver.file_io import STDIN
+    from solver.files import load_position, load_rack_and_table
     from solver.rules import RuleSet
 
     overrides = explicit_rule_options(ctx, params)
@@ -375,7 +377,7 @@ def batch(ctx: click.Context, /, file: str, skip: int, **params: Any) -> None:
     import itertools
 
     from solver.batch import BatchSettings, Outcome, answer_lines, read_lines
-    from solver.files import open_input
+    from solver.file_io import open_input
     from solver.wording import count
 
     settings = BatchSettings(

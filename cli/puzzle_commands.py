@@ -205,7 +205,8 @@ def puzzles_generate(
 def puzzles_record(puzzle_file: str) -> None:
     """Measure a puzzle file's difficulty and write it, with an optimal answer, into the file."""
     from puzzles.library import measure, recorded_text
-    from solver.files import load_position, read_text, write_whole
+    from solver.file_io import read_text, write_whole
+    from solver.files import load_position
 
     if puzzle_file == "-":
         raise click.UsageError("puzzles record writes into its FILE: give a path, not - (standard input)")

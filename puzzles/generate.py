@@ -44,7 +44,7 @@ from solver.arrange import arrange
 from solver.backends import get_backend
 from solver.errors import BackendError, InputError, RummikubError, ValidationFailure
 from solver.executors import Workers, open_executor, run_tasks
-from solver.files import make_folder
+from solver.file_io import make_folder
 from solver.initial_meld import best_meld_sets
 from solver.melds import Kind, best_reading, natural_order
 from solver.model import build_model

@@ -27,15 +27,8 @@ from pathlib import Path
 from typing import Any
 
 from solver.errors import InputError
-from solver.files import (
-    PUZZLE_KEYS,
-    PUZZLE_ONLY_KEYS,
-    position_from_fields,
-    read_fields,
-    read_puzzle_record,
-    read_text,
-    write_whole,
-)
+from solver.file_io import read_text, write_whole
+from solver.files import PUZZLE_KEYS, PUZZLE_ONLY_KEYS, position_from_fields, read_fields, read_puzzle_record
 from solver.position import Position
 from solver.rules import RuleSet
 from solver.solution import Objective, SetChange, Solution, Status, describe_table

@@ -17,7 +17,8 @@ from typing import Any
 
 from solver.errors import BackendError, InputError, RummikubError, ValidationFailure
 from solver.executors import Workers, open_executor, run_tasks
-from solver.files import MAX_INPUT_BYTES, load_json, position_from_record, text_of
+from solver.file_io import MAX_INPUT_BYTES, load_json, text_of
+from solver.files import position_from_record
 from solver.rules import RuleSet
 from solver.solve import SolveOptions, solve
 from solver.solve import warm as warm_solver

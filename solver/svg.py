@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from xml.sax.saxutils import escape
 
 from solver.check import CheckReport
-from solver.files import write_over_own
+from solver.file_io import write_over_own
 from solver.position import Position
 from solver.solution import PlacedSet, SetChange, Solution
 from solver.tiles import Tile

@@ -26,6 +26,7 @@ PACKAGES = ("solver", "puzzles", "cli", "web")
 # Layers, lowest first; a module belongs to the first layer one of whose prefixes it matches.
 LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("words and errors", ("solver.errors", "solver.wording")),
+    ("reading and writing files", ("solver.file_io",)),
     ("rules", ("solver.rules",)),
     ("tiles", ("solver.tiles",)),
     ("sets", ("solver.melds", "solver.jokers")),

@@ -27,7 +27,7 @@ from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from solver.errors import InputError
-from solver.files import load_json
+from solver.file_io import load_json
 from web import endpoints, games, reviews, scores
 from web.games import Sessions
 from web.limits import Limits

@@ -20,7 +20,8 @@ from puzzles.library import Puzzle, library
 from solver.check import check_answer
 from solver.errors import InputError
 from solver.executors import ignore_interrupts
-from solver.files import RECORD_FIELDS, answer_from_record, decode_text, parse_tokens, position_from_record
+from solver.file_io import decode_text
+from solver.files import RECORD_FIELDS, answer_from_record, parse_tokens, position_from_record
 from solver.files import position_from_text as read_position_text
 from solver.hint import hint as make_hint
 from solver.melds import why_invalid

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections import OrderedDict
 from typing import Any
 
-from solver.files import decode_text
+from solver.file_io import decode_text
 from solver.game.analysis import TurnAnalysis, judge_turn, summarize
 from solver.game.engine import TurnRecord
 from solver.game.records import GameRecord, parse_record

@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import Any
 
 from solver.errors import InputError, RummikubError
-from solver.files import shown_path
+from solver.file_io import shown_path
 from solver.game.engine import TurnRecord
 from solver.game.records import GameRecord, read_record
 from solver.position import Position

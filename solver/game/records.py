@@ -33,7 +33,7 @@ from pathlib import Path
 from typing import Any
 
 from solver.errors import InputError, RulesError
-from solver.files import load_json, read_input, write_whole
+from solver.file_io import load_json, read_input, write_whole
 from solver.game.engine import RACK_SIZE, Game, RoundResult, TurnRecord, describe_deal
 from solver.game.scoring import blocked_winners, joker_value, rack_value, standard_scores
 from solver.melds import why_invalid

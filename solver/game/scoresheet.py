@@ -30,7 +30,7 @@ from enum import StrEnum
 from typing import Any
 
 from solver.errors import InputError
-from solver.files import load_json, read_text, write_whole
+from solver.file_io import load_json, read_text, write_whole
 from solver.game.scoring import (
     CLUB_JOKER_VALUE,
     STANDARD_JOKER_VALUE,

@@ -30,7 +30,7 @@ from typing import Any
 
 from solver.errors import InputError, RulesError, ValidationFailure
 from solver.executors import Workers, open_executor, run_tasks
-from solver.files import make_folder
+from solver.file_io import make_folder
 from solver.game.engine import Game, GameConfig, IllegalMove, can_open, derived_seed
 from solver.game.players import LEVELS, make_player
 from solver.game.records import GameHeader, read_record, record_lines, write_record_lines

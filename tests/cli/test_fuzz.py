@@ -28,13 +28,8 @@ from hypothesis import strategies as st
 from cli.main import cli, main
 from solver.batch import BatchSettings, Outcome, answer_line, read_lines
 from solver.errors import InputError, NotationError, RummikubError
-from solver.files import (
-    decode_text,
-    parse_position_text,
-    parse_rack,
-    parse_table,
-    position_from_record,
-)
+from solver.file_io import decode_text
+from solver.files import parse_position_text, parse_rack, parse_table, position_from_record
 from solver.position import Position
 from solver.rules import RuleSet, Wrap
 from solver.tiles import Tile, parse_token

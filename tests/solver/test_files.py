@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 
 from solver.errors import InputError, NotationError, PositionError, RulesError, RummikubError
+from solver.file_io import write_whole
 from solver.files import (
     answer_from_record,
     load_position,
@@ -18,7 +19,6 @@ from solver.files import (
     parse_position_text,
     position_from_record,
     position_from_text,
-    write_whole,
 )
 from solver.position import Position
 from solver.rules import RuleSet, Wrap

@@ -9,7 +9,8 @@ import pytest
 from click.testing import CliRunner
 
 from cli.main import cli
-from solver.files import MAX_INPUT_BYTES, position_from_record
+from solver.file_io import MAX_INPUT_BYTES
+from solver.files import position_from_record
 from solver.position import Position
 from solver.rules import JokerRules, RuleSet
 from solver.solve import SolveOptions, solve
