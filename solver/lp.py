@@ -5,7 +5,6 @@ a ``BackendResult``. Nothing here knows about tiles or Rummikub.
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from itertools import chain
@@ -16,7 +15,11 @@ INF = float("inf")
 
 @dataclass
 class LinearModel:
-    """A pure-integer linear program, maximised. Rows are ``lo <= sum(coef * var) <= hi``."""
+    """A pure-integer linear program, maximised. Rows are ``lo <= sum(coef * var) <= hi``.
+
+    Its lists are written while the model is built (a caller may still set ``lower``/``upper``
+    then); ``arrays()``, the first solve, freezes them.
+    """
 
     names: list[str] = field(default_factory=list)
     lower: list[int] = field(default_factory=list)
@@ -69,17 +72,6 @@ class LinearModel:
         child._base = self.arrays()
         child._base_cols = len(self.names)
         return child
-
-    def set_upper(self, columns: Sequence[int], upper: Sequence[int]) -> None:
-        """New upper bounds for some columns (after a solve too: the next one sees them)."""
-        for v, u in zip(columns, upper):
-            self.upper[v] = u
-        if self._arrays is not None:  # the matrix stays: only the bounds change
-            import numpy as np
-
-            bounds = self._arrays.upper.copy()
-            bounds[np.asarray(columns, dtype=np.int64)] = upper
-            self._arrays = dataclasses.replace(self._arrays, upper=bounds)
 
     def set_row_bounds(self, i: int, lo: float, hi: float) -> None:
         assert i < len(self.rows), "only the template's rows change bounds"
