@@ -364,15 +364,27 @@ class _Search:
             declared = {t for j in homes for d in self._declarations(j, False) for t in d}
             if None in declared:  # an unread set holding its tiles might keep its jokers
                 continue
-            for role in readings[0].roles:
-                if not (set(role.options) & declared) and not any(self.real_after[t] for t in role.options):
-                    lost[i, role] += 1
+            # A set read several ways (R2 J J: R3 R4, or two of the other 2s) loses, for sure,
+            # only the jokers its kindest reading loses.
+            kindest = min(
+                (
+                    [
+                        role
+                        for role in reading.roles
+                        if not (set(role.options) & declared) and not any(self.real_after[t] for t in role.options)
+                    ]
+                    for reading in readings
+                ),
+                key=len,
+            )
+            for role in kindest:
+                lost[i, role] += 1
         if not lost:
-            what = ", ".join(f"{r} (table set {i})" for i, _, readings in self.before for r in readings[0].roles)
+            what = ", ".join(f"table set {i} '{format_tiles(written)}'" for i, written, _ in self.before)
             return [
                 JokerProblem(
                     "joker_moved",
-                    f"the table jokers standing for {what} cannot all keep their tiles or be replaced by them",
+                    f"the jokers of {what} cannot all keep their tiles or be replaced by them",
                     (JOKER,),
                 )
             ]
@@ -409,11 +421,16 @@ class _Search:
         )
 
     def hosting_problem(self) -> JokerProblem:
-        best = 0
-        for i in self.after_sets:
-            mine = sum(min(n, self.played[t]) for t, n in numbered(self.new_table[i]).items())
-            best = max(best, min(mine, 2))
-        rack = "only one rack tile" if best == 1 else "no rack tile"  # best < 2, or hosting would work
+        """Official retrieval failed. Which set holds the retrieved joker is not known, so a count
+        of rack tiles is said only when every new set holding a joker has that count (a joker from
+        the rack counts as a rack tile, so one played leaves the count unsaid)."""
+        counts = {
+            min(sum(min(n, self.played[t]) for t, n in numbered(self.new_table[i]).items()), 2)
+            for i in self.after_sets
+        }
+        rack = "fewer than two rack tiles"
+        if len(counts) == 1 and not self.played[JOKER] and counts != {2}:
+            rack = "only one rack tile" if counts == {1} else "no rack tile"
         return JokerProblem(
             "joker_retrieval",
             f"retrieved joker played with {rack} in its new set"

@@ -178,6 +178,19 @@ def test_declarations_after_the_move() -> None:
         (["R3 R4 R5 R6 J"], "B3 O3", ["R4 R5 R6 J", "R3 B3 O3"], "locked", "locked_set_broken",
          "table set 1 'R3 R4 R5 R6 J' holds a joker and may only grow until it is retrieved"
          " (joker-rules=locked): R3 left it"),
+        # Which new set holds the retrieved joker is unknown: a count is said only where every
+        # set holding a joker has it, and a joker from the rack is a rack tile.
+        (["R4 J R6", "O5 O6 J", "B6 B7 B8 B9"], "R5 O8 O9 B10", ["R4 R5 R6", "O5 O6 J O8 O9", "B6 B7 B8", "B9 B10 J"],
+         "strict", "joker_retrieval",
+         "retrieved joker played with fewer than two rack tiles in its new set"
+         " (official retrieval: a new set with at least two tiles from the rack)"),
+        (["R4 J R6", "O5 O6 J", "B6 B7 B8 B9 B10"], "R5 O8", ["R4 R5 R6", "O5 O6 J O8", "B6 B7 B8", "B9 B10 J"],
+         "strict", "joker_retrieval",
+         "retrieved joker played with fewer than two rack tiles in its new set"
+         " (official retrieval: a new set with at least two tiles from the rack)"),
+        (["R4 J R6", "B7 B8 B9 B10"], "R5 J", ["R4 R5 R6", "B7 B8 B9", "B10 J J"], "strict", "joker_retrieval",
+         "retrieved joker played with fewer than two rack tiles in its new set"
+         " (official retrieval: a new set with at least two tiles from the rack)"),
         # Two joker sets: the one named is where the joker's tile went, not the first on the table.
         (["R2 R3 J R5", "K2 K3 K4 J"], "K5", ["R2 R3 J R5", "K2 K3 K4 K5 J"], "strict", "joker_retrieval",
          "the joker of table set 2 'K2 K3 K4 J' is back in a set with its old set's tiles ('K2 K3 K4 K5 J')"
@@ -190,6 +203,16 @@ def test_validator_names_the_broken_joker_rule(
     pos = position(rack, table, mode)
     problems = validate(pos, [tiles(s) for s in after])
     assert [(p.code, p.message) for p in problems] == [(code, message)]
+
+
+def test_a_set_read_two_ways_loses_only_the_jokers_its_kindest_reading_loses() -> None:
+    # R2 J J is R2 R3 R4 or a group of 2s: the B2 laid replaces a joker of the group, so neither
+    # "R3 moved" nor "R4 moved" is certain (the invalid first set aside).
+    pos = position("B2 K7 K8 K9", ["R2 J J"], "strict")
+    problems = validate(pos, [tiles("R2 K7 K8 K9"), tiles("B2 J J")])
+    assert [(p.code, p.message) for p in problems if p.code != "invalid_set"] == [
+        ("joker_moved", "the jokers of table set 1 'R2 J J' cannot all keep their tiles or be replaced by them")
+    ]
 
 
 def test_account_names_the_retrieving_tile() -> None:
