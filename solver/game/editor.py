@@ -567,7 +567,7 @@ def commands_for(
     out: list[Command] = []
     try:
         for step in plan.steps:
-            for command in _step_commands(editor, step):
+            for command in _step_commands(editor, step, after):
                 editor.apply(command)
                 out.append(command)
     except (EditError, LookupError, ValueError):
@@ -588,8 +588,9 @@ def _key(tiles: Sequence[Tile]) -> tuple[Tile, ...]:
     return tuple(sorted(tiles))
 
 
-def _step_commands(editor: TurnEditor, step: Step) -> list[Command]:
-    """One step as commands on the editor's table as it now stands."""
+def _step_commands(editor: TurnEditor, step: Step, after: Sequence[Sequence[Tile]] = ()) -> list[Command]:
+    """One step as commands on the editor's table as it now stands (``after``: the new table as
+    written, whose order says where a joker stands)."""
     rules = editor.rules
 
     def where(shown: str) -> int:  # the set the step names, as the editor shows it now
@@ -601,10 +602,15 @@ def _step_commands(editor: TurnEditor, step: Step) -> list[Command]:
             raise LookupError(shown)
         return found[0]
 
-    def to(source: int, moving: tuple[Tile, ...]) -> Command:
+    def to(source: int, moving: tuple[Tile, ...]) -> list[Command]:
         if step.target.startswith(NEW):  # put aside in the workspace until that set is laid
-            return Command("take", source, moving)
-        return Command("move", source, moving, where(step.target))
+            return [Command("take", source, moving)]
+        n = where(step.target)
+        if _joker_in_front(editor.state.table[n], moving, after):
+            # A lone joker joins at the end; here it stands before the set (J B6 B7 B8, the B5): it
+            # goes to a set of its own and the set's tiles join it, behind it.
+            return [Command("move", source, moving, None), Command("move", n, editor.state.table[n], len(editor.state.table))]
+        return [Command("move", source, moving, n)]
 
     if step.action == "split":
         n, parts = where(step.source), [tiles_named(part, rules) for part in step.target.split(" | ")]
@@ -631,12 +637,22 @@ def _step_commands(editor: TurnEditor, step: Step) -> list[Command]:
             # The joker goes back into the set it left (another copy of its tiles makes that the
             # rules' "another set"): in the editor it simply stays, standing for another tile.
             return [Command("add", n, (new,))]
-        return [Command("add", n, (new,)), to(n, (old,))]
+        return [Command("add", n, (new,)), *to(n, (old,))]
     if step.action in ("take", "move"):
-        return [to(where(step.source), step.tiles)]
+        return to(where(step.source), step.tiles)
     if step.action == "add":
         return [Command("add", where(step.target), step.tiles)]
     return [Command("lay", tiles=step.tiles)]
+
+
+def _joker_in_front(pieces: Sequence[Tile], moving: Sequence[Tile], after: Sequence[Sequence[Tile]]) -> bool:
+    """Whether jokers alone joining ``pieces`` make a set the new table writes with them in front
+    (the editor puts them at the end)."""
+    if not moving or not all(t.is_joker for t in moving):
+        return False
+    joined = Counter(pieces) + Counter(moving)
+    front = (*moving, *pieces)
+    return any(Counter(s) == joined and tuple(s) == front for s in after)
 
 
 def _layout(state: Edit) -> tuple[Sets, tuple[Tile, ...], tuple[Tile, ...]]:

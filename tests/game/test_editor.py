@@ -217,6 +217,21 @@ def test_a_joker_retrieved_back_into_its_set_is_typed_as_the_tile_added(mode: Jo
     assert commands_for(position, plan, [s.tiles for s in solution.table]) is not None
 
 
+def test_a_lone_joker_moved_in_front_of_a_run_is_typed_so() -> None:
+    """Strict jokers: the joker of J B4 B5 B6 B7 B8 (the B3) moves alone onto B4 J B6, a set
+    holding another joker, and stands in front of it as the new table writes it (J B4 J B6). The
+    editor puts a lone joker at the end (a B7), so `hint 3` in play gave no commands."""
+    from solver.game.editor import commands_for
+    from solver.solve import solve
+    from solver.steps import best_steps
+
+    table = ["K1 K2 K3 K4", "J B4 B5 B6 B7 B8", "B4 J B6", "K3 K4 K5"]
+    position = Position.from_strings("K2 R8 O4 B11", table, rules=RuleSet(joker_rules=JokerRules.STRICT))
+    solution, plan = best_steps(solve(position))
+    assert "Take J off the end of J B4 B5 B6 B7 B8 and put it in B4 J B6" in map(str, plan.steps)
+    assert commands_for(position, plan, [s.tiles for s in solution.table]) is not None
+
+
 def test_a_tile_picked_on_the_rack_is_laid_though_a_copy_lies_loose() -> None:
     e = editor(rack="R5 B8 B8 O8", table=("R3 R4 R5", "K6 B6 R6"))
     e.apply(Command("take", 0, tiles("R5")))  # the table's R5 into the workspace
