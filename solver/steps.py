@@ -18,15 +18,18 @@ natural order). In JSON a step is ``{"action", "tiles", "from", "to"}``: ``from`
 tiles leave ("rack" for add and lay); ``to`` is where they go — a set, ``the new set X`` (put
 aside until X is laid), or for a split the parts separated by `` | ``. For ``retrieve`` and
 ``swap`` the tiles are [rack tile, tile taken]: the rack tile goes into ``from``, the tile taken
-goes to ``to``. ``tiles_moved`` counts table tiles that change set (see ``least_moves``);
-``replay`` carries the steps out on the old table and must end with exactly the new one.
+goes to ``to``; a joker retrieved by a table tile (``tile_from``, the set it comes from) is
+retrieved before any other step, as are all under locked jokers (``_FirstRetrievals``).
+``tiles_moved`` counts table tiles that end in another set (see ``least_moves``; one borrowed and
+put back does not); ``replay`` carries the steps out on the old table and must end with exactly
+the new one.
 """
 
 from __future__ import annotations
 
 import dataclasses
 from collections import Counter
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -53,15 +56,15 @@ class Step:
     tiles: tuple[Tile, ...]
     source: str  # the set the tiles leave, or "rack"
     target: str  # where they go (split: the parts, separated by " | ")
-    detail: str = ""  # split: where it is cut; take: "end" of a run, "group" or "last" tiles; lay: sources
+    # split: where it is cut; take: "end" of a run, "group" or "last" tiles; lay: sources;
+    # retrieve: the table set the tile comes from (none: the rack)
+    detail: str = ""
 
     def to_dict(self) -> dict[str, Any]:
-        return {
-            "action": self.action,
-            "tiles": [str(t) for t in self.tiles],
-            "from": self.source,
-            "to": self.target,
-        }
+        out = {"action": self.action, "tiles": [str(t) for t in self.tiles], "from": self.source, "to": self.target}
+        if self.action == "retrieve" and self.detail:
+            out["tile_from"] = self.detail
+        return out
 
     def __str__(self) -> str:
         return self.describe()
@@ -80,7 +83,8 @@ class Step:
             return f"Split {self.source} {self.detail} into {', '.join(parts[:-1])} and {parts[-1]}"
         if self.action == "retrieve":
             new, joker = self.tiles
-            return f"Put {new} from {rack} in place of the {joker} in {self.source}; {_then(joker, self.target)}"
+            lender = self.detail or rack  # a table set lends the tile
+            return f"Put {new} from {lender} in place of the {joker} in {self.source}; {_then(joker, self.target)}"
         if self.action == "swap":
             new, old = self.tiles
             return f"Swap {new} from {rack} for {old} in {self.source}; {_then(old, self.target)}"
@@ -264,12 +268,38 @@ def plan(
             for p, w in zip(after, written)
         )
     homes = [(r.table_set - 1, r.new_set - 1) for r in retrieved]
-    found_plan = _Planner(before, after, played, rules, homes, marks).run()
-    if _reaches(before, found_plan, played, rules, [p.tiles for p in after]):
-        return found_plan
-    # Steps a person could not follow (a joker freed by a tile that then moves on, so a set of
-    # the plan gives a joker back to itself): every changed set taken apart and laid anew.
+    tries: tuple[Callable[[], Plan | None], ...] = (
+        lambda: _retrieving_first(before, after, played, rules, retrieved, marks, eager=False),
+        lambda: _Planner(before, after, played, rules, homes, marks).run(),
+        lambda: _retrieving_first(before, after, played, rules, retrieved, marks, eager=True),
+    )
+    for attempt in tries:
+        found_plan = attempt()
+        if found_plan is not None and _reaches(before, found_plan, played, rules, [p.tiles for p in after]):
+            return found_plan
+    # Steps a person could not follow, whatever comes first: every changed set taken apart and
+    # laid anew.
     return _Planner(before, after, played, rules, homes, marks).plain()
+
+
+def _retrieving_first(
+    before: Sets,
+    after: Sequence[Placed],
+    played: Sequence[Tile],
+    rules: RuleSet,
+    retrieved: Sequence[Retrieved],
+    marks: Sequence[Counter[Tile]],
+    eager: bool,
+) -> Plan | None:
+    """Steps that retrieve jokers first (see ``_FirstRetrievals``; ``eager``: also a joker going
+    to a set built on its own), then the planner's; None if none comes first or they go wrong."""
+    first = _FirstRetrievals(before, after, played, rules, eager).run(retrieved)
+    if not first.steps:
+        return None
+    try:
+        return first.then(_Planner(first.table, first.after, sorted(first.rack.elements()), rules, first.homes, marks, first))
+    except ValueError:  # the table the retrievals leave is one the planner cannot go on from
+        return None
 
 
 def _rack_marks(after: Sequence[Placed], shown: Sequence[PlacedSet]) -> list[Counter[Tile]]:
@@ -294,6 +324,162 @@ def _key(tiles: Counter[Tile] | Sequence[Tile]) -> tuple[Tile, ...]:
     return tuple(sorted(tiles.elements() if isinstance(tiles, Counter) else tiles))
 
 
+def _shown(tiles: list[Tile], rules: RuleSet) -> str:
+    """Tiles of a set as a person sees them: under strict and locked jokers a set holding a
+    joker in the order given, which says what its jokers stand for (``J B8 B9``, not
+    ``B8 B9 J``); else in natural order."""
+    if rules.joker_rules is not JokerRules.FREE and JOKER in tiles:
+        return format_tiles(tiles)
+    return set_text(tiles, rules)
+
+
+RACK = -1  # a retrieving tile that comes from the rack, not a table set
+
+
+class _FirstRetrievals:
+    """The table jokers retrieved before anything else moves, as a person must where the joker's
+    set is locked (it may not lose a tile before), where the tile comes from another table set
+    (put in the joker's place, then on where it goes: back into its own set, if it stays there)
+    or where a rack tile frees the joker and then moves on. Each is a ``retrieve`` step on the
+    old table; the rest (``homes``: their old and new sets) the planner does among its steps.
+    Afterwards ``table`` is the table the planner goes on from, ``after`` its sets with the bases
+    and tiles kept that hold there, ``aside`` the jokers put aside for a new set."""
+
+    def __init__(self, before: Sets, after: Sequence[Placed], played: Sequence[Tile], rules: RuleSet, eager: bool) -> None:
+        self.rules = rules
+        self.eager = eager
+        self.names = before
+        self.table = [list(s) for s in before]
+        self.after = list(after)
+        self.rack = Counter(played)
+        self.steps: list[Step] = []
+        self.homes: list[tuple[int, int]] = []
+        self.aside: dict[int, Counter[Tile]] = {}
+        self.laid: list[tuple[int, Tile]] = []  # (old set, rack tile) put in a joker's place
+        self.apart: set[int] = set()  # new sets a joker goes to that were built on its own set
+
+    def run(self, retrieved: Sequence[Retrieved]) -> _FirstRetrievals:
+        for r in retrieved:
+            i, j = r.table_set - 1, r.new_set - 1
+            lender = self._lender(i, r.tile) if self._goes_first(i, j, r.tile) else None
+            if lender is None or JOKER not in self.table[i]:
+                self.homes.append((i, j))
+            else:
+                self._retrieve(i, j, r.tile, lender)
+        return self
+
+    def _goes_first(self, i: int, j: int, tile: Tile) -> bool:
+        """Whether the joker of set i, going to new set j, is retrieved by ``tile`` first: under
+        locked jokers, by a table tile, by a rack tile that moves on, or (``eager``) to a set built
+        on its own."""
+        if self.rules.joker_rules is JokerRules.LOCKED or not self.rack[tile] or (self.eager and self.after[j].base == i):
+            return True
+        return not any(p.base == i and _needs(p)[tile] > 0 for p in self.after)
+
+    def _lender(self, i: int, tile: Tile) -> int | None:
+        """Where the retrieving tile comes from: the rack, else a table set holding it (one
+        without a joker first, then one the tile leaves anyway)."""
+        if self.rack[tile]:
+            return RACK
+        holders = [k for k, s in enumerate(self.table) if k != i and tile in s]
+        stays = {k: sum(Counter(p.kept)[tile] for p in self.after if p.base == k) for k in holders}
+        return min(holders, key=lambda k: (JOKER in self.table[k], stays[k]), default=None)
+
+    def _retrieve(self, i: int, j: int, tile: Tile, lender: int) -> None:
+        source, detail = self._name(i), "" if lender == RACK else self._name(lender)
+        if lender == RACK:
+            self.rack[tile] -= 1
+            self.laid.append((i, tile))
+        else:
+            self.table[lender].remove(tile)
+            self._clamp(lender)
+        self._swap_in(i, tile)
+        self.steps.append(Step("retrieve", (tile, JOKER), source, self._send_joker(i, j), detail))
+
+    def _swap_in(self, i: int, tile: Tile) -> None:
+        """``tile`` in the place of the joker of set i it stands for; kept there if a set built on
+        set i takes it."""
+        readings = table_readings(self.table[i], self.rules)
+        jokers = [n for n, t in enumerate(self.table[i]) if t.is_joker]
+        roles = readings[0].roles if readings else ()
+        at = next((n for n, role in zip(jokers, roles) if tile in role.options), jokers[0])
+        self.table[i][at] = tile
+        self._clamp(i)
+        for n, p in enumerate(self.after):
+            if p.base == i and _needs(p)[tile] > 0:
+                self.after[n] = dataclasses.replace(p, kept=tuple(sorted((*p.kept, tile))))
+                break
+
+    def _send_joker(self, i: int, j: int) -> str:
+        """Where the joker goes (the step's target): into the old set its new set is built on,
+        if that is not its own; else put aside, its new set laid anew."""
+        p = self.after[j]
+        b = p.base
+        if b is not None and b != i:
+            target = self._name(b)
+            self.table[b] = _with_joker(self.table[b], p.tiles)
+            kept = (Counter(p.kept) + Counter([JOKER])) & Counter(p.tiles)  # in place of one of its own
+            self.after[j] = dataclasses.replace(p, kept=tuple(sorted(kept.elements())))
+            return target
+        self.aside.setdefault(j, Counter())[JOKER] += 1
+        if b == i:  # not back with its own set's tiles: copies from the rack go with it
+            self.apart.add(j)
+        if b is not None:
+            self.after[j] = dataclasses.replace(p, base=None, kept=())
+        return NEW + _shown(list(p.tiles), self.rules)
+
+    def _clamp(self, k: int) -> None:
+        """The tiles the sets built on set k keep, cut to what it still holds."""
+        have = Counter(self.table[k])
+        for n, p in enumerate(self.after):
+            if p.base == k:
+                keep = Counter(p.kept) & have
+                have -= keep
+                self.after[n] = dataclasses.replace(p, kept=tuple(sorted(keep.elements())))
+
+    def _name(self, k: int) -> str:
+        return renamed(self.names[k], Counter(self.table[k]), self.rules)
+
+    def then(self, planner: _Planner) -> Plan:
+        """These steps, then the planner's from the table they leave."""
+        rest = planner.run()
+        parts = [Counter(part) for part in rest.rack_parts]
+        for i, tile in self.laid:  # where each rack tile put in a joker's place ends
+            homes = [j for j, p in enumerate(planner.after) if p.base == i and Counter(p.kept)[tile]]
+            homes += [m for (k, m), tiles in planner.flows.items() if k == i and tiles[tile] > 0]
+            if homes:
+                parts[homes[0]][tile] += 1
+        steps = (*self.steps, *rest.steps)
+        rack_parts = tuple(tuple(sorted(part.elements())) for part in parts)
+        return Plan(steps, _tiles_moved(self.names, steps, [*self.rack.elements(), *(t for _, t in self.laid)], self.rules), rest.sets_broken, rack_parts)
+
+
+def _with_joker(tiles: Sequence[Tile], written: Sequence[Tile]) -> list[Tile]:
+    """``tiles`` with a joker where the set ``written`` has it: before the tile that follows it
+    there (``R6 R7 R8`` for ``J R6 R7 R8 R9``: ``J R6 R7 R8``), else after the one before it."""
+    at = list(written).index(JOKER)
+    later = [t for t in written[at:] if not t.is_joker and t in tiles]
+    earlier = [t for t in written[:at] if not t.is_joker and t in tiles]
+    where = list(tiles).index(later[0]) if later else (list(tiles).index(earlier[-1]) + 1 if earlier else len(tiles))
+    return [*tiles[:where], JOKER, *tiles[where:]]
+
+
+def _needs(p: Placed) -> Counter[Tile]:
+    """The tiles a new set gets from elsewhere (not kept from its base)."""
+    return Counter(p.tiles) - Counter(p.kept)
+
+
+def _tiles_moved(before: Sets, steps: Sequence[Step], played: Sequence[Tile], rules: RuleSet) -> int:
+    """The table tiles the steps leave in a set not built on their own (-1: they go wrong)."""
+    table = _Replay(before, played, rules)
+    try:
+        for step in steps:
+            table.carry_out(step)
+    except StepsGoWrong:
+        return -1
+    return table.tiles_moved()
+
+
 class _Planner:
     """Builds the steps, following the table as it changes so that every set is named as seen."""
 
@@ -305,11 +491,17 @@ class _Planner:
         rules: RuleSet,
         joker_homes: Sequence[tuple[int, int]] = (),
         rack_marks: Sequence[Counter[Tile]] = (),
+        first: _FirstRetrievals | None = None,
     ) -> None:
+        """``first``: the retrievals done before, whose table ``before`` is: the jokers they put
+        aside for a new set, the old sets as written (which name them), the new sets built on a
+        joker's own set (which take the rack's copies of its tiles first)."""
         self.rules = rules
         self.joker_homes = joker_homes  # (old set, new set) of each retrieved joker, as the story says
         self.rack_marks = rack_marks  # per new set, the rack tiles the table shown marks in it
+        self.apart = set() if first is None else first.apart
         self.before = [list(s) for s in before]
+        self.names = [list(s) for s in (before if first is None else first.names)]
         self.after = list(after)
         self.steps: list[Step] = []
         self.moved = 0
@@ -321,13 +513,13 @@ class _Planner:
         self.outgoing: dict[int, Counter[Tile]] = {}  # live set -> its old set's tiles still to go
         self.holder: dict[int, int] = {}  # new set -> the live set it is built on
         self.pieces: dict[int, list[int]] = {}  # old set -> live sets made of its tiles
-        self.aside: dict[int, Counter[Tile]] = {}  # new set laid later -> table tiles put aside
+        self.aside = {} if first is None else {j: tiles.copy() for j, tiles in first.aside.items()}  # new set laid later -> table tiles put aside
         leaving = [Counter(s) for s in self.before]
         arriving: list[Counter[Tile]] = []
         for p in self.after:
             if p.base is not None:
                 leaving[p.base] -= Counter(p.kept)
-            arriving.append(Counter(p.tiles) - Counter(p.kept))
+            arriving.append(Counter(p.tiles) - Counter(p.kept) - self.aside.get(len(arriving), Counter()))
         self.leaving = leaving
         self.broken = sets_broken(self.before, self.after)
         self.flows = self._sources(leaving, arriving, Counter(played))
@@ -367,7 +559,9 @@ class _Planner:
         # Table tiles where the table shown has no rack copy first (copies are alike: the steps
         # and the brackets then tell the same story), then wherever they fit.
         marked = [*self.rack_marks, *[Counter[Tile]()] * (len(need) - len(self.rack_marks))]
-        for marks in (marked, [Counter[Tile]()] * len(need)):
+        # A set a retrieved joker goes to, built on its own old set, takes the rack's copies first.
+        apart = [Counter(p.tiles) if j in self.apart else Counter[Tile]() for j, p in enumerate(self.after)]
+        for marks in ([m | a for m, a in zip(marked, apart)], apart):
             pairs = sorted(
                 ((sum((lv & (need[j] - marks[j])).values()), i, j) for i, lv in enumerate(leaving) for j in range(len(need))),
                 key=lambda x: (-x[0], x[1], x[2]),
@@ -430,14 +624,6 @@ class _Planner:
         reading = next((r for r in readings(laid, self.rules) if r.tiles == laid), None)
         return (reading.kind, list(laid)) if reading else (None, sorted(old))
 
-    def _shown(self, tiles: list[Tile]) -> str:
-        """Tiles of a set as a person sees them: under strict and locked jokers a set holding a
-        joker in the order given, which says what its jokers stand for (``J B8 B9``, not
-        ``B8 B9 J``); else in natural order."""
-        if self.rules.joker_rules is not JokerRules.FREE and JOKER in tiles:
-            return format_tiles(tiles)
-        return set_text(tiles, self.rules)
-
     def _joker_roles(self, old: Sequence[Tile]) -> tuple[Kind, int, list[tuple[Tile, ...]]] | None:
         """An old set's kind, number (a group's) and what each of its jokers stands for: under
         strict and locked jokers as the set is written (``R12 R13 J`` under american wrap: R1),
@@ -458,7 +644,7 @@ class _Planner:
 
     # -- naming ----------------------------------------------------------------------------
     def _name(self, live: int) -> str:
-        written = self.before[live] if live < len(self.before) else self.written.get(live)
+        written = self.names[live] if live < len(self.names) else self.written.get(live)
         return renamed(written or (), self.live[live], self.rules)
 
     def _destination(self, j: int) -> str:
@@ -467,7 +653,7 @@ class _Planner:
         return NEW + self._new_name(j)
 
     def _new_name(self, j: int) -> str:
-        return self._shown(list(self.after[j].tiles))
+        return _shown(list(self.after[j].tiles), self.rules)
 
     def _deliver(self, j: int, tiles: Counter[Tile]) -> None:
         if j in self.holder:
@@ -796,98 +982,158 @@ def _replayed(
     """After each step: the sets (an emptied set stays, empty, so indices hold), the indices the
     step changed, the tiles put aside, each set's name as the steps call it. The checks of
     ``replay`` run as it goes; the last ones after the last step."""
-    # Named as the plan names them: an old set as written, and when it changes as it was
-    # written, grown or trimmed (``renamed``); ``origin`` keeps that writing.
-    table = [(renamed(s, Counter(s), rules), Counter(s)) for s in before]
-    origin: list[Sequence[Tile]] = [list(s) for s in before]
-    rack = Counter(played)
-    aside: dict[str, Counter[Tile]] = {}
-    moved = 0
-    changed: set[int] = set()
+    table = _Replay(before, played, rules)
+    for step in plan.steps:
+        changed = table.carry_out(step)
+        yield (
+            [s for _, s in table.sets],
+            changed,
+            {target: Counter(t for t, _ in tiles.elements()) for target, tiles in table.aside.items()},
+            [n for n, _ in table.sets],
+        )
+    _require(not table.aside, "table tiles left in hand")
+    _require(not table.rack, "played tiles left on the rack")
+    moved = table.tiles_moved()
+    _require(moved == plan.tiles_moved, f"the steps move {moved} table tiles, the plan says {plan.tiles_moved}")
 
-    def find(called: str, holding: Counter[Tile]) -> int:
-        for k, (n, s) in enumerate(table):
+
+Tagged = tuple[Tile, int | None]  # a tile and the old set it started in (None: the rack)
+FREED = -1  # the "old set" of a tile a retrieve or swap took out: it counts as moved anywhere
+
+
+class _Replay:
+    """The table as steps change it. Sets are named as the plan names them: an old set as
+    written, and when it changes as it was written, grown or trimmed (``renamed``; ``origin``
+    keeps that writing). Each tile is tagged with the old set it started in, and each set with
+    the old set it is built on (its ``lineage``; None for a set laid), so that the table tiles
+    moved are those ending in a set not built on their own: a tile borrowed and put back is not."""
+
+    def __init__(self, before: Sets, played: Sequence[Tile], rules: RuleSet) -> None:
+        self.rules = rules
+        self.sets = [(renamed(s, Counter(s), rules), Counter(s)) for s in before]
+        self.origin: list[Sequence[Tile]] = [list(s) for s in before]
+        self.tags: list[Counter[Tagged]] = [Counter((t, i) for t in s) for i, s in enumerate(before)]
+        self.lineage: list[int | None] = list(range(len(before)))
+        self.rack = Counter(played)
+        self.aside: dict[str, Counter[Tagged]] = {}
+
+    def tiles_moved(self) -> int:
+        return sum(n for k, tags in enumerate(self.tags) for (_, o), n in tags.items() if o not in (None, self.lineage[k]))
+
+    def find(self, called: str, holding: Counter[Tile]) -> int:
+        for k, (n, s) in enumerate(self.sets):
             if n == called and not (holding - s):
                 return k
         raise StepsGoWrong(f"no set {called!r} holding {format_tiles(sorted(holding.elements()))}")
 
+    def take(self, k: int, tiles: Counter[Tile]) -> Counter[Tagged]:
+        """``tiles`` off set k, tiles from other sets first (a borrowed tile goes on, its own stay)."""
+        out: Counter[Tagged] = Counter()
+        for t, n in tiles.items():
+            tags = sorted((tag for tag in self.tags[k] if tag[0] == t), key=lambda tag: tag[1] == self.lineage[k])
+            for tag in tags:
+                got = min(n, self.tags[k][tag])
+                out[tag] += got
+                n -= got
+        self.tags[k] -= out
+        self.change(k, self.sets[k][1] - tiles)
+        return out
 
-    def change(k: int, tiles: Counter[Tile]) -> None:
-        table[k] = (renamed(origin[k], tiles, rules), tiles)
-        changed.add(k)
+    def put(self, k: int, tagged: Counter[Tagged]) -> None:
+        self.tags[k] += tagged
+        self.change(k, self.sets[k][1] + Counter(t for t, _ in tagged.elements()))
 
-    def deliver(target: str, tiles: Counter[Tile]) -> None:
+    def change(self, k: int, tiles: Counter[Tile]) -> None:
+        self.sets[k] = (renamed(self.origin[k], tiles, self.rules), tiles)
+
+    def deliver(self, target: str, tagged: Counter[Tagged]) -> set[int]:
         if target.startswith(NEW):
-            aside.setdefault(target.removeprefix(NEW), Counter()).update(tiles)
-        else:
-            k = find(target, Counter())
-            change(k, table[k][1] + tiles)
+            self.aside.setdefault(target.removeprefix(NEW), Counter()).update(tagged)
+            return set()
+        k = self.find(target, Counter())
+        self.put(k, tagged)
+        return {k}
 
-    def from_rack(tiles: Counter[Tile], step: Step) -> None:
-        nonlocal rack
-        _require(not (tiles - rack), f"uses what the rack does not hold: {step}")
-        rack -= tiles
+    def from_rack(self, tiles: Counter[Tile], step: Step) -> Counter[Tagged]:
+        _require(not (tiles - self.rack), f"uses what the rack does not hold: {step}")
+        self.rack -= tiles
+        return Counter({(t, None): n for t, n in tiles.items()})
 
-    for step in plan.steps:
-        changed = set()
+    def carry_out(self, step: Step) -> set[int]:
+        """Carry out one step; the indices of the sets it changed."""
         tiles = Counter(step.tiles)
         if step.action == "split":
-            k = find(step.source, tiles)
-            whole = table[k][1].copy()  # earlier snapshots hold the set itself
-            _require(whole == tiles, f"split names the wrong tiles: {step}")
-            parts = []
-            for piece in step.target.split(" | "):
-                part = Counter(tiles_named(piece, rules))
-                _require(not (part - whole), f"split takes what the set does not hold: {step}")
-                whole -= part
-                parts.append((piece, part))
-            _require(not whole, f"split leaves tiles out: {step}")
-            table[k : k + 1] = parts  # the parts where the run was
-            origin[k : k + 1] = [tiles_named(piece, rules) for piece, _ in parts]
-            changed = set(range(k, k + len(parts)))
-        elif step.action in ("retrieve", "swap"):
-            new, old = step.tiles
-            k = find(step.source, Counter([old]))
-            from_rack(Counter([new]), step)
-            if step.action == "retrieve":
-                _require(old.is_joker, f"retrieves a tile that is not a joker: {step}")
-            else:
-                _require(new.number == old.number and new.colour != old.colour, f"not a group swap: {step}")
-            change(k, table[k][1] - Counter([old]) + Counter([new]))
-            deliver(step.target, Counter([old]))
-            moved += 1
-        elif step.action in ("take", "move"):
-            k = find(step.source, tiles)
+            return self.split(step, tiles)
+        if step.action in ("retrieve", "swap"):
+            return self.exchange(step)
+        if step.action in ("take", "move"):
+            k = self.find(step.source, tiles)
             if step.action == "take":
-                _require(_at_an_end(table[k][1], tiles, rules), f"takes tiles that are not at an end: {step}")
-            change(k, table[k][1] - tiles)
-            deliver(step.target, tiles)
-            moved += sum(tiles.values())
-        elif step.action == "add":
-            from_rack(tiles, step)
-            deliver(step.target, tiles)
+                _require(_at_an_end(self.sets[k][1], tiles, self.rules), f"takes tiles that are not at an end: {step}")
+            return {k} | self.deliver(step.target, self.take(k, tiles))
+        if step.action == "add":
+            return self.deliver(step.target, self.from_rack(tiles, step))
+        _require(step.action == "lay", f"unknown action {step.action!r}")
+        return self.lay(step, tiles)
+
+    def split(self, step: Step, tiles: Counter[Tile]) -> set[int]:
+        k = self.find(step.source, tiles)
+        whole = self.sets[k][1].copy()  # earlier snapshots hold the set itself
+        _require(whole == tiles, f"split names the wrong tiles: {step}")
+        pieces = step.target.split(" | ")
+        parts = []
+        for piece in pieces:
+            part = Counter(tiles_named(piece, self.rules))
+            _require(not (part - whole), f"split takes what the set does not hold: {step}")
+            whole -= part
+            parts.append((piece, part))
+        _require(not whole, f"split leaves tiles out: {step}")
+        tags = [self.take(k, part) for _, part in parts]
+        self.sets[k : k + 1] = parts  # the parts where the run was
+        self.origin[k : k + 1] = [tiles_named(piece, self.rules) for piece in pieces]
+        self.tags[k : k + 1] = tags
+        self.lineage[k : k + 1] = [self.lineage[k]] * len(parts)
+        return set(range(k, k + len(parts)))
+
+    def exchange(self, step: Step) -> set[int]:
+        """A retrieve or swap: the new tile (from the rack, or for a retrieve from the table set
+        the step's detail names) in the old one's place, the old one to the step's target."""
+        new, old = step.tiles
+        k = self.find(step.source, Counter([old]))
+        if step.action == "retrieve":
+            _require(old.is_joker, f"retrieves a tile that is not a joker: {step}")
         else:
-            _require(step.action == "lay", f"unknown action {step.action!r}")
-            laid = Counter(tiles_named(step.target, rules))
-            _require(laid == tiles, f"lays other tiles than it names: {step}")
-            # Table tiles put aside for it (two new sets may look the same: each takes its share).
-            put = aside.get(step.target, Counter()) & laid
-            aside[step.target] = aside.get(step.target, Counter()) - put
-            if not aside[step.target]:
-                del aside[step.target]
-            from_rack(laid - put, step)
-            table.append((step.target, laid))
-            origin.append(tiles_named(step.target, rules))
-            changed = {len(table) - 1}
-        yield (
-            [s for _, s in table],
-            changed,
-            {target: tiles.copy() for target, tiles in aside.items()},
-            [n for n, _ in table],
-        )
-    _require(not aside, "table tiles left in hand")
-    _require(not rack, "played tiles left on the rack")
-    _require(moved == plan.tiles_moved, f"the steps move {moved} table tiles, the plan says {plan.tiles_moved}")
+            _require(new.number == old.number and new.colour != old.colour, f"not a group swap: {step}")
+        changed = {k}
+        if step.action == "retrieve" and step.detail:
+            lender = self.find(step.detail, Counter([new]))
+            coming = self.take(lender, Counter([new]))
+            changed.add(lender)
+        else:
+            coming = self.from_rack(Counter([new]), step)
+        self.take(k, Counter([old]))
+        freed: Counter[Tagged] = Counter({(old, FREED): 1})  # moved, wherever it goes (a joker retrieved moves)
+        self.put(k, coming)
+        return changed | self.deliver(step.target, freed)
+
+    def lay(self, step: Step, tiles: Counter[Tile]) -> set[int]:
+        laid = Counter(tiles_named(step.target, self.rules))
+        _require(laid == tiles, f"lays other tiles than it names: {step}")
+        # Table tiles put aside for it (two new sets may look the same: each takes its share).
+        waiting = self.aside.get(step.target, Counter())
+        put: Counter[Tagged] = Counter()
+        for tag, n in waiting.items():
+            put[tag] = min(n, (laid - Counter(t for t, _ in put.elements()))[tag[0]])
+        put = +put
+        waiting -= put
+        if not waiting:
+            self.aside.pop(step.target, None)
+        mine = self.from_rack(laid - Counter(t for t, _ in put.elements()), step)
+        self.sets.append((step.target, laid))
+        self.origin.append(tiles_named(step.target, self.rules))
+        self.tags.append(put + mine)
+        self.lineage.append(None)
+        return {len(self.sets) - 1}
 
 
 def _at_an_end(tiles: Counter[Tile], taken: Counter[Tile], rules: RuleSet) -> bool:

@@ -602,10 +602,11 @@ def _step_commands(editor: TurnEditor, step: Step, after: Sequence[Sequence[Tile
             raise LookupError(shown)
         return found[0]
 
-    def to(source: int, moving: tuple[Tile, ...]) -> list[Command]:
+    def to(source: int, moving: tuple[Tile, ...], lender: int | None = None) -> list[Command]:
         if step.target.startswith(NEW):  # put aside in the workspace until that set is laid
             return [Command("take", source, moving)]
-        n = where(step.target)
+        lent = lender is not None and Counter(editor.state.table[lender]) - Counter(step.tiles[:1]) == Counter(tiles_named(step.target, rules))
+        n = lender if lender is not None and lent else where(step.target)  # the set that lent the tile, as it is then
         if _joker_in_front(editor.state.table[n], moving, after):
             # A lone joker joins at the end; here it stands before the set (J B6 B7 B8, the B5): it
             # goes to a set of its own and the set's tiles join it, behind it.
@@ -633,11 +634,13 @@ def _step_commands(editor: TurnEditor, step: Step, after: Sequence[Sequence[Tile
         new, old = step.tiles
         n = where(step.source)
         after_swap = Counter(editor.state.table[n]) + Counter([new]) - Counter([old])
+        lender = where(step.detail) if step.detail else None
+        put = [Command("move", lender, (new,), n)] if lender is not None else [Command("add", n, (new,))]
         if not step.target.startswith(NEW) and Counter(tiles_named(step.target, rules)) == after_swap:
             # The joker goes back into the set it left (another copy of its tiles makes that the
             # rules' "another set"): in the editor it simply stays, standing for another tile.
-            return [Command("add", n, (new,))]
-        return [Command("add", n, (new,)), *to(n, (old,))]
+            return put
+        return [*put, *to(n, (old,), lender)]
     if step.action in ("take", "move"):
         return to(where(step.source), step.tiles)
     if step.action == "add":

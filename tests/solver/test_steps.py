@@ -376,20 +376,68 @@ def test_steps_under_strict_jokers_replay_to_the_new_table(mode: JokerRules) -> 
         assert same_table(replay(position.table, plan, answer.played, rules), after), position
 
 
-def test_steps_that_cannot_be_followed_give_way_to_plain_ones() -> None:
+def test_a_joker_freed_by_a_table_tile_that_goes_back_is_retrieved_first() -> None:
     """B4 B5 J (the B6) and B6 J B8 B9 under strict jokers; the answer B2 J B4 B5 and
-    B4 B5 B6 J B8 B9 frees the first joker with the B6 of the second set, which stays where it
-    was: no take-and-put of the planner says that, so the set the joker leaves is moved apart and
-    laid anew, while the one kept whole only grows."""
+    B4 B5 B6 J B8 B9 frees the first joker with the B6 of the second set, which ends where it
+    was. The steps say so: the B6 takes the joker's place, the joker goes to the new set (with
+    the rack's B4 B5, not back with its own), and B4 B5 B6 join J B8 B9. They were plain steps
+    that moved the joker's set apart, the joker with it, never retrieved."""
     rules = RuleSet(joker_rules=JokerRules.STRICT)
     position = Position.from_strings("B2 B4 B5 K11", ["B4 B5 J", "B6 J B8 B9", "K3 K4 K5 K6"], rules=rules)
     _, plan = steps_for(position)
     assert [s.describe() for s in plan.steps] == [
-        "Move B4 B5 J from B4 B5 J and keep them for the new set B2 J B4 B5",
-        "Add B4 B5 from your rack to B6 J B8 B9",
-        "Lay B2 J B4 B5 (B2 from your rack, B4 B5 J put aside above)",
+        "Put B6 from B6 J B8 B9 in place of the J in B4 B5 J; keep the J for the new set B2 J B4 B5",
+        "Take the last of that set, B4 B5 B6, and put them in J B8 B9",
+        "Lay B2 J B4 B5 (B2 B4 B5 from your rack, J put aside above)",
     ]
     assert plan.tiles_moved == 3 and plan.sets_broken == 1
+    assert plan.steps[0].to_dict()["tile_from"] == "B6 J B8 B9"
+
+
+@pytest.mark.parametrize(
+    ("rack", "table", "split"),
+    [
+        ("K11 K11 B3 B5 R10", ["O6 O7 O8 O9 O10 O11 O12", "K6 K7 K8 K9 K10 J K12", "R10 K10 B10 O10"], "K6 K7 K8 K9 K10 K11 K12"),
+        ("B11 B12 R5 R7 O5 O8", ["R1 R2 R3 R4 R5 R6 J", "R9 R10 R11 R12 R13", "J R9 B9 K9"], "R1 R2 R3 R4 R5 R6 R7"),
+    ],
+)
+def test_a_locked_set_is_split_only_once_its_joker_is_retrieved(rack: str, table: list[str], split: str) -> None:
+    """Locked jokers: a set holding a joker may not be split until the joker is retrieved. The
+    steps split K6 … J K12 first and put K11 in the joker's place in a part after: a legal
+    table, but an order the rules forbid."""
+    _, plan = steps_for(Position.from_strings(rack, table, rules=RuleSet(joker_rules=JokerRules.LOCKED)))
+    assert [s.action for s in plan.steps[:2]] == ["retrieve", "split"]
+    assert plan.steps[1].source == split
+
+
+def test_a_joker_retrieved_by_a_table_tile_is_put_in_its_place_first() -> None:
+    """Locked jokers: K9 of K7 … K11 retrieves the joker of K6 K7 K8 J and goes back to its run.
+    The steps took the joker off the locked set, never retrieved (and under strict jokers a joker
+    moved alone, no tile in its place): the K9 takes its place, then goes back."""
+    from solver.game.editor import commands_for
+
+    rules = RuleSet(joker_rules=JokerRules.LOCKED)
+    position = Position.from_strings("R2 R6 O8 O10 O11 O13", ["K6 K7 K8 J", "B9 B10 J", "O3 O4 O5", "K7 K8 K9 K10 K11"], rules=rules)
+    answer, plan = best_steps(solve(position))
+    assert [s.describe() for s in plan.steps] == [
+        "Put K9 from K7 K8 K9 K10 K11 in place of the J in K6 K7 K8 J; keep the J for the new set O10 O11 J O13",
+        "Take K9 off the end of K6 K7 K8 K9 and put it in K7 K8 K10 K11",
+        "Lay O10 O11 J O13 (O10 O11 O13 from your rack, J put aside above)",
+    ]
+    assert plan.tiles_moved == 1  # the K9 ends in its own set: only the joker moved
+    assert same_table(replay(position.table, plan, answer.played, rules), [list(s.tiles) for s in answer.table])
+    assert commands_for(position, plan, [s.tiles for s in answer.table]) is not None
+
+
+def test_a_joker_going_to_a_set_built_on_its_own_is_retrieved_first() -> None:
+    """Strict jokers: K4 retrieves the joker of K1 K2 K3 J K5, which goes to K4 K5 J K7 (its K5
+    a copy, from K5 R5 O5): the planner gave plain steps, the set moved apart with its joker."""
+    rules = RuleSet(joker_rules=JokerRules.STRICT)
+    _, plan = steps_for(Position.from_strings("K4 K7 B1 B8", ["B5 B6 J B8 B9", "K1 K2 K3 J K5", "R5 O5 K5"], rules=rules))
+    assert plan.steps[0].describe() == (
+        "Put K4 from your rack in place of the J in K1 K2 K3 J K5; keep the J for the new set K4 K5 J K7"
+    )
+    assert "move" not in [s.action for s in plan.steps]
 
 
 def test_a_new_set_with_a_strict_joker_is_laid_as_the_table_writes_it() -> None:
