@@ -649,13 +649,18 @@ def _step_commands(editor: TurnEditor, step: Step, after: Sequence[Sequence[Tile
 
 
 def _joker_in_front(pieces: Sequence[Tile], moving: Sequence[Tile], after: Sequence[Sequence[Tile]]) -> bool:
-    """Whether jokers alone joining ``pieces`` make a set the new table writes with them in front
-    (the editor puts them at the end)."""
+    """Whether jokers alone joining ``pieces`` stand in front of them in the new table: a set of
+    it starts with them and the rest of it lies in ``pieces`` (``J R8 R9`` for ``R6 R7 R8 R9``),
+    and none ends with them so (the editor puts them at the end)."""
     if not moving or not all(t.is_joker for t in moving):
         return False
-    joined = Counter(pieces) + Counter(moving)
-    front = (*moving, *pieces)
-    return any(Counter(s) == joined and tuple(s) == front for s in after)
+    n, here = len(moving), Counter(pieces)
+
+    def fits(rest: Sequence[Tile], jokers: Sequence[Tile]) -> bool:
+        return all(t.is_joker for t in jokers) and bool(rest) and not (Counter(rest) - here)
+
+    front = any(len(s) > n and fits(s[n:], s[:n]) for s in after)
+    return front and not any(len(s) > n and fits(s[:-n], s[-n:]) for s in after)
 
 
 def _layout(state: Edit) -> tuple[Sets, tuple[Tile, ...], tuple[Tile, ...]]:
