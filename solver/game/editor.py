@@ -608,7 +608,7 @@ def _step_commands(editor: TurnEditor, step: Step, after: Sequence[Sequence[Tile
         lent = lender is not None and Counter(editor.state.table[lender]) - Counter(step.tiles[:1]) == Counter(tiles_named(step.target, rules))
         n = lender if lender is not None and lent else where(step.target)  # the set that lent the tile, as it is then
         if _joker_in_front(editor.state.table[n], moving, after):
-            # A lone joker joins at the end; here it stands before the set (J B6 B7 B8, the B5): it
+            # A lone joker joins at the end; here it stands before the set (J B4 J B6, the B3): it
             # goes to a set of its own and the set's tiles join it, behind it.
             return [Command("move", source, moving, None), Command("move", n, editor.state.table[n], len(editor.state.table))]
         return [Command("move", source, moving, n)]
