@@ -34,7 +34,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from solver.initial_meld import a_meld
-from solver.joker_account import Retrieved
+from solver.joker_account import Retrieved, account
 from solver.jokers import run_declaring, table_readings
 from solver.least_moves import Placed, Rearrangement, least_moves, match, sets_broken
 from solver.melds import Kind, best_reading, natural_order, order_as_laid, readings
@@ -225,7 +225,20 @@ def plan_steps(before: Sets, after: Sets, played: Sequence[Tile], rules: RuleSet
             table = [*map(list, before), *map(list, laid)]
             then = plan(table, match(table, after, rules), sorted(rest.elements()), rules, after)
             return dataclasses.replace(then, steps=first + then.steps)
-    return plan(before, match(before, after, rules), played, rules, after)
+    found = match(before, after, rules)
+    return plan(before, found, played, rules, after, _retrievals(before, after, played, rules))
+
+
+def _retrievals(before: Sets, after: Sets, played: Sequence[Tile], rules: RuleSet) -> tuple[Retrieved, ...]:
+    """Which tile retrieved which table joker in a legal move (strict and locked jokers; sets
+    numbered as ``after``): the steps retrieve those jokers first, as best_steps's do."""
+    if rules.joker_rules is JokerRules.FREE or not any(JOKER in s for s in before):
+        return ()
+    from solver.position import Position
+
+    position = Position(tuple(played), tuple(tuple(s) for s in before), True, rules)
+    story = account(position, [list(s) for s in after])
+    return story.retrieved if story is not None else ()
 
 
 def _meld_of(after: Sets, played: Sequence[Tile], rules: RuleSet) -> list[Counter[Tile]] | None:

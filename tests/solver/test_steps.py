@@ -410,6 +410,25 @@ def test_a_locked_set_is_split_only_once_its_joker_is_retrieved(rack: str, table
     assert plan.steps[1].source == split
 
 
+@pytest.mark.parametrize(
+    ("rack", "table"),
+    [
+        ("K11 K11 B3 B5 R10", ["O6 O7 O8 O9 O10 O11 O12", "K6 K7 K8 K9 K10 J K12", "R10 K10 B10 O10"]),
+        ("R2 R6 O8 O10 O11 O13", ["K6 K7 K8 J", "B9 B10 J", "O3 O4 O5", "K7 K8 K9 K10 K11"]),
+    ],
+)
+def test_a_turn_s_steps_retrieve_jokers_first_as_the_solver_s_do(rack: str, table: list[str]) -> None:
+    """The steps of a turn played (an AI's in `play` and on the web) come from the tables alone:
+    they too find which tile retrieved which joker, and retrieve it first. They split the locked
+    set before its joker came out, or took a locked joker off its set, never retrieved."""
+    position = Position.from_strings(rack, table, rules=RuleSet(joker_rules=JokerRules.LOCKED))
+    answer = solve(position)
+    after = [list(s.tiles) for s in answer.table]
+    plan = plan_steps(position.table, after, answer.played, position.rules)
+    assert plan.steps[0].action == "retrieve"
+    assert same_table(replay(position.table, plan, answer.played, position.rules), after)
+
+
 def test_a_joker_retrieved_by_a_table_tile_is_put_in_its_place_first() -> None:
     """Locked jokers: K9 of K7 … K11 retrieves the joker of K6 K7 K8 J and goes back to its run.
     The steps took the joker off the locked set, never retrieved (and under strict jokers a joker
