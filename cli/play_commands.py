@@ -121,7 +121,7 @@ def play(ctx: click.Context, /, **params: Any) -> None:
     names = seat_names(levels)
     ais = {seat: make_player(level) for seat, level in enumerate(levels, 1)}
     rule = TIMER_RULES[int(params["turn_time"])] if params["turn_time"] else None
-    screen = Screen(color_wanted(params["color"]), names, output_width())
+    screen = Screen(color_wanted(params["color"]), names)
     deal = config.describe_deal()
     rounds = f"; {params['rounds']} rounds" if params["rounds"] > 1 else ""
     screen.echo(
@@ -132,7 +132,7 @@ def play(ctx: click.Context, /, **params: Any) -> None:
         screen.echo(f"Turn timer: {rule.describe()}.")
     screen.echo("Type 'help' for the commands.")
     match = Match(config)
-    prompt = Prompt(sys.stdin)  # CliRunner swaps stdin for the scripted input
+    prompt = Prompt(sys.stdin, output_width)  # CliRunner swaps stdin for the scripted input
     for round_number in range(1, params["rounds"] + 1):
         game = guarded(match.new_round)
         writer = None
@@ -295,16 +295,21 @@ def _retrieved(record: TurnRecord, rules: RuleSet) -> tuple[Retrieved, ...]:
 
 
 class Screen:
-    """Everything ``play`` prints, within ``width`` columns (the terminal's; 80 into a pipe)."""
+    """Everything ``play`` prints, within ``width`` columns; None: the terminal's as each line is
+    printed (a window resized mid-game is followed), 80 into a pipe."""
 
-    def __init__(self, color: bool, names: list[str], width: int = 80) -> None:
+    def __init__(self, color: bool, names: list[str], width: int | None = None) -> None:
         self.color = color
         self.names = names
-        self.width = width
+        self._width = width
         # The table as you left it (numbered as you saw it), then each table the game placed
         # after a turn since: what follows a set from place to place.
         self.tables: list[list[list[Tile]]] = []
         self.pool_empty = False  # at the turn's start: a hint with no move then says to pass
+
+    @property
+    def width(self) -> int:
+        return self._width if self._width is not None else output_width()
 
     def echo(self, text: str = "", hang: int = 4) -> None:
         click.echo(fit(text, self.width, hang), color=self.color)
@@ -446,7 +451,10 @@ class Screen:
         for seat, name in enumerate(self.names):
             rack = tiles_text(result.racks[seat], self.color) if result.racks[seat] else "-"
             big = f" {match.big_totals[seat]:>3}" if result.big else ""
-            self.echo(f"  {name:10} {result.scores[seat]:>+5} {totals[seat]:>+6}{big}   {rack}")
+            figures = f"  {name:10} {result.scores[seat]:>+5} {totals[seat]:>+6}{big}   "
+            # A long rack goes on under its column, where that leaves room for a few tiles.
+            hang = len(figures) - 2 if self.width - len(figures) >= 12 else 4
+            self.echo(figures + rack, hang)
 
     def abandoned(self, match: Match) -> None:
         """The game left mid-round: the standings of the rounds finished, if any."""

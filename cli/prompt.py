@@ -15,12 +15,15 @@ from typing import IO
 
 import click
 
+from cli.render import fit
+
 DROPPED = "Ctrl-C: line dropped. Type 'quit' to leave the game, or press Ctrl-C again."
 
 
 class Prompt:
-    def __init__(self, stdin: IO[str]) -> None:
+    def __init__(self, stdin: IO[str], width: Callable[[], int] = lambda: 80) -> None:
         self.stdin = stdin
+        self.width = width  # the columns a message may take, asked as it is printed
         self.terminal = stdin is sys.__stdin__ and stdin.isatty() and sys.stdout.isatty()
         if self.terminal:
             with contextlib.suppress(ImportError):  # a Python without it: plain lines still work
@@ -38,7 +41,7 @@ class Prompt:
                 if self.interrupted:
                     raise
                 self.interrupted = True
-                click.echo(DROPPED)
+                click.echo(fit(DROPPED, self.width()))
                 continue
             self.interrupted = False
             return line

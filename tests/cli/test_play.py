@@ -582,6 +582,43 @@ def test_the_screen_fits_80_columns(capsys: pytest.CaptureFixture[str], color: b
         assert line.count("\x1b[0m") == len([m for m in line.split("\x1b[") if m.startswith("38;5")])
 
 
+@pytest.mark.parametrize("width", [60, 80])
+def test_a_long_rack_left_goes_on_under_its_column(capsys: pytest.CaptureFixture[str], width: int) -> None:
+    """The round's scores: a rack too long for its line goes on under the rack column, not under
+    the figures (at 60 columns the rest of a rack stood under the scores)."""
+    lines = _screen_lines(capsys, False, width)
+    at = next(i for i, line in enumerate(lines) if line.startswith("Scores (round"))
+    rows = lines[at + 1 : at + 1 + next(i for i, line in enumerate(lines[at + 1 :]) if line.startswith("Final"))]
+    figures = re.match(r"  \S.{9} +[+-]\d+ +[+-]\d+ +\d+   ", rows[0])
+    assert figures is not None
+    go_on = [line for line in rows if line and not re.match(r"  \S", line)]
+    assert go_on and all(len(line) - len(line.lstrip(" ")) == len(figures.group(0)) for line in go_on)
+
+
+def test_the_screen_follows_a_window_resized_mid_game(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """At a terminal each line is laid out for the window's width as it is printed: a game
+    started at 80 columns kept 80-column lines in a window narrowed to 50."""
+    import cli.play_commands
+    from cli.play_commands import Screen
+    from cli.prompt import DROPPED, Prompt
+    from tests.cli.test_prompt import Typed
+
+    columns = [80]
+    monkeypatch.setattr(cli.play_commands, "output_width", lambda: columns[0])
+    screen = Screen(False, ["you", "medium"])
+    long = "Your rack (14): " + " ".join(f"K{n}" for n in range(1, 14)) + " J"
+    screen.echo(long)
+    columns[0] = 50
+    screen.echo(long)
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0] == long and len(lines) > 2 and max(map(len, lines[1:])) <= 50
+    # The prompt's own message too.
+    prompt = Prompt(Typed([None, "quit\n"]), lambda: 40)
+    assert prompt.read(lambda: "> ") == "quit"
+    said = capsys.readouterr().out.splitlines()
+    assert max(map(len, said)) <= 40 and " ".join(" ".join(said).split()) == "> " + DROPPED + " >"
+
+
 def _words(lines: list[str]) -> list[str]:
     """The words of the text, however it was wrapped (a hint's commands however they were grouped)."""
     text = " ".join(click.unstyle("\n".join(lines)).split())
