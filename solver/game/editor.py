@@ -126,18 +126,52 @@ def _arranged(pieces: Pieces, rules: RuleSet) -> tuple[tuple[Tile, ...], tuple[b
     return tiles, tuple(flags)
 
 
-def _joined(pieces: Pieces, coming: Pieces, rules: RuleSet) -> Pieces:
+def _joined(pieces: Pieces, coming: Pieces, rules: RuleSet, placing: bool = False) -> Pieces:
     """Tiles joining a set, at the end where they belong: before it when their numbers lead up to
     its own (``J O4`` moved onto ``O5 O6 O7`` goes in front, its joker still the O3 under strict
-    jokers), else after it (``K1`` after ``K11 K12 J`` under american wrap)."""
+    jokers), else after it (``K1`` after ``K11 K12 J`` under american wrap). ``placing``: tiles
+    added from the hand, a joker among them put where it stands for a tile of the set (a move
+    keeps the order the tiles had: the steps' commands rely on it)."""
     theirs = [t.number for t, _ in coming if not t.is_joker]
     ours = [t.number for t, _ in pieces if not t.is_joker]
+    first = False
     if theirs and ours and max(theirs) < min(ours):
         before = min(ours) - max(theirs)  # numbers from the last of theirs up to the first of ours
         after = rules.numbers - max(ours) + min(theirs) if rules.wrap is not Wrap.NONE else rules.numbers + 1
-        if before <= after:
-            return [*coming, *pieces]
-    return [*pieces, *coming]
+        first = before <= after
+    joined = [*coming, *pieces] if first else [*pieces, *coming]
+    if not placing or rules.joker_rules is JokerRules.FREE or not any(t.is_joker for t, _ in coming):
+        return joined
+    if _keeps(joined, rules):
+        return joined
+    # A joker joining goes where it stands for a tile of the set: ``add 1 R12 J`` to ``R9 R10``
+    # makes ``R9 R10 J R12``, not ``R9 R10 R12 J``; the set's own jokers stay where they are.
+    jokers = [p for p in coming if p[0].is_joker]
+    numbered = [p for p in coming if not p[0].is_joker]
+    rest = [*numbered, *pieces] if first else [*pieces, *numbered]
+    for at in _places(len(rest), len(jokers)):
+        candidate = list(rest)
+        for k, i in enumerate(at):
+            candidate.insert(i + k, jokers[k])
+        if _keeps(candidate, rules):
+            return candidate
+    return joined
+
+
+def _keeps(pieces: Pieces, rules: RuleSet) -> bool:
+    """Whether some reading of the set leaves each joker at its place as the pieces lie."""
+    tiles = [t for t, _ in pieces]
+    return any(keeps_places(r, tiles) for r in readings(tiles, rules))
+
+
+def _places(length: int, jokers: int) -> list[tuple[int, ...]]:
+    """Where ``jokers`` (one or two) may go among ``length`` pieces, in order: each place an index
+    into the pieces without them."""
+    if jokers == 1:
+        return [(i,) for i in range(length + 1)]
+    if jokers == 2:
+        return [(i, j) for i in range(length + 1) for j in range(i, length + 1)]
+    return []
 
 
 def _pick(pieces: Pieces, want: Counter[Tile], own_first: bool) -> tuple[Pieces, Pieces]:
@@ -369,7 +403,7 @@ class TurnEditor:
         n = self._existing(command.source)
         loose, rack, pieces = self._from_hand(command.tiles, command.from_rack, command.own_loose)
         sets = self._sets()
-        sets[n] = _joined(sets[n], pieces, self.rules)
+        sets[n] = _joined(sets[n], pieces, self.rules, placing=True)
         state = self._edit(sets, loose, rack)
         return state, f"added {format_tiles(command.tiles)} to {self._set(n)}: {format_tiles(state.table[n])}"
 

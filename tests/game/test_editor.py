@@ -9,7 +9,7 @@ import pytest
 
 from solver.game.editor import Command, EditError, TurnEditor
 from solver.position import Position
-from solver.rules import JokerRules, RuleSet, Wrap
+from solver.rules import JokerRules, Retrieval, RuleSet, Wrap
 from solver.tiles import Tile
 
 
@@ -115,6 +115,19 @@ def test_under_strict_jokers_a_tile_added_beside_a_joker_it_does_not_replace_is_
     e = strict_editor("K5 O9", ("J K2 K3 K4", "B1 B2 B3"))
     e.apply(Command("add", 0, tiles("K5")))
     assert e.problems() == [] and e.finish()[0] == tiles("J K2 K3 K4 K5")
+
+
+@pytest.mark.parametrize("mode", [JokerRules.STRICT, JokerRules.LOCKED])
+def test_a_table_joker_added_with_a_tile_goes_where_it_stands_for_one(mode: JokerRules) -> None:
+    """``add 1 R12 J`` to R8 R9 R10, the J taken off another set: R8 R9 R10 J R12 (the J the R11),
+    not R8 R9 R10 R12 J, where the joker's place says R13."""
+    rules = RuleSet(joker_rules=mode, joker_retrieval=Retrieval.CLUB)  # club: one rack tile will do
+    e = TurnEditor(Position.from_strings("B11 R12", ["R8 R9 R10", "J B12 B13"], True, rules))
+    e.apply(Command("take", 1, tiles("J")))
+    e.apply(Command("add", 1, tiles("B11")))
+    e.apply(Command("add", 0, tiles("R12 J")))
+    assert e.state.table[0] == tiles("R8 R9 R10 J R12")
+    assert e.problems() == []
 
 
 def test_a_joker_problem_marks_the_set_it_names_only() -> None:
