@@ -417,7 +417,8 @@ async def _bad_request(_: Request, exc: Exception) -> Response:
 
 async def _http_error(request: Request, exc: Exception) -> Response:
     assert isinstance(exc, HTTPException)
-    path = printable(request.url.path[:80])  # a decoded %01 stays on the line
+    # The path as the request gave it, decoded: request.url drops a decoded tab or line break.
+    path = printable(str(request.scope.get("path", request.url.path))[:80])  # a decoded %01 stays on the line
     if exc.status_code == 404:
         message = f"no such page or endpoint: {path}"
     elif exc.status_code == 405:

@@ -449,6 +449,9 @@ def test_bad_uploads_and_queries(client: TestClient) -> None:
     assert error_of(client.get("/api/puzzles/rebuild?answer=perhaps"), 400) == "request: 'answer' must be yes or no, got 'perhaps'"
     assert error_of(client.get("/api/solve"), 405) == "GET is not allowed on /api/solve"
     assert error_of(client.get("/nothing/here"), 404) == "no such page or endpoint: /nothing/here"
+    # The path as given: a line break or tab in it (sent as %0a, %09) is named, not dropped.
+    assert error_of(client.get("/a%0ab"), 404) == "no such page or endpoint: /a\\nb"
+    assert error_of(client.get("/a%09b"), 404) == "no such page or endpoint: /a\\tb"
 
 
 LONG = "x" * 200_000
