@@ -105,10 +105,14 @@ def _not_kept(puzzle: Puzzle, level: int, seed: int) -> str:
     except InputError:
         return "its answer is not legal"
     difficulty, best, _ = measure(puzzle.position)
-    if recorded.tiles_played != best.tiles_played or puzzle.answer_played != best.tiles_played:
+    if recorded.tiles_played != best.tiles_played:
         return f"its answer plays {recorded.tiles_played} tiles, the best move {best.tiles_played}"
-    if puzzle.difficulty != level or difficulty.level != level:
+    if puzzle.answer_played != best.tiles_played:
+        return f"it records answer-played: {puzzle.answer_played}, its answer plays {best.tiles_played}"
+    if difficulty.level != level:
         return f"it measures level {difficulty.level}"
+    if puzzle.difficulty != level:
+        return f"it records difficulty: {puzzle.difficulty}, level {level} asked for"
     return ""
 
 

@@ -131,6 +131,15 @@ def test_a_resumed_run_makes_only_the_puzzles_missing(tmp_path: Path) -> None:
     tampered = runner.invoke(cli, [*args, "--resume"])
     assert tampered.exit_code == 1
     assert "gen-1-21.txt is not the puzzle of seed 21 (its answer is not legal)" in tampered.stderr
+    # A recorded line edited: the reason names that line (it said "its answer plays 3 tiles, the
+    # best move 3", "it measures level 1": what was right, not what was wrong).
+    (out / "gen-1-21.txt").write_bytes(written["gen-1-21.txt"])
+    played = next(line for line in edited.splitlines() if line.startswith("answer-played: "))
+    for line, reason in ((played, f"it records answer-played: 9, its answer plays {played.split()[1]}"),
+                         ("difficulty: 1", "it records difficulty: 2, level 1 asked for")):
+        (out / "gen-1-21.txt").write_text(edited.replace(line, line.split(":")[0] + (": 9" if "played" in line else ": 2")))
+        refused = runner.invoke(cli, [*args, "--resume"])
+        assert refused.exit_code == 1 and f"gen-1-21.txt is not the puzzle of seed 21 ({reason})" in refused.stderr
 
 
 @pytest.mark.parametrize(("level", "seed"), [(4, 1), (5, 28)])
