@@ -40,6 +40,11 @@ def load_json(text: str, where: str, one_line: bool = False) -> Any:
             line = "" if one_line else f" line {last}"
             raise InputError(f"{where}{line}: not valid JSON: it ends before the JSON does") from None
         line = "" if one_line else f" line {err.lineno}"
+        if err.msg == "Extra data" and not one_line:  # JSON lines (a game record, a batch file)
+            raise InputError(
+                f"{where}{line}: not valid JSON: a second JSON value starts at column {err.colno}"
+                " (this file holds one JSON value, not one a line)"
+            ) from None
         at = "" if err.msg.endswith(" at") else " at"  # "Unterminated string starting at"
         raise InputError(f"{where}{line}: not valid JSON: {err.msg}{at} column {err.colno}") from None
     except (ValueError, RecursionError):  # an integer of thousands of digits, deep nesting

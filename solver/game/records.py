@@ -287,11 +287,39 @@ def read_record(path: str | Path) -> GameRecord:
     return parse_record(text, label)
 
 
+def _not_one_object_over_lines(text: str, first: str, label: str) -> None:
+    """Another kind of JSON file (a score sheet, a position, on one line or several) is named as
+    what it is, not as a record whose first line is broken or lacks its type."""
+    try:
+        data = json.loads(first)
+    except (ValueError, RecursionError):
+        try:
+            data = json.loads(text)
+        except (ValueError, RecursionError):
+            return  # broken JSON indeed: the line's own error says where
+        if isinstance(data, dict):
+            what = _another_kind(data) or "one JSON object over several lines"
+            raise InputError(f"record {label} is {what}, not a game record (JSON lines, the first of type 'game')") from None
+        return
+    other = _another_kind(data) if isinstance(data, dict) and "type" not in data else None
+    if other:
+        raise InputError(f"record {label} is {other}, not a game record (JSON lines, the first of type 'game')")
+
+
+def _another_kind(data: dict[str, Any]) -> str | None:
+    if data.get("format") == "rummikub-score-sheet":
+        return "a score sheet (rummikub score show reads it)"
+    if "rack" in data:
+        return "a position (rummikub solve reads it)"
+    return None
+
+
 def parse_record(text: str, label: str = "<record>") -> GameRecord:
     """A record from its text (see the module docstring for the format)."""
     numbered = [(n, line) for n, line in enumerate(text.splitlines(), 1) if line.strip()]
     if not numbered:
         raise InputError(f"record {label} is empty (expected a game line first)")
+    _not_one_object_over_lines(text, numbered[0][1], label)
     header: GameHeader | None = None
     turns: list[TurnRecord] = []
     result: RoundResult | None = None

@@ -123,6 +123,11 @@ def _broken(line_index: int, change: dict[str, object] | None = None, drop: str 
         (_broken(1, {"table": [["R1", "R2"]]}), "line 2: 'table' set 1 'R1 R2' is invalid"),
         (_broken(-1, {"scores": [1, 2]}), "'scores' must be a list of 3 numbers"),
         (_broken(-1, {"reason": "timeout"}), "'reason' is 'timeout'"),
+        # Another kind of JSON file is named as what it is (it said the first line's JSON broke).
+        ('{\n  "format": "rummikub-score-sheet",\n  "players": ["Ann", "Bob"]\n}\n',
+         "record x.jsonl is a score sheet (rummikub score show reads it), not a game record"),
+        ('{"rack": "R1 R2 R3", "table": []}\n', "record x.jsonl is a position (rummikub solve reads it), not a game record"),
+        ('{\n  "seed": 3\n}\n', "record x.jsonl is one JSON object over several lines, not a game record"),
     ],
 )
 def test_errors_name_file_and_line(text: str, message: str) -> None:

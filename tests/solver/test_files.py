@@ -394,6 +394,18 @@ def test_position_text_errors(content: str, error: type[Exception], expected: st
 
 # --- JSON records ---------------------------------------------------------------------------------
 
+def test_a_json_lines_file_given_for_one_json_value_says_so() -> None:
+    """A game record (JSON lines) given as a position file: the second value is named as such,
+    not as 'Extra data'."""
+    text = '{"type": "game", "version": 1}\n{"type": "turn"}\n'
+    with pytest.raises(InputError) as caught:
+        position_from_text(text, "rec.jsonl")
+    assert str(caught.value) == (
+        "position file rec.jsonl line 2: not valid JSON: a second JSON value starts at column 1"
+        " (this file holds one JSON value, not one a line)"
+    )
+
+
 def test_json_position_file() -> None:
     record = {
         "id": "json-1",
