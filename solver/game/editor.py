@@ -140,21 +140,27 @@ def _joined(pieces: Pieces, coming: Pieces, rules: RuleSet, placing: bool = Fals
         after = rules.numbers - max(ours) + min(theirs) if rules.wrap is not Wrap.NONE else rules.numbers + 1
         first = before <= after
     joined = [*coming, *pieces] if first else [*pieces, *coming]
-    if not placing or rules.joker_rules is JokerRules.FREE or not any(t.is_joker for t, _ in coming):
+    if not placing or rules.joker_rules is JokerRules.FREE or JOKER not in [t for t, _ in [*pieces, *coming]]:
         return joined
     if _keeps(joined, rules):
         return joined
-    # A joker joining goes where it stands for a tile of the set: ``add 1 R12 J`` to ``R9 R10``
-    # makes ``R9 R10 J R12``, not ``R9 R10 R12 J``; the set's own jokers stay where they are.
+    # Under strict and locked jokers a joker's place says what it stands for: tiles added go where
+    # they keep every joker's place — ``add 4 B6 B9`` to ``B7 J`` makes ``B6 B7 J B9`` (the J still
+    # the B8), ``add 1 R12 J`` to ``R9 R10`` makes ``R9 R10 J R12``; the set's own jokers stay put.
     jokers = [p for p in coming if p[0].is_joker]
     numbered = [p for p in coming if not p[0].is_joker]
-    rest = [*numbered, *pieces] if first else [*pieces, *numbered]
-    for at in _places(len(rest), len(jokers)):
-        candidate = list(rest)
-        for k, i in enumerate(at):
-            candidate.insert(i + k, jokers[k])
-        if _keeps(candidate, rules):
-            return candidate
+    bases = [[*numbered, *pieces] if first else [*pieces, *numbered]]
+    if ours and rules.wrap is Wrap.NONE:
+        below = sorted((p for p in numbered if p[0].number < min(ours)), key=lambda p: p[0].number)
+        above = sorted((p for p in numbered if p[0].number >= min(ours)), key=lambda p: p[0].number)
+        bases.append([*below, *pieces, *above])
+    for base in bases:
+        for at in _places(len(base), len(jokers)):
+            candidate = list(base)
+            for k, i in enumerate(at):
+                candidate.insert(i + k, jokers[k])
+            if _keeps(candidate, rules):
+                return candidate
     return joined
 
 
@@ -165,8 +171,10 @@ def _keeps(pieces: Pieces, rules: RuleSet) -> bool:
 
 
 def _places(length: int, jokers: int) -> list[tuple[int, ...]]:
-    """Where ``jokers`` (one or two) may go among ``length`` pieces, in order: each place an index
-    into the pieces without them."""
+    """Where ``jokers`` (none, one or two) may go among ``length`` pieces, in order: each place an
+    index into the pieces without them."""
+    if jokers == 0:
+        return [()]
     if jokers == 1:
         return [(i,) for i in range(length + 1)]
     if jokers == 2:

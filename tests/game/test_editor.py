@@ -130,6 +130,17 @@ def test_a_table_joker_added_with_a_tile_goes_where_it_stands_for_one(mode: Joke
     assert e.problems() == []
 
 
+def test_tiles_added_to_a_set_holding_a_table_joker_keep_its_place() -> None:
+    """Strict jokers: B6 and B9 added to B7 J (the J the B8) make B6 B7 J B9; they went on the
+    end, B7 J B6 B9, a table no reading keeps as written (hint 3's commands left it so)."""
+    e = strict_editor("O7 B6 O1 K7 B9", ("J K7 B7", "J K6 R6 O6", "B2 B3 B4 B5 B6 B7"))
+    for command in (Command("split", 2, tiles("B7")), Command("add", 0, tiles("O7")), Command("move", 0, tiles("J"), 3)):
+        e.apply(command)
+    assert e.state.table[3] == tiles("B7 J")
+    e.apply(Command("add", 3, tiles("B6 B9")))
+    assert e.state.table[3] == tiles("B6 B7 J B9") and e.problems() == []
+
+
 def test_a_joker_problem_marks_the_set_it_names_only() -> None:
     e = strict_editor("K5 O13", ("R2 R3 J R5", "K2 K3 K4 J"))
     e.apply(Command("add", 1, tiles("K5")))
