@@ -104,6 +104,8 @@ def display_order(tiles: Sequence[Tile], rules: RuleSet, table_joker: bool = Fal
     options = readings(tiles, rules)
     if rules.joker_rules is not JokerRules.FREE and JOKER in tiles:
         kept = [r for r in options if keeps_places(r, tiles)]
+        if table_joker and any(r.tiles == tuple(tiles) for r in kept):
+            return tuple(tiles)  # J J K9 moved off K5 K6 J J K9 stays a run (not the group K9 J J)
         if kept:
             return preferred(kept).tiles
         if table_joker:

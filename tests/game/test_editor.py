@@ -141,6 +141,16 @@ def test_tiles_added_to_a_set_holding_a_table_joker_keep_its_place() -> None:
     assert e.state.table[3] == tiles("B6 B7 J B9") and e.problems() == []
 
 
+def test_table_jokers_moved_off_a_run_with_their_tile_stay_a_run() -> None:
+    """Strict jokers: J J K9 moved off K5 K6 J J K9 (the jokers K7 and K8) is shown so, not as
+    the group K9 J J its tiles could also make (worth more), where its jokers would stand for
+    K10 and K11: hint 3's commands for that split ended refused."""
+    e = strict_editor("K7 B10 O7", ("K5 K6 J J K9",))
+    e.apply(Command("move", 0, tiles("J J K9"), None))
+    e.apply(Command("add", 0, tiles("K7")))
+    assert e.state.table[1] == tiles("J J K9") and e.problems() == []
+
+
 def test_a_joker_problem_marks_the_set_it_names_only() -> None:
     e = strict_editor("K5 O13", ("R2 R3 J R5", "K2 K3 K4 J"))
     e.apply(Command("add", 1, tiles("K5")))
