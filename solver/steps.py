@@ -19,7 +19,9 @@ tiles leave ("rack" for add and lay); ``to`` is where they go — a set, ``the n
 aside until X is laid), or for a split the parts separated by `` | ``. For ``retrieve`` and
 ``swap`` the tiles are [rack tile, tile taken]: the rack tile goes into ``from``, the tile taken
 goes to ``to``; a joker retrieved by a table tile (``tile_from``, the set it comes from) is
-retrieved before any other step, as are all under locked jokers (``_FirstRetrievals``).
+retrieved before any other step, as are all under locked jokers (``_FirstRetrievals``; a locked
+set lends its tile only once its own jokers are out). A retrieved joker put into a run lies at
+the end it stays at, and the steps after name the run so.
 ``tiles_moved`` counts table tiles that end in another set (see ``least_moves``; one borrowed and
 put back does not); ``replay`` carries the steps out on the old table and must end with exactly
 the new one.
@@ -286,9 +288,15 @@ def plan(
         lambda: _Planner(before, after, played, rules, homes, marks).run(),
         lambda: _retrieving_first(before, after, played, rules, retrieved, marks, eager=True),
     )
+    goal = [p.tiles for p in after]
+    plans = []
     for attempt in tries:
         found_plan = attempt()
-        if found_plan is not None and _reaches(before, found_plan, played, rules, [p.tiles for p in after]):
+        if found_plan is not None and _reaches(before, found_plan, played, rules, goal, locks=True):
+            return found_plan
+        plans.append(found_plan)
+    for found_plan in plans:  # none keeps every locked set whole while it holds its joker
+        if found_plan is not None and _reaches(before, found_plan, played, rules, goal, locks=False):
             return found_plan
     # Steps a person could not follow, whatever comes first: every changed set taken apart and
     # laid anew.
@@ -307,7 +315,7 @@ def _retrieving_first(
     """Steps that retrieve jokers first (see ``_FirstRetrievals``; ``eager``: also a joker going
     to a set built on its own), then the planner's; None if none comes first or they go wrong."""
     first = _FirstRetrievals(before, after, played, rules, eager).run(retrieved)
-    if not first.steps:
+    if not first.steps or first.stuck:
         return None
     try:
         return first.then(_Planner(first.table, first.after, sorted(first.rack.elements()), rules, first.homes, marks, first))
@@ -324,10 +332,11 @@ def _rack_marks(after: Sequence[Placed], shown: Sequence[PlacedSet]) -> list[Cou
     return [(marks.get(_key(p.tiles)) or [Counter()]).pop(0) for p in after]
 
 
-def _reaches(before: Sets, found: Plan, played: Sequence[Tile], rules: RuleSet, after: Sets) -> bool:
-    """Whether the steps can be carried out as named and end in the table ``after``."""
+def _reaches(before: Sets, found: Plan, played: Sequence[Tile], rules: RuleSet, after: Sets, locks: bool) -> bool:
+    """Whether the steps can be carried out as named (``locks``: keeping locked sets whole while
+    they hold their jokers) and end in the table ``after``."""
     try:
-        reached = replay(before, found, played, rules)
+        reached = replay(before, found, played, rules, locks)
     except StepsGoWrong:
         return False
     return Counter(_key(s) for s in reached) == Counter(_key(s) for s in after if s)
@@ -370,16 +379,35 @@ class _FirstRetrievals:
         self.aside: dict[int, Counter[Tile]] = {}
         self.laid: list[tuple[int, Tile]] = []  # (old set, rack tile) put in a joker's place
         self.apart: set[int] = set()  # new sets a joker goes to that were built on its own set
+        self.written = [list(s) for s in before]  # each old set as it lies now (a joker put in where it stands)
+        self.locked = [Counter(s)[JOKER] if rules.joker_rules is JokerRules.LOCKED else 0 for s in before]
+        self.stuck = False  # locked sets lending each other the tiles that retrieve their jokers
 
     def run(self, retrieved: Sequence[Retrieved]) -> _FirstRetrievals:
-        for r in retrieved:
-            i, j = r.table_set - 1, r.new_set - 1
-            lender = self._lender(i, r.tile) if self._goes_first(i, j, r.tile) else None
+        """Each retrieval in the story's order, except that a locked set lends a tile only once its
+        jokers are out: a retrieval waiting for that comes after the one that frees its lender."""
+        waiting = list(retrieved)
+        while waiting:
+            ready = next((r for r in waiting if self._can_go(r)), None)
+            if ready is None:
+                self.stuck = True
+                return self
+            waiting.remove(ready)
+            i, j = ready.table_set - 1, ready.new_set - 1
+            lender = self._lender(i, ready.tile) if self._goes_first(i, j, ready.tile) else None
             if lender is None or JOKER not in self.table[i]:
                 self.homes.append((i, j))
             else:
-                self._retrieve(i, j, r.tile, lender)
+                self._retrieve(i, j, ready.tile, lender)
         return self
+
+    def _can_go(self, r: Retrieved) -> bool:
+        """Whether retrieval ``r`` can be done now: not by a tile of a set still locked by a joker."""
+        i, j = r.table_set - 1, r.new_set - 1
+        if not self._goes_first(i, j, r.tile) or JOKER not in self.table[i]:
+            return True
+        lender = self._lender(i, r.tile)
+        return lender is None or lender == RACK or not self.locked[lender]
 
     def _goes_first(self, i: int, j: int, tile: Tile) -> bool:
         """Whether the joker of set i, going to new set j, is retrieved by ``tile`` first: under
@@ -396,7 +424,7 @@ class _FirstRetrievals:
             return RACK
         holders = [k for k, s in enumerate(self.table) if k != i and tile in s]
         stays = {k: sum(Counter(p.kept)[tile] for p in self.after if p.base == k) for k in holders}
-        return min(holders, key=lambda k: (JOKER in self.table[k], stays[k]), default=None)
+        return min(holders, key=lambda k: (self.locked[k] > 0, JOKER in self.table[k], stays[k]), default=None)
 
     def _retrieve(self, i: int, j: int, tile: Tile, lender: int) -> None:
         source, detail = self._name(i), "" if lender == RACK else self._name(lender)
@@ -407,6 +435,7 @@ class _FirstRetrievals:
             self.table[lender].remove(tile)
             self._clamp(lender)
         self._swap_in(i, tile)
+        self.locked[i] = max(0, self.locked[i] - 1)
         self.steps.append(Step("retrieve", (tile, JOKER), source, self._send_joker(i, j), detail))
 
     def _swap_in(self, i: int, tile: Tile) -> None:
@@ -431,6 +460,9 @@ class _FirstRetrievals:
         if b is not None and b != i:
             target = self._name(b)
             self.table[b] = _with_joker(self.table[b], p.tiles)
+            if _reads_as(self.table[b], self.rules):
+                # Where it will stay (J B7 … B12, the B6, for B5 J B7 B8): the steps name it so.
+                self.written[b] = list(self.table[b])
             kept = (Counter(p.kept) + Counter([JOKER])) & Counter(p.tiles)  # in place of one of its own
             self.after[j] = dataclasses.replace(p, kept=tuple(sorted(kept.elements())))
             return target
@@ -451,7 +483,7 @@ class _FirstRetrievals:
                 self.after[n] = dataclasses.replace(p, kept=tuple(sorted(keep.elements())))
 
     def _name(self, k: int) -> str:
-        return renamed(self.names[k], Counter(self.table[k]), self.rules)
+        return renamed(self.written[k], Counter(self.table[k]), self.rules)
 
     def then(self, planner: _Planner) -> Plan:
         """These steps, then the planner's from the table they leave."""
@@ -507,14 +539,14 @@ class _Planner:
         first: _FirstRetrievals | None = None,
     ) -> None:
         """``first``: the retrievals done before, whose table ``before`` is: the jokers they put
-        aside for a new set, the old sets as written (which name them), the new sets built on a
+        aside for a new set, the old sets as they then lie (which name them), the new sets built on a
         joker's own set (which take the rack's copies of its tiles first)."""
         self.rules = rules
         self.joker_homes = joker_homes  # (old set, new set) of each retrieved joker, as the story says
         self.rack_marks = rack_marks  # per new set, the rack tiles the table shown marks in it
         self.apart = set() if first is None else first.apart
         self.before = [list(s) for s in before]
-        self.names = [list(s) for s in (before if first is None else first.names)]
+        self.names = [list(s) for s in (before if first is None else first.written)]
         self.after = list(after)
         self.steps: list[Step] = []
         self.moved = 0
@@ -976,26 +1008,29 @@ def _require(holds: bool, problem: str) -> None:
         raise StepsGoWrong(problem)
 
 
-def replay(before: Sets, plan: Plan, played: Sequence[Tile], rules: RuleSet) -> list[Counter[Tile]]:
+def replay(before: Sets, plan: Plan, played: Sequence[Tile], rules: RuleSet, locks: bool = False) -> list[Counter[Tile]]:
     """Carry the steps out on the old table, finding each set by the name the step uses.
 
     Checks what a person would notice: a step taking tiles a set does not hold, rack tiles the
-    rack does not hold, tiles "off the end" that are not at an end, tiles left in hand; raises
-    StepsGoWrong for the first.
+    rack does not hold, tiles "off the end" that are not at an end, tiles left in hand; and with
+    ``locks`` under locked jokers a set split or losing a tile while it holds a table joker not
+    yet retrieved (which no steps avoid where the answer itself has a locked set lend a tile).
+    Raises StepsGoWrong for the first.
     """
     table: list[Counter[Tile]] = [Counter(s) for s in before]
-    for after, _, _, _ in _replayed(before, plan, played, rules):
+    for after, _, _, _ in _replayed(before, plan, played, rules, locks):
         table = after
     return [s for s in table if s]
 
 
 def _replayed(
-    before: Sets, plan: Plan, played: Sequence[Tile], rules: RuleSet
+    before: Sets, plan: Plan, played: Sequence[Tile], rules: RuleSet, locks: bool = False
 ) -> Iterator[tuple[list[Counter[Tile]], set[int], dict[str, Counter[Tile]], list[str]]]:
     """After each step: the sets (an emptied set stays, empty, so indices hold), the indices the
     step changed, the tiles put aside, each set's name as the steps call it. The checks of
-    ``replay`` run as it goes; the last ones after the last step."""
-    table = _Replay(before, played, rules)
+    ``replay`` run as it goes (``locks``: that of locked jokers too); the last ones after the
+    last step."""
+    table = _Replay(before, played, rules, locks)
     for step in plan.steps:
         changed = table.carry_out(step)
         yield (
@@ -1019,10 +1054,13 @@ class _Replay:
     written, and when it changes as it was written, grown or trimmed (``renamed``; ``origin``
     keeps that writing). Each tile is tagged with the old set it started in, and each set with
     the old set it is built on (its ``lineage``; None for a set laid), so that the table tiles
-    moved are those ending in a set not built on their own: a tile borrowed and put back is not."""
+    moved are those ending in a set not built on their own: a tile borrowed and put back is not.
+    ``locks``: under locked jokers, no set may be split or lose a tile while it holds a table
+    joker not yet retrieved."""
 
-    def __init__(self, before: Sets, played: Sequence[Tile], rules: RuleSet) -> None:
+    def __init__(self, before: Sets, played: Sequence[Tile], rules: RuleSet, locks: bool = False) -> None:
         self.rules = rules
+        self.locks = locks and rules.joker_rules is JokerRules.LOCKED
         self.sets = [(renamed(s, Counter(s), rules), Counter(s)) for s in before]
         self.origin: list[Sequence[Tile]] = [list(s) for s in before]
         self.tags: list[Counter[Tagged]] = [Counter((t, i) for t in s) for i, s in enumerate(before)]
@@ -1037,7 +1075,19 @@ class _Replay:
         for k, (n, s) in enumerate(self.sets):
             if n == called and not (holding - s):
                 return k
+        # A joker retrieved and put into a set lies at whichever end the steps go on to show it.
+        named = tiles_named(called, self.rules)
+        for k, (_, s) in enumerate(self.sets):
+            if s == Counter(named) and self.tags[k][JOKER, FREED] and not (holding - s) and _reads_as(named, self.rules):
+                self.origin[k] = named
+                self.change(k, s)
+                return k
         raise StepsGoWrong(f"no set {called!r} holding {format_tiles(sorted(holding.elements()))}")
+
+    def unlocked(self, k: int, step: Step) -> None:
+        """Under locked jokers set k may lose a tile only once its table jokers are retrieved."""
+        held = any(t.is_joker and origin not in (None, FREED) for t, origin in +self.tags[k])
+        _require(not (self.locks and held), f"takes from a set that still holds its joker (locked jokers): {step}")
 
     def take(self, k: int, tiles: Counter[Tile]) -> Counter[Tagged]:
         """``tiles`` off set k, tiles from other sets first (a borrowed tile goes on, its own stay)."""
@@ -1081,6 +1131,7 @@ class _Replay:
             return self.exchange(step)
         if step.action in ("take", "move"):
             k = self.find(step.source, tiles)
+            self.unlocked(k, step)
             if step.action == "take":
                 _require(_at_an_end(self.sets[k][1], tiles, self.rules), f"takes tiles that are not at an end: {step}")
             return {k} | self.deliver(step.target, self.take(k, tiles))
@@ -1091,6 +1142,7 @@ class _Replay:
 
     def split(self, step: Step, tiles: Counter[Tile]) -> set[int]:
         k = self.find(step.source, tiles)
+        self.unlocked(k, step)
         whole = self.sets[k][1].copy()  # earlier snapshots hold the set itself
         _require(whole == tiles, f"split names the wrong tiles: {step}")
         pieces = step.target.split(" | ")
@@ -1117,9 +1169,11 @@ class _Replay:
             _require(old.is_joker, f"retrieves a tile that is not a joker: {step}")
         else:
             _require(new.number == old.number and new.colour != old.colour, f"not a group swap: {step}")
+            self.unlocked(k, step)
         changed = {k}
         if step.action == "retrieve" and step.detail:
             lender = self.find(step.detail, Counter([new]))
+            self.unlocked(lender, step)
             coming = self.take(lender, Counter([new]))
             changed.add(lender)
         else:
@@ -1147,6 +1201,11 @@ class _Replay:
         self.tags.append(put + mine)
         self.lineage.append(None)
         return {len(self.sets) - 1}
+
+
+def _reads_as(tiles: Sequence[Tile], rules: RuleSet) -> bool:
+    """Whether ``tiles`` in this order are a set as the rules read it."""
+    return any(r.tiles == tuple(tiles) for r in readings(list(tiles), rules))
 
 
 def _at_an_end(tiles: Counter[Tile], taken: Counter[Tile], rules: RuleSet) -> bool:

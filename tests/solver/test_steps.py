@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import random
 from collections import Counter
@@ -33,11 +34,12 @@ from tests.strategies import positions
 
 
 def steps_for(position: Position) -> tuple[list[list[Tile]], Plan]:
-    """The least-moves answer and its steps, checked by replaying them on the old table, and
-    the tables shown step by step: one per step, the last one the new table."""
+    """The least-moves answer and its steps, checked by replaying them on the old table (under
+    locked jokers no set split or losing a tile while it holds its joker), and the tables shown
+    step by step: one per step, the last one the new table."""
     answer, plan = best_steps(solve(position))
     after = [list(s.tiles) for s in answer.table]
-    replayed = replay(position.table, plan, answer.played, position.rules)
+    replayed = replay(position.table, plan, answer.played, position.rules, locks=True)
     assert same_table(replayed, after)
     shown = tables_after_steps(position.table, plan, answer.played, position.rules)
     assert len(shown) == len(plan.steps)
@@ -597,3 +599,50 @@ def test_every_rack_tile_is_marked_after_the_steps_rearrange_a_bundled_puzzle() 
         solution, _ = best_steps(solve(puzzle.position))
         marked = Counter(t for s in solution.table for t, mine in zip(s.tiles, s.from_rack) if mine)
         assert marked == Counter(solution.played), puzzle.id
+
+
+def test_locked_sets_lend_tiles_only_once_their_jokers_are_retrieved() -> None:
+    """Locked jokers: K2 of B2 K2 J retrieves the joker of J R2 B2, and R2 from the rack that of
+    B2 K2 J. The steps lent the K2 first, from a set still holding its joker; the R2 comes first,
+    then the K2 of a set without one. Replay under locked jokers refuses the other order."""
+    rules = RuleSet(joker_rules=JokerRules.LOCKED)
+    position = Position.from_strings("O2 R2 B6 K7 O12 B3", ["J R2 B2", "B2 K2 J", "B10 B11 B12 B13"], rules=rules)
+    _, plan = steps_for(position)
+    assert [s.describe() for s in plan.steps[:2]] == [
+        "Put R2 from your rack in place of the J in B2 K2 J; keep the J for the new set B3 J J B6",
+        "Put K2 from K2 B2 R2 in place of the J in J R2 B2; keep the J for the new set B3 J J B6",
+    ]
+    answer, _ = best_steps(solve(position))
+    lent_first = Step("retrieve", plan.steps[1].tiles, plan.steps[1].source, plan.steps[1].target, "B2 K2 J")
+    then = dataclasses.replace(plan.steps[0], source="B2 J")  # the order the steps gave
+    swapped = dataclasses.replace(plan, steps=(lent_first, then, *plan.steps[2:]))
+    replay(position.table, swapped, answer.played, rules)  # the tiles add up
+    with pytest.raises(StepsGoWrong, match="still holds its joker"):
+        replay(position.table, swapped, answer.played, rules, locks=True)
+
+
+@pytest.mark.parametrize(
+    ("mode", "rack", "table", "split"),
+    [
+        (
+            JokerRules.LOCKED,
+            "K7 B5 B10 B9",
+            ["J R7 B7", "K3 O3 J B3", "B7 B8 B9 B10 B11 B12", "O1 K1 B1 R1"],
+            "Split J B7 B8 B9 B10 B11 B12 between B8 and B9 into J B7 B8 and B9 B10 B11 B12",
+        ),
+        (
+            JokerRules.STRICT,
+            "B7 O2 B7 O5",
+            ["O4 O5 O6 O7", "J O7 R7", "R8 O8 B8 K8", "K3 K4 K5 K6 K7"],
+            "Split J O4 O5 O6 O7 between O4 and O5 into J O4 and O5 O6 O7",
+        ),
+    ],
+)
+def test_a_retrieved_joker_lies_where_it_stays(mode: JokerRules, rack: str, table: list[str], split: str) -> None:
+    """A retrieved joker put into a run is named at the end it stays at (J B7 … B12: the B6 of
+    B5 J B7 B8), so the split after it cuts the run as it lies. It was named B7 … B12 J, and cut
+    'between B8 and B9' into J B7 B8 and B9 … B12."""
+    _, plan = steps_for(Position.from_strings(rack, table, rules=RuleSet(joker_rules=mode)))
+    splits = [s for s in plan.steps if s.action == "split"]
+    assert [s.describe() for s in splits] == [split]
+    assert splits[0].source.split() == [t for part in splits[0].target.split(" | ") for t in part.split()]
