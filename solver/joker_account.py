@@ -16,7 +16,8 @@ account also says where each own tile went. Then every table joker, under one re
 The jokers of a set read as a group stand for distinct colours, kept or retrieved. Under the
 locked rules a table set none of whose jokers was retrieved lies whole, with its jokers, in one
 set, and no two such sets in the same one (it may grow, not split or merge with another locked
-set). The jokers involved are few, so the account is found by plain search: where each table
+set), and a tile retrieving a joker comes from the rack, a set without jokers, or a set one of
+whose jokers was retrieved before it lends (``_lent_in_order``). The jokers involved are few, so the account is found by plain search: where each table
 joker went, then where each own tile and each rack tile a host needs went (a small matching per
 kind). This module is the validator's (no solver).
 """
@@ -151,12 +152,18 @@ class _Search:
                 self.holding.setdefault(t, []).append(i)
 
     def run(
-        self, another: bool = True, hosting: bool = True, locks: bool = True, written: frozenset[int] = frozenset()
+        self,
+        another: bool = True,
+        hosting: bool = True,
+        locks: bool = True,
+        written: frozenset[int] = frozenset(),
+        lending: bool = True,
     ) -> JokerAccount | None:
         """An account, or None. The flags drop rules, to find which one a move breaks:
         ``another`` (a retrieved joker goes into another set), ``hosting`` (official retrieval's
-        two rack tiles), ``locks`` (locked sets only grow). ``written``: the sets after the move
-        whose jokers stand for what their written order says (an answer as a player writes it)."""
+        two rack tiles), ``locks`` (locked sets only grow), ``lending`` (locked: a set lends a
+        retrieving tile only once unlocked). ``written``: the sets after the move whose jokers
+        stand for what their written order says (an answer as a player writes it)."""
         hosting = hosting and self.rules.joker_retrieval is Retrieval.OFFICIAL
         locks = locks and self.rules.joker_rules is JokerRules.LOCKED
         options = [self._declarations(i, i in written) for i in self.after_sets]
@@ -166,7 +173,7 @@ class _Search:
             for declared in product(*options):
                 slots = [(i, t) for i, d in zip(self.after_sets, declared) for t in d]
                 for fate in self._fates(roles, slots, groups):
-                    if self._holds(roles, slots, fate, another, hosting, locks):
+                    if self._holds(roles, slots, fate, another, hosting, locks, lending):
                         return JokerAccount(
                             tuple(
                                 Retrieved(self.before[owner][0], role, t, slots[j][0] + 1)
@@ -238,6 +245,7 @@ class _Search:
         another: bool,
         hosting: bool,
         locks: bool,
+        lending: bool = True,
     ) -> bool:
         """Whether the own tiles and the rack tiles can be placed so that the fate holds: each
         staying joker beside an own tile of its set, each retrieved one in a set without any (if
@@ -251,6 +259,8 @@ class _Search:
             (homes if stays else hosts)[owner].add(slots[j][0])
             table_jokers[slots[j][0]] += 1
         pinned: list[dict[Tile, int]] = [{} for _ in range(count)]  # own tile -> the set it must be in
+        if locks and lending and not self._lent_in_order(roles, fate, hosts):
+            return False
         if locks:
             used_homes: set[int] = set()
             for k in range(count):
@@ -271,6 +281,33 @@ class _Search:
             for i in set().union(*hosts):
                 needs[i] = max(0, 2 - (joker_slots[i] - table_jokers[i]))
         return self._place(homes, hosts if another else [set() for _ in range(count)], pinned, needs)
+
+    def _lent_in_order(
+        self, roles: list[tuple[int, Role]], fate: list[tuple[int, Tile, bool]], hosts: list[set[int]]
+    ) -> bool:
+        """Locked: whether the tiles retrieving jokers can be had in some order. A tile comes from
+        the rack, a set without jokers, or a set a joker of which was retrieved before it lends
+        (a set keeping its jokers lends nothing, not even for a moment). Doing whatever
+        retrieval a tile is at hand for only ever frees more tiles, so trying in rounds decides."""
+        pending = [(owner, t) for (owner, _), (_, t, stays) in zip(roles, fate) if not stays]
+        if not pending:
+            return True
+        at_hand = self.played + Counter(t for s in self.position.table if JOKER not in s for t in s)
+        unlocked: set[int] = set()
+        while pending:
+            left = []
+            for owner, t in pending:
+                if at_hand[t] > 0:
+                    at_hand[t] -= 1
+                    if owner not in unlocked:
+                        unlocked.add(owner)
+                        at_hand += self.own[owner]
+                else:
+                    left.append((owner, t))
+            if len(left) == len(pending):
+                return False
+            pending = left
+        return True
 
     def _place(
         self,
@@ -352,6 +389,8 @@ class _Search:
             return [self.returned_problem()]
         if self.run(locks=False) is None:
             return [self.hosting_problem()]
+        if self.run(lending=False) is not None:
+            return [self.lending_problem()]
         return [self.locked_problem()]
 
     def moved_problems(self) -> list[JokerProblem]:
@@ -435,6 +474,14 @@ class _Search:
             "joker_retrieval",
             f"retrieved joker played with {rack} in its new set"
             " (official retrieval: a new set with at least two tiles from the rack)",
+            (JOKER,),
+        )
+
+    def lending_problem(self) -> JokerProblem:
+        return JokerProblem(
+            "locked_set_broken",
+            "a joker is retrieved by a tile no set could lend when it was needed (joker-rules=locked: a"
+            " set holding a joker lends no tile, not even for a moment, until a joker of it is retrieved)",
             (JOKER,),
         )
 

@@ -18,7 +18,8 @@ whole in one column, its *home*, holding all its own tiles; no column is the hom
 
 Rows: each joker one fate (under the chosen reading), a retrieved one in one host; retrievals
 by t no more than real t on the new table; a group's jokers take distinct colours; locked sets
-in their homes unless a joker of theirs was retrieved; each set's own tile of a kind in a set
+in their homes unless a joker of theirs was retrieved, and a retrieving tile lent by a joker set
+only once it is unlocked, the lenders in an order (``_lending_rows``); each set's own tile of a kind in a set
 the rules allow (not a host of its jokers, not a copy a witness or a rack tile takes: a count of
 copies per kind, and per pair of sets sharing a kind); hosts' rack tiles from what was played.
 The rows about own tiles and rack tiles are lazy (``LinearModel.lazy``).
@@ -167,12 +168,76 @@ def add_exact_jokers(lp: LinearModel, position: Position, base: SetBase) -> Exac
         # A retrieved joker is replaced by a real tile: no more than are on the new table.
         played = [(base.played[index], -1)] if rack[index] else []
         lp.row(f"retrieve_{tile_name(index, rules)}", [*terms, *played], -INF, table[index])
+    if rules.joker_rules is JokerRules.LOCKED:
+        _lending_rows(lp, position, sets, taken, taken_tiles, base, rack, table)
     exact.kept = add_kept_specials(lp, rules, [(v, sp.tiles) for v, sp in exact.columns], base.kept)
     marks: dict[int, list[tuple[int, frozenset[int]]]] = {}
     if rules.joker_retrieval is Retrieval.OFFICIAL:
         marks = _rack_tile_rows(lp, position, exact.columns, base)
     _own_tile_rows(lp, position, sets, exact.columns, base, rack, table, marks)
     return exact
+
+
+def _lending_rows(
+    lp: LinearModel,
+    position: Position,
+    sets: list[JokerSet],
+    taken: dict[tuple[int, int], Terms],
+    taken_tiles: dict[tuple[int, int, int], Terms],
+    base: SetBase,
+    rack: Counter[int],
+    table: Counter[int],
+) -> None:
+    """Locked: each tile retrieving a joker comes from the rack or a set without jokers (*at
+    hand*), or is lent by another set with jokers, which lends only once a joker of it was
+    retrieved (it is *unlocked*), and before: the sets lending to each other are in an order
+    (``order``, Miller-Tucker-Zemlin). A set keeping its jokers lends nothing, not even a tile
+    that comes back to it."""
+    rules = position.rules
+    count = len(sets)
+    retrievals: dict[tuple[int, int], Terms] = defaultdict(list)  # (owner, tile) -> retrievals by it
+    for (o, _, index), terms in taken_tiles.items():
+        retrievals[(o, index)] += terms
+    own = [Counter({t.index(rules): n for t, n in s.own.items()}) for s in sets]
+    at_hand: dict[int, Terms] = defaultdict(list)
+    lent: dict[tuple[int, int], Terms] = defaultdict(list)  # (lender, tile) -> its copies lent
+    pairs: dict[tuple[int, int], int] = {}  # (lender, borrower) -> whether it lends to it
+    for (o, index), terms in sorted(retrievals.items()):
+        name = f"{sets[o].index}_{tile_name(index, rules)}"
+        hand = lp.var(f"retrieve_{name}_at_hand", sets[o].jokers)
+        at_hand[index].append((hand, 1))
+        sources: Terms = [(hand, 1)]
+        for lender in range(count):
+            if lender == o or not own[lender][index]:
+                continue
+            x = lp.var(f"lend_{sets[lender].index}_{name}", own[lender][index])
+            sources.append((x, 1))
+            lent[(lender, index)].append((x, 1))
+            if (lender, o) not in pairs:
+                pairs[(lender, o)] = lp.var(f"lends_{sets[lender].index}_to_{sets[o].index}", 1)
+            lp.row(f"lend_{sets[lender].index}_{name}_ordered", [(x, 1), (pairs[(lender, o)], -own[lender][index])], -INF, 0)
+        lp.row(f"retrieve_{name}_sourced", [*terms, *[(v, -c) for v, c in sources]], 0, 0)
+    for index, terms in sorted(at_hand.items()):
+        played = [(base.played[index], -1)] if rack[index] else []
+        free = table[index] - sum(o[index] for o in own)
+        lp.row(f"retrieve_{tile_name(index, rules)}_at_hand", [*terms, *played], -INF, free)
+    unlocked: dict[int, int] = {}
+    for (lender, index), terms in sorted(lent.items()):
+        if lender not in unlocked:
+            u = unlocked[lender] = lp.var(f"joker_set_{sets[lender].index}_unlocked", 1)
+            retrieved = [term for q in range(sets[lender].jokers) for term in taken[(lender, q)]]
+            lp.row(f"joker_set_{sets[lender].index}_unlocked", [(u, 1), *[(v, -c) for v, c in retrieved]], -INF, 0)
+        name = f"{sets[lender].index}_{tile_name(index, rules)}"
+        lp.row(f"lend_{name}_unlocked", [*terms, (unlocked[lender], -own[lender][index])], -INF, 0)
+    if pairs:
+        order = {o: lp.var(f"joker_set_{sets[o].index}_order", count) for o in sorted({o for pair in pairs for o in pair})}
+        for (lender, o), y in sorted(pairs.items()):
+            lp.row(  # lending to o, the lender comes first
+                f"lends_{sets[lender].index}_to_{sets[o].index}_before",
+                [(order[o], 1), (order[lender], -1), (y, -(count + 1))],
+                -count,
+                INF,
+            )
 
 
 def _own_tile_rows(
