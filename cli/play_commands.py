@@ -24,6 +24,7 @@ from cli.options import (
 )
 from cli.prompt import Prompt
 from cli.render import (
+    GLUE,
     commands_line,
     fit,
     fit_listing,
@@ -327,7 +328,9 @@ class Screen:
         self.tables.append([list(s) for s in table])
 
     def turn_start(self, game: Game, editor: TurnEditor, round_number: int) -> None:
-        others = ", ".join(f"{self.names[seat]}: {len(game.racks[seat])}" for seat in range(game.players) if seat != HUMAN)
+        others = ", ".join(
+            f"{self.names[seat]}: {len(game.racks[seat])}".replace(" ", GLUE) for seat in range(game.players) if seat != HUMAN
+        )
         self.pool_empty = game.pool_size == 0
         self.echo("")
         self.echo(f"Round {round_number}, turn {game.turn}: your turn. Pool: {count(game.pool_size, 'tile')}.")

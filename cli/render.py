@@ -36,7 +36,9 @@ _CHANGE_NOTE = {
 
 
 # A word of styled text: a styled run (a coloured tile, with the spaces inside it) or plain non-space.
-_WORD = re.compile(r"\x1b\[[0-9;]*m.*?\x1b\[0m|(?:(?!\x1b)\S)+|\s+")
+# A space fit never breaks a line at ("medium 4: 14" stays whole); it is printed as a space.
+GLUE = "\u00a0"
+_WORD = re.compile(r"\x1b\[[0-9;]*m.*?\x1b\[0m|(?:(?!\x1b)(?:\S|\u00a0))+|\s+")
 
 
 def width_of(text: str) -> int:
@@ -67,7 +69,7 @@ def fit(text: str, width: int = 80, hang: int = 4) -> str:
     out: list[str] = []
     for line in text.split("\n"):
         if width_of(line) <= width:
-            out.append(line)
+            out.append(line.replace(GLUE, " "))
             continue
         lead = len(line) - len(line.lstrip(" "))
         indent = " " * (lead + hang)
@@ -82,7 +84,7 @@ def fit(text: str, width: int = 80, hang: int = 4) -> str:
             current += gap + word
             gap = ""
         out.append(current)
-    return "\n".join(out)
+    return "\n".join(out).replace(GLUE, " ")
 
 
 def fit_listing(text: str, width: int = 80) -> str:

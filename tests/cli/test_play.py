@@ -582,6 +582,17 @@ def test_the_screen_fits_80_columns(capsys: pytest.CaptureFixture[str], color: b
         assert line.count("\x1b[0m") == len([m for m in line.split("\x1b[") if m.startswith("38;5")])
 
 
+@pytest.mark.parametrize("width", [40, 44, 60])
+def test_a_player_s_tile_count_is_never_broken(capsys: pytest.CaptureFixture[str], width: int) -> None:
+    """"medium 4: 14" stays on one line (at 60 columns it broke between "medium" and "4")."""
+    lines = _screen_lines(capsys, False, width)
+    at = next(i for i, line in enumerate(lines) if line.startswith("Tiles on the other racks:"))
+    said = lines[at : at + 3]
+    for n in (2, 3, 4):
+        assert sum(f"medium {n}: 14" in line for line in said) == 1
+    assert "\u00a0" not in "".join(lines)  # the glue is printed as a space
+
+
 @pytest.mark.parametrize("width", [60, 80])
 def test_a_long_rack_left_goes_on_under_its_column(capsys: pytest.CaptureFixture[str], width: int) -> None:
     """The round's scores: a rack too long for its line goes on under the rack column, not under
