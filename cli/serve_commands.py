@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ipaddress
 import os
+import signal
 import socket
 import threading
 import time
@@ -102,6 +103,10 @@ def serve(
     server = uvicorn.Server(uvicorn.Config(app, log_level="warning", access_log=False))
     threading.Thread(target=_announce, args=(server, url, open_browser), daemon=True).start()
     server.run(sockets=[listener])
+    # uvicorn stops on Ctrl-C and raises it again once stopped; where SIGINT was ignored when the
+    # program started (a background job of a script), that does nothing: still Ctrl-C's status.
+    if signal.SIGINT in getattr(server, "_captured_signals", ()):
+        raise KeyboardInterrupt
 
 
 def _listen(host: str, port: int) -> socket.socket:

@@ -128,6 +128,21 @@ def test_ctrl_c_while_the_solver_processes_start_is_interrupted(tmp_path: Path, 
     assert (process.returncode, err.decode().strip()) == (130, "Interrupted.")
 
 
+def test_sigint_stops_a_server_started_with_sigint_ignored_as_interrupted(tmp_path: Path) -> None:
+    """A background job of a script starts with SIGINT ignored; `kill -INT` still stops the
+    server, and it said nothing and exited 0 (docs/web.md: Ctrl-C stops it, exit status 130)."""
+    process = subprocess.Popen(
+        [*COMMAND, "serve", "--port", "0", "--jobs", "1", "--games-dir", str(tmp_path / "games")],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_IGN),
+    )
+    assert process.stdout is not None
+    assert process.stdout.readline().startswith(b"Serving the rummikub web app at ")
+    os.kill(process.pid, signal.SIGINT)
+    _, err = process.communicate(timeout=60)
+    assert (process.returncode, err.decode().strip()) == (130, "Interrupted.")
+
+
 def test_jobs_has_the_bound_of_every_command() -> None:
     result = CliRunner().invoke(cli, ["serve", "--jobs", "100000", "--port", "0"])
     assert result.exit_code == 2 and "100000 is not in the range 0<=x<=256" in result.stderr
