@@ -17,7 +17,8 @@ The jokers of a set read as a group stand for distinct colours, kept or retrieve
 locked rules a table set none of whose jokers was retrieved lies whole, with its jokers, in one
 set, and no two such sets in the same one (it may grow, not split or merge with another locked
 set), and a tile retrieving a joker comes from the rack, a set without jokers, or a set one of
-whose jokers was retrieved before it lends (``_lent_in_order``). The jokers involved are few, so the account is found by plain search: where each table
+whose jokers was retrieved before it lends (``_lent_in_order``). The jokers involved are few, so
+the account is found by plain search: where each table
 joker went, then where each own tile and each rack tile a host needs went (a small matching per
 kind). This module is the validator's (no solver).
 """
@@ -146,6 +147,8 @@ class _Search:
         after = Counter(t for s in self.new_table for t in s)
         self.real_after = Counter({t: n for t, n in after.items() if not t.is_joker})
         self.played = after - position.table_tiles
+        # Tiles any retrieval may take (locked jokers): the rack's and those of sets without jokers.
+        self.at_hand = self.played + Counter(t for s in position.table if JOKER not in s for t in s)
         self.holding: dict[Tile, list[int]] = {}  # kind -> the new sets holding it
         for i, kinds in enumerate(self.kinds):
             for t in kinds:
@@ -259,7 +262,7 @@ class _Search:
             (homes if stays else hosts)[owner].add(slots[j][0])
             table_jokers[slots[j][0]] += 1
         pinned: list[dict[Tile, int]] = [{} for _ in range(count)]  # own tile -> the set it must be in
-        if locks and lending and not self._lent_in_order(roles, fate, hosts):
+        if locks and lending and not self._lent_in_order(roles, fate):
             return False
         if locks:
             used_homes: set[int] = set()
@@ -282,9 +285,7 @@ class _Search:
                 needs[i] = max(0, 2 - (joker_slots[i] - table_jokers[i]))
         return self._place(homes, hosts if another else [set() for _ in range(count)], pinned, needs)
 
-    def _lent_in_order(
-        self, roles: list[tuple[int, Role]], fate: list[tuple[int, Tile, bool]], hosts: list[set[int]]
-    ) -> bool:
+    def _lent_in_order(self, roles: list[tuple[int, Role]], fate: list[tuple[int, Tile, bool]]) -> bool:
         """Locked: whether the tiles retrieving jokers can be had in some order. A tile comes from
         the rack, a set without jokers, or a set a joker of which was retrieved before it lends
         (a set keeping its jokers lends nothing, not even for a moment). Doing whatever
@@ -292,7 +293,7 @@ class _Search:
         pending = [(owner, t) for (owner, _), (_, t, stays) in zip(roles, fate) if not stays]
         if not pending:
             return True
-        at_hand = self.played + Counter(t for s in self.position.table if JOKER not in s for t in s)
+        at_hand = self.at_hand.copy()
         unlocked: set[int] = set()
         while pending:
             left = []

@@ -31,8 +31,9 @@ import copy
 import dataclasses
 import time
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
+from itertools import combinations_with_replacement
 from typing import Any
 
 from solver.errors import RummikubError
@@ -142,7 +143,7 @@ def _joined(pieces: Pieces, coming: Pieces, rules: RuleSet, placing: bool = Fals
         after = rules.numbers - max(ours) + min(theirs) if rules.wrap is not Wrap.NONE else rules.numbers + 1
         first = before <= after
     joined = [*coming, *pieces] if first else [*pieces, *coming]
-    if not placing or rules.joker_rules is JokerRules.FREE or JOKER not in [t for t, _ in [*pieces, *coming]]:
+    if not placing or rules.joker_rules is JokerRules.FREE or not any(t.is_joker for t, _ in (*pieces, *coming)):
         return joined
     if _keeps(joined, rules):
         return joined
@@ -172,16 +173,10 @@ def _keeps(pieces: Pieces, rules: RuleSet) -> bool:
     return any(keeps_places(r, tiles) for r in readings(tiles, rules))
 
 
-def _places(length: int, jokers: int) -> list[tuple[int, ...]]:
-    """Where ``jokers`` (none, one or two) may go among ``length`` pieces, in order: each place an
-    index into the pieces without them."""
-    if jokers == 0:
-        return [()]
-    if jokers == 1:
-        return [(i,) for i in range(length + 1)]
-    if jokers == 2:
-        return [(i, j) for i in range(length + 1) for j in range(i, length + 1)]
-    return []
+def _places(length: int, jokers: int) -> Iterator[tuple[int, ...]]:
+    """Where ``jokers`` may go among ``length`` pieces, in order: each place an index into the
+    pieces without them. Three or more are not tried (their places grow as a power)."""
+    return combinations_with_replacement(range(length + 1), jokers) if jokers <= 2 else iter(())
 
 
 def _pick(pieces: Pieces, want: Counter[Tile], own_first: bool) -> tuple[Pieces, Pieces]:
