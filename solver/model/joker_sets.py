@@ -30,6 +30,7 @@ from __future__ import annotations
 from collections import Counter, defaultdict
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 from itertools import combinations, product
 from typing import Any, TypeVar
 
@@ -73,7 +74,7 @@ class Special:
     rack_jokers: int  # jokers in it from the rack
     marks: tuple[Tile, ...]  # kinds in it that may be rack tiles (hosting only)
 
-    @property
+    @cached_property
     def hosts(self) -> frozenset[tuple[int, int]]:
         """The retrieved jokers in it, as (owner, slot)."""
         return frozenset((o.owner, o.slot) for o in self.occupants if not o.stays)
@@ -115,11 +116,11 @@ def add_exact_jokers(lp: LinearModel, position: Position, base: SetBase) -> Exac
     host_terms: dict[tuple[int, int], Terms] = defaultdict(list)  # (owner, slot) -> hosts holding it
     stay_tiles: dict[tuple[int, int, int], Terms] = defaultdict(list)  # (owner, reading, tile) -> stays
     loose_stays: dict[tuple[int, int, int], Terms] = defaultdict(list)  # stays outside a locked home
+    entries: list[tuple[int, int, int]] = []  # added at once: tens of thousands
     for n, special in enumerate(specials):
         v = lp.var(f"special_{n}_{'_'.join(map(str, special.tiles))}", 1)
         exact.columns.append((v, special))
-        entries = Counter(t.index(rules) for t in special.tiles)
-        lp.add_entries([(base.tile_rows[t], v, c) for t, c in entries.items()])
+        entries += [(base.tile_rows[t.index(rules)], v, c) for t, c in Counter(special.tiles).items()]
         for who in special.occupants:
             if who.stays:
                 assert who.tile is not None
@@ -129,6 +130,7 @@ def add_exact_jokers(lp: LinearModel, position: Position, base: SetBase) -> Exac
                     loose_stays[(who.owner, who.slot, who.reading)].append((v, 1))
             else:
                 host_terms[(who.owner, who.slot)].append((v, 1))
+    lp.add_entries(entries)
     takes: dict[int, Terms] = defaultdict(list)  # tile -> retrievals by it
     taken: dict[tuple[int, int], Terms] = defaultdict(list)  # (owner, slot) -> its retrievals
     taken_tiles: dict[tuple[int, int, int], Terms] = defaultdict(list)  # (owner, reading, tile)
@@ -260,15 +262,18 @@ def _own_tile_rows(
     for o, s in enumerate(sets):
         for t in s.own:
             owners_of[t].append(o)
+    holders: dict[Tile, list[tuple[int, Special]]] = defaultdict(list)  # kind -> columns holding it
+    for v, sp in columns:
+        for t in set(sp.tiles) & owners_of.keys():
+            holders[t].append((v, sp))
     for t, owners in sorted(owners_of.items()):
         index = t.index(rules)
         # Each column holding the kind, with the owner its copy is pinned to (None: free) and
         # the owners whose jokers it hosts (their copies cannot be there).
         holding: list[tuple[int, int | None, set[int]]] = []
-        for v, sp in columns:
-            if t in sp.tiles:
-                pin = next((o for o, w in sp.witnesses if w == t), None)
-                holding.append((v, pin, {o for o, _ in sp.hosts}))
+        for v, sp in holders[t]:
+            pin = next((o for o, w in sp.witnesses if w == t), None)
+            holding.append((v, pin, {o for o, _ in sp.hosts}))
         for o, s in enumerate(sets):
             if s.own[t]:
                 holding += [(v, o, set()) for v, _ in s.kept]
@@ -312,17 +317,32 @@ def _rack_tile_rows(
     for h, hosts in by_hosts.items():
         name = "_".join(f"{o}.{q}" for o, q in sorted(h))
         need: Terms = [(v, sp.rack_jokers - 2) for v, sp in hosts]  # its jokers from the rack count
-        for index in sorted({t.index(rules) for _, sp in hosts for t in sp.marks}):
+        holders: dict[int, Terms] = defaultdict(list)  # kind -> the hosts that may hold it as a rack tile
+        for v, sp in hosts:
+            for index in sorted({t.index(rules) for t in sp.marks}):
+                holders[index].append((v, -1))
+        for index, held in sorted(holders.items()):
             mark = lp.var(f"mark_{name}_{tile_name(index, rules)}", 1)
             need.append((mark, 1))
             marks_of[index].append((mark, frozenset(o for o, _ in h)))
-            holders = [(v, 1) for v, sp in hosts if Tile.from_index(index, rules) in sp.marks]
-            lp.row(f"mark_{name}_{tile_name(index, rules)}_held", [(mark, 1), *[(v, -1) for v, _ in holders]], -INF, 0)
+            lp.row(f"mark_{name}_{tile_name(index, rules)}_held", [(mark, 1), *held], -INF, 0)
         lp.row(f"rack_tiles_{name}", need, 0, INF)
     for index, found in sorted(marks_of.items()):
         terms = [(mark, 1) for mark, _ in found]
         lp.row(f"rack_marks_{tile_name(index, rules)}", [*terms, (base.played[index], -1)], -INF, 0, lazy=True)
     return marks_of
+
+
+class _Line:
+    """A run's kinds in order, and what the generator asks of each place, worked out once."""
+
+    def __init__(self, generator: _Generator, kinds: list[Tile]) -> None:
+        rules = generator.rules
+        index = [t.index(rules) for t in kinds]
+        self.kinds = kinds
+        self.missing = {p for p, k in enumerate(index) if not generator.available[k]}  # only jokers fit
+        self.in_rack = [bool(generator.rack[k]) for k in index]
+        self.owned = [[bool(s.own[t]) for t in kinds] for s in generator.sets]  # per set, per place
 
 
 class _Generator:
@@ -365,7 +385,7 @@ class _Generator:
                 self._run(colour, tuple(numbers))
 
     def _run(self, colour: int, numbers: tuple[int, ...]) -> None:
-        kinds = [tile(colour, n) for n in numbers]
+        line = _Line(self, [tile(colour, n) for n in numbers])
         at = {n: p for p, n in enumerate(numbers)}
         # Per table joker: absent, staying on its role's place (under a run reading of this
         # colour), or retrieved (seated later).
@@ -386,53 +406,59 @@ class _Generator:
                 left = [p for p in free if p not in seats]
                 for extra in range(min(self.rack_jokers, len(left)) + 1):
                     for holes in combinations(left, extra):
-                        self._run_with(kinds, stays, list(zip(retrieved, seats)), holes)
+                        jokers = {*places, *seats, *holes}
+                        # Places no copy can fill must hold jokers (checked here: the choices
+                        # run to tens of thousands).
+                        if line.missing <= jokers:
+                            self._run_with(line, stays, list(zip(retrieved, seats)), holes, jokers)
 
     def _run_with(
         self,
-        kinds: list[Tile],
+        line: _Line,
         stays: list[tuple[_Joker, tuple[int, int, Tile | None]]],
         retrieved: list[tuple[_Joker, int]],
         holes: tuple[int, ...],
+        jokers: set[int],
     ) -> None:
-        """One choice of what sits where in a run: check it and name its witnesses."""
+        """One choice of what sits where in a run (``jokers``: the places of all its jokers):
+        check it and name its witnesses."""
         check_build_deadline()  # the choices multiply under long runs, full wrap, many jokers
-        rules = self.rules
-        jokers = {c[1] for _, c in stays} | {p for _, p in retrieved} | set(holes)
+        kinds = line.kinds
         if len(jokers) >= len(kinds):
             return  # a set needs a numbered tile
         reals = [p for p in range(len(kinds)) if p not in jokers]
-        if any(not self.available[kinds[p].index(rules)] for p in reals):
-            return
         owners = sorted({j.owner for j, _ in stays})
         choices = []
         for o in owners:
-            own = [p for p in reals if self.sets[o].own[kinds[p]]]
+            own = [p for p in reals if line.owned[o][p]]
             if not own:
                 return
             choices.append(own)
+        tiles: tuple[Tile, ...] = ()
+        occupants: tuple[Occupant, ...] = ()
         for witnesses in product(*choices):
             if len({kinds[p] for p in witnesses}) != len(witnesses):
                 continue  # one copy of a kind in a set: one owner's
-            marks = tuple(kinds[p] for p in reals if p not in witnesses and self.rack[kinds[p].index(rules)])
+            marks = tuple(kinds[p] for p in reals if p not in witnesses and line.in_rack[p])
             if retrieved and self.official and len(marks) + len(holes) < 2:
                 continue
             # Only as long as needed: each end piece of min_set_size or more holds something
             # (a joker, a witness, a possible rack tile; a locked set's own tiles).
-            needed = set(jokers) | set(witnesses)
+            needed = jokers | set(witnesses)
             if retrieved and self.official:
                 needed |= {p for p in reals if kinds[p] in marks}
             if self.locked:
-                needed |= {p for p in reals if any(self.sets[o].own[kinds[p]] for o in owners)}
+                needed |= {p for p in reals if any(line.owned[o][p] for o in owners)}
             if not self._needs_whole(len(kinds), needed):
                 continue
-            tiles = tuple(JOKER if p in jokers else kinds[p] for p in range(len(kinds)))
-            occupants = tuple(
-                sorted(
-                    [Occupant(j.owner, j.slot, c[0], c[2]) for j, c in stays]
-                    + [Occupant(j.owner, j.slot, RETRIEVED, None) for j, _ in retrieved]
+            if not tiles:  # the same for every choice of witnesses
+                tiles = tuple(JOKER if p in jokers else kinds[p] for p in range(len(kinds)))
+                occupants = tuple(
+                    sorted(
+                        [Occupant(j.owner, j.slot, c[0], c[2]) for j, c in stays]
+                        + [Occupant(j.owner, j.slot, RETRIEVED, None) for j, _ in retrieved]
+                    )
                 )
-            )
             pins = tuple((o, kinds[p]) for o, p in zip(owners, witnesses))
             self._add(tiles, occupants, pins, -1, len(holes), marks if retrieved else ())
 
@@ -517,11 +543,12 @@ class _Generator:
         if self.locked:
             # A set holding a locked set whole (all its jokers staying, all its tiles) is its
             # home, holding all its own tiles; two sets may not merge into one home.
+            counts = Counter(tiles)
             whole = [
                 o
                 for o, s in enumerate(self.sets)
                 if sum(1 for x in occupants if x.owner == o and x.stays) == s.jokers
-                and not (s.own - Counter(tiles))
+                and all(counts[t] >= n for t, n in s.own.items())
             ]
             if len(whole) > 1:
                 return

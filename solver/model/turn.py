@@ -134,9 +134,13 @@ def add_kept_specials(
     set exactly as it was: the tie-break counts it like a kept set (the same tiles), no more
     often than the table held that set, kept sets included."""
     column_of = {tuple(sorted(t.index(rules) for t in written)): k for k, written in kept}
+    # Tiles sort as their indices do: a cheap first test over thousands of columns.
+    originals = {tuple(sorted(written)) for _, written in kept}
     found: list[int] = []
     same: dict[TileKey, list[tuple[int, int]]] = {}
     for v, tiles in columns:
+        if tuple(sorted(tiles)) not in originals:
+            continue
         key = tuple(sorted(t.index(rules) for t in tiles))
         if key in column_of:
             z = lp.var(f"same_{set_name(key, rules)}_{v}", 1)
