@@ -394,10 +394,11 @@ def _free_first(
 
     These rules only forbid moves, so the free optimum bounds theirs: a legal answer that scores
     as much as the free optimum (tiles, points and kept sets alike) is their optimum. Tried in
-    turn: the free optimum itself; the free optimum with the sets holding table jokers left
-    untouched (always legal: the fallback move under a time limit, and the joker model's first
-    incumbent). Returns (exact answer or None, fallback or None, the free optimum's rank: no legal
-    move beats it, the fallback's values by column name).
+    turn: the free optimum itself; under a time limit, the free optimum with the sets holding
+    table jokers left untouched (always legal: the fallback move, and the joker model's first
+    incumbent; without a limit the short-host model's answer starts that search, and the
+    untouched move cost more LP solves than it saved). Returns (exact answer or None, fallback or
+    None, the free optimum's rank: no legal move beats it, the fallback's values by column name).
     """
     free = dataclasses.replace(position, rules=position.rules.replace(joker_rules=JokerRules.FREE))
     auto = options.replace(formulation="auto")
@@ -409,6 +410,8 @@ def _free_first(
     if not validate(position, best_free.sets):
         return best_free._replace(checked=True), None, None, None
     ceiling = _rank(position, options, best_free)
+    if options.time_limit is None:
+        return None, None, ceiling, None
     untouched, start = _untouched(free, auto, ceiling)
     if not untouched.played:
         return None, None, ceiling, None
