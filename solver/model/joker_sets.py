@@ -386,6 +386,8 @@ class _Generator:
 
     def _run(self, colour: int, numbers: tuple[int, ...]) -> None:
         line = _Line(self, [tile(colour, n) for n in numbers])
+        if len(line.missing) > len(self.jokers) + self.rack_jokers:
+            return  # more places than jokers that no copy can fill
         at = {n: p for p, n in enumerate(numbers)}
         # Per table joker: absent, staying on its role's place (under a run reading of this
         # colour), or retrieved (seated later).
@@ -399,16 +401,21 @@ class _Generator:
                     if t.number in at:
                         mine.append((k, at[t.number], t))
             options.append(mine)
+        # Places no copy can fill must hold jokers: checked at each step of the choices (they
+        # run to tens of thousands), and only choices that may still fill them followed.
         for _, stays, retrieved in _fates(self.jokers, options):
             places = [c[1] for _, c in stays]
+            unfilled = line.missing.difference(places)
+            if len(unfilled) > len(retrieved) + self.rack_jokers:
+                continue
             free = [p for p in range(len(numbers)) if p not in places]
             for seats in combinations(free, len(retrieved)):
+                if len(unfilled.difference(seats)) > self.rack_jokers:
+                    continue
                 left = [p for p in free if p not in seats]
                 for extra in range(min(self.rack_jokers, len(left)) + 1):
                     for holes in combinations(left, extra):
                         jokers = {*places, *seats, *holes}
-                        # Places no copy can fill must hold jokers (checked here: the choices
-                        # run to tens of thousands).
                         if line.missing <= jokers:
                             self._run_with(line, stays, list(zip(retrieved, seats)), holes, jokers)
 
