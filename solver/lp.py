@@ -164,10 +164,17 @@ class LinearModel:
     def row(self, name: str, terms: list[tuple[int, int]], lo: float, hi: float, lazy: bool = False) -> int:
         """Add a row; returns its index. A derived model keeps its own rows after the template's.
         ``lazy``: see ``LinearModel.lazy``."""
-        merged: dict[int, int] = {}
-        for v, c in terms:  # one entry per variable (some solvers reject repeats)
-            merged[v] = merged.get(v, 0) + c
-        row = (name, [(v, c) for v, c in merged.items() if c], lo, hi)
+        # One entry per variable (some solvers reject repeats). Most rows repeat none and hold no
+        # zero: then dict() and the checks do it in C (the relaxed joker models add thousands).
+        merged = dict(terms)
+        if len(merged) < len(terms):
+            merged = {}
+            for v, c in terms:
+                merged[v] = merged.get(v, 0) + c
+        entries = list(merged.items())
+        if 0 in merged.values():
+            entries = [(v, c) for v, c in entries if c]
+        row = (name, entries, lo, hi)
         if self._base is None:
             self.rows.append(row)
             index = len(self.rows) - 1

@@ -44,7 +44,7 @@ from collections import Counter, defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cache, cached_property, lru_cache
-from itertools import combinations, permutations, product
+from itertools import chain, combinations, permutations, product
 from typing import Any
 
 from solver.jokers import TableReading
@@ -129,7 +129,30 @@ class _RackRows:
 
 
 def _key(tiles: Sequence[Tile], rules: RuleSet) -> TileKey:
-    return tuple(sorted(t.index(rules) for t in tiles))
+    return _facts(tuple(tiles), rules).key
+
+
+@dataclass(frozen=True)
+class _SetFacts:
+    """What building a column asks of an explicit set's tiles."""
+
+    key: TileKey  # its tile indices, sorted
+    label: str  # its tiles joined by '_', for column names
+    counts: tuple[tuple[int, int], ...]  # (tile index, copies), jokers' too, as they first appear
+    numbered: tuple[tuple[int, int], ...]  # the same without the jokers
+
+
+@lru_cache(maxsize=65536)
+def _facts(tiles: tuple[Tile, ...], rules: RuleSet) -> _SetFacts:
+    """Cached: the same stays, homes and table sets recur in every model of a position (its
+    short-host model and its whole one) and in many positions."""
+    counts = Counter(t.index(rules) for t in tiles)
+    return _SetFacts(
+        tuple(sorted(counts.elements())),
+        "_".join(map(str, tiles)),
+        tuple(counts.items()),
+        tuple((t, n) for t, n in counts.items() if t != rules.joker_index),
+    )
 
 
 def add_joker_fates(lp: LinearModel, position: Position, base: FateBase, short_hosts: bool = False) -> Fates:
@@ -166,16 +189,18 @@ class _FateBuilder:
         self.holes: dict[int, Terms] = defaultdict(list)  # tile -> explicit columns with a rack joker's hole there
         self.owner: dict[int, int] = {}  # column -> the table set whose joker it holds staying (or home)
         # (variable, tile, its set, tiles beside it of which a set holding it needs one)
-        self.loose: list[tuple[int, int, int, set[int]]] = []
+        self.loose: list[tuple[int, int, int, frozenset[int]]] = []
         self.takes: dict[int, Terms] = defaultdict(list)  # tile -> jokers it retrieves
         self.retrieved_by_set: dict[int, Terms] = {}
         # (column, its holes, its kinds): homes a joker may go to
         self.host_homes: list[tuple[int, int, TileKey]] = []
 
-    def explicit(self, v: int, tiles: Sequence[Tile], hole_kinds: Sequence[int] = ()) -> None:
+    def explicit(self, v: int, tiles: tuple[Tile, ...], hole_kinds: Sequence[int] = ()) -> None:
         """Column ``v`` is the explicit set ``tiles`` (with a rack joker's hole at ``hole_kinds``)."""
-        self.fates.sets.append((v, tuple(tiles)))
-        for t in {t.index(self.rules) for t in tiles if not t.is_joker} | set(hole_kinds):
+        self.fates.sets.append((v, tiles))
+        for t, _ in _facts(tiles, self.rules).numbered:
+            self.covers[t].add(v)
+        for t in hole_kinds:
             self.covers[t].add(v)
         for t in set(hole_kinds):
             self.holes[t].append((v, 1))
@@ -233,16 +258,16 @@ class _FateBuilder:
         jokers = len(reading.roles)
         homes: Terms = []
         for tiles in locked_homes(s.written, reading, rules, self.available):
-            home = lp.var(f"home_{s.index}_{k}_{'_'.join(map(str, tiles))}", 1)
+            facts = _facts(tiles, rules)
+            home = lp.var(f"home_{s.index}_{k}_{facts.label}", 1)
             homes.append((home, 1))
             self.fates.columns.append(home)
-            for t, n in Counter(t.index(rules) for t in tiles).items():
-                lp.add_to_row(self.base.tile_rows[t], [(home, n)])
+            lp.add_entries([(self.base.tile_rows[t], home, n) for t, n in facts.counts])
             added = sum(1 for t in tiles if t.is_joker) - jokers
             self.explicit(home, tiles, _hole_kinds(tiles, reading, rules) if added else ())
             self.owner[home] = s.index
             if added:
-                self.host_homes.append((home, added, _key(tiles, rules)))
+                self.host_homes.append((home, added, facts.key))
         return homes
 
     def add_stays(
@@ -252,10 +277,10 @@ class _FateBuilder:
         its jokers' ``stay`` terms and to ``by_tile``."""
         lp, rules = self.lp, self.rules
         for tiles, held in _stay_sets(s.written, reading, rules, self.available, self.originals):
-            v = lp.var(f"{name}_stays_{'_'.join(map(str, tiles))}", 1)
-            real = Counter(t.index(rules) for t in tiles if not t.is_joker)
+            facts = _facts(tiles, rules)
+            v = lp.var(f"{name}_stays_{facts.label}", 1)
             lp.add_entries(
-                [(self.base.tile_rows[t], v, n) for t, n in real.items()]
+                [(self.base.tile_rows[t], v, n) for t, n in facts.numbered]
                 + [(self.base.tile_rows[rules.joker_index], v, len(held))]
             )
             self.explicit(v, tiles)
@@ -318,13 +343,14 @@ class _FateBuilder:
         fates.kept = add_kept_specials(self.lp, rules, candidates, self.base.kept)
 
 
-def _beside(written: Sequence[Tile], reading: TableReading, declared: Tile, rules: RuleSet) -> set[int]:
+@lru_cache(maxsize=4096)
+def _beside(written: tuple[Tile, ...], reading: TableReading, declared: Tile, rules: RuleSet) -> frozenset[int]:
     """Tiles of a set of which one lies beside its joker declaring ``declared`` wherever it stays:
     in a run the nearest own tiles either side of each place of that tile, in a group its own
-    tiles."""
+    tiles. Cached, as ``_stay_sets_of``."""
     own = {t for t in written if not t.is_joker}
     if reading.kind is Kind.GROUP:
-        return {t.index(rules) for t in own}
+        return frozenset(t.index(rules) for t in own)
     colour = declared.colour
     line = [tile(colour, number_at(p, rules)) for p in range(places(rules) + 1)]
     found: set[int] = set()
@@ -332,7 +358,7 @@ def _beside(written: Sequence[Tile], reading: TableReading, declared: Tile, rule
         left = [t for t in line[1:spot] if t in own]
         right = [t for t in line[spot + 1 :] if t in own]
         found |= {t.index(rules) for t in [*left[-1:], *right[:1]]}
-    return found
+    return frozenset(found)
 
 
 def _hole_kinds(tiles: Sequence[Tile], reading: TableReading, rules: RuleSet) -> list[int]:
@@ -527,11 +553,16 @@ class _HostTable:
             JOKER if p in seats else Tile.from_index(k, self.rules) for p, k in enumerate(self.kinds[i])
         )
 
-    def seatless_name(self, g: int) -> str:
-        kinds = self.seatless_kinds[g]
-        start = self.seatless_starts[g]
-        letter = self.rules.colour_letters[kinds[0] // self.rules.numbers]
-        return f"host_{letter}{start}_{len(kinds)}_jokers_{self.seatless_count[g]}"
+    @cached_property
+    def seatless_names(self) -> list[str]:
+        """Per seatless shape, its column's name (a few hundred, asked for by every model)."""
+        letters, numbers = self.rules.colour_letters, self.rules.numbers
+        return [
+            f"host_{letters[kinds[0] // numbers]}{start}_{len(kinds)}_jokers_{count}"
+            for kinds, start, count in zip(
+                self.seatless_kinds, self.seatless_starts, self.seatless_count.tolist()
+            )
+        ]
 
     def seatless_tiles(self, g: int) -> tuple[Tile, ...]:
         return tuple(Tile.from_index(k, self.rules) for k in self.seatless_kinds[g])
@@ -623,12 +654,22 @@ def _host_table(rules: RuleSet) -> _HostTable:
     )
 
 
+@dataclass(frozen=True)
+class _Shapes:
+    """The hosts one position needs (see ``_host_shapes``), as read-only arrays."""
+
+    seated: Any  # shapes in the host table with their jokers at their places
+    seatless: Any  # seatless shapes (long runs)
+    seated_copies: Any  # per seated shape, how often it may be laid (``_copies``)
+    seatless_copies: Any
+
+
 def _host_shapes(
     position: Position, counts: tuple[Counter[int], Counter[int]], most: int, originals: set[TileKey]
-) -> tuple[Any, Any]:
+) -> _Shapes:
     """The hosts this position needs: shapes with their jokers at their places (the short ones
-    and any equal to a table set), and seatless long runs. Cached: the short-host model and the
-    whole one ask for the same (read-only arrays)."""
+    and any equal to a table set), and seatless long runs, with how often each may be laid.
+    Cached: the short-host model and the whole one ask for the same."""
     rack, table = counts
     return _host_shapes_of(
         position.rules,
@@ -646,7 +687,7 @@ def _host_shapes_of(
     table_counts: tuple[tuple[int, int], ...],
     most: int,
     originals: frozenset[TileKey],
-) -> tuple[Any, Any]:
+) -> _Shapes:
     import numpy as np
 
     host = _host_table(rules)
@@ -667,21 +708,24 @@ def _host_shapes_of(
     long = host.seatless >= 0
     seated = np.flatnonzero(chosen & (~long | protected))
     seatless = np.unique(host.seatless[chosen & long & ~protected])
-    seated.flags.writeable = seatless.flags.writeable = False
-    return seated, seatless
+    shapes = _Shapes(
+        seated,
+        seatless,
+        _copies(rules, rack, table, host.real[seated], host.count[seated], most),
+        _copies(rules, rack, table, host.seatless_real[seatless], host.seatless_count[seatless], most),
+    )
+    for array in (shapes.seated, shapes.seatless, shapes.seated_copies, shapes.seatless_copies):
+        array.flags.writeable = False
+    return shapes
 
 
-def _copies(
-    position: Position, counts: tuple[Counter[int], Counter[int]], real: Any, count: Any, most: int
-) -> list[int]:
+def _copies(rules: RuleSet, rack: Counter[int], table: Counter[int], real: Any, count: Any, most: int) -> Any:
     """How often each host may be laid: c copies hold c * count retrieved jokers (at most
     ``most``); a tile with fewer than c copies on the table and the rack needs a joker of its
     own in each copy short of one (all jokers at most); and each copy holds two rack tiles (the
     rack's copies of its kinds, and jokers from the rack, 2c in all)."""
     import numpy as np
 
-    rules = position.rules
-    rack, table = counts
     available = np.array([rack[t] + table[t] for t in range(rules.joker_index)])
     in_rack = np.array([rack[t] for t in range(rules.joker_index)])
     copies = np.ones(len(count), dtype=np.int64)
@@ -689,7 +733,7 @@ def _copies(
         short = (real * np.maximum(0, c - available)).sum(axis=1)
         rich = (real * np.minimum(in_rack, c)).sum(axis=1) + rack[rules.joker_index] >= 2 * c
         copies[(c * count <= most) & (c * count + short <= rules.jokers) & rich] = c
-    return copies.tolist()
+    return copies
 
 
 @dataclass(frozen=True)
@@ -723,19 +767,21 @@ def _add_hosts(
 
     rules = position.rules
     host = _host_table(rules)
-    seated, seatless = _host_shapes(position, counts, most, originals)
-    if short_only:
-        fates.partial = bool(len(seatless)) or bool((host.count[seated] > 1).any())
-        seated, seatless = seated[host.count[seated] == 1], seatless[:0]
-    joker = rules.joker_index
-    row_of = np.array([base.tile_rows[t] for t in range(joker)], dtype=np.int64)
+    needed = _host_shapes(position, counts, most, originals)
+    seated, seatless = needed.seated, needed.seatless
     # A host may be laid more than once (two copies of B1 B2 J, each taking a retrieved joker),
     # as often as its tiles and the jokers allow: a *twin* column lays it that often at once (a
     # bound of 2 on the host's own column made bnb's LPs far weaker: 1.1 s against 0.1 s).
-    copies = np.array(_copies(position, counts, host.real[seated], host.count[seated], most), dtype=np.int64)
+    copies, loose_copies = needed.seated_copies.copy(), needed.seatless_copies
     if short_only:
+        fates.partial = bool(len(seatless)) or bool((host.count[seated] > 1).any())
+        single = host.count[seated] == 1
+        seated, copies = seated[single], copies[single]
+        seatless, loose_copies = seatless[:0], loose_copies[:0]
         fates.partial |= bool((copies > 1).any())
         copies[:] = 1
+    joker = rules.joker_index
+    row_of = np.array([base.tile_rows[t] for t in range(joker)], dtype=np.int64)
     twins = np.flatnonzero(copies > 1)
     shapes = np.concatenate([seated, seated[twins]])
     times = np.concatenate([np.ones(len(seated), dtype=np.int64), copies[twins]])
@@ -753,8 +799,8 @@ def _add_hosts(
     fates.hosts += [(v, i) for v, i, c in zip(columns.tolist(), shapes.tolist(), times.tolist()) for _ in range(c)]
     loose_count = host.seatless_count[seatless]
     first = lp.vars(
-        [host.seatless_name(g) for g in seatless.tolist()],
-        _copies(position, counts, host.seatless_real[seatless], loose_count, most),
+        [host.seatless_names[g] for g in seatless.tolist()],
+        loose_copies.tolist(),
     )
     loose_columns = np.arange(first, first + len(seatless))
     loose_real = host.seatless_real[seatless]
@@ -762,19 +808,17 @@ def _add_hosts(
     # Its jokers are the formulation's j[t] on its tiles (which it covers at every place).
     blocks.append(np.stack([row_of[kind], loose_columns[at], np.ones(len(at), dtype=np.int64)], axis=1))
     lp.add_entry_block(np.concatenate(blocks))
+    # Per tile: the formulation's jokers on it, and the other jokers there (``taken``) subtracted.
+    standing = [(base.jokers[k], 1) for k in range(joker)]
+    others = [[(x, -c) for x, c in taken.get(k, [])] for k in range(joker)]
     for v, g, n in zip(loose_columns.tolist(), seatless.tolist(), loose_count.tolist()):
         kinds = host.seatless_kinds[g]
-        lp.row(
-            f"{host.seatless_name(g)}_seated",
-            [
-                (v, -n),
-                *[(base.jokers[k], 1) for k in kinds],
-                *[(x, -c) for k in kinds for x, c in taken.get(k, [])],
-            ],
-            0,
-            INF,
-            lazy=True,
-        )
+        terms = [
+            (v, -n),
+            *map(standing.__getitem__, kinds),
+            *chain.from_iterable(map(others.__getitem__, kinds)),
+        ]
+        lp.row(f"{host.seatless_names[g]}_seated", terms, 0, INF, lazy=True)
         fates.seatless.append((v, g))
     # The same per colour, kept in the LP: seatless hosts of a colour hold that many of the
     # formulation's jokers on its tiles (their rows per host join only when broken).
@@ -838,9 +882,9 @@ def _add_hosted(
     # A host's two rack tiles were played (kinds on the table too need a played copy to say it
     # is the rack's; not so for a home, which may be only its set's home): in sum in the LP, per
     # host only when an answer breaks it (``Fates.rack_rows``: hundreds of rows that rarely bind).
-    automatic = np.array([1 if rack[t] and not table[t] else 0 for t in range(joker)])
+    automatic = np.array([bool(rack[t] and not table[t]) for t in range(joker)])
     linked = [t for t in range(joker) if rack[t] and table[t]]
-    needs = (2 - hosts.real.astype(np.int64) @ automatic) * hosts.copies
+    needs = (2 - hosts.real[:, automatic].sum(axis=1)) * hosts.copies
     needy = needs > 0
     rack_rows = None
     if needy.any():

@@ -100,6 +100,12 @@ def set_name(key: TileKey, rules: RuleSet) -> str:
     return "_".join(tile_name(t, rules) for t in key)
 
 
+@lru_cache(maxsize=65536)
+def set_key(tiles: tuple[Tile, ...], rules: RuleSet) -> TileKey:
+    """A set as a multiset (sorted dense indices); cached, the same sets recur in every model."""
+    return tuple(sorted(t.index(rules) for t in tiles))
+
+
 def table_set_keys(position: Position) -> Counter[TileKey]:
     """The original table sets as multisets (sorted dense indices), with their multiplicity."""
     rules = position.rules
@@ -117,8 +123,9 @@ def add_kept_sets(
 
     The zero move keeps the table's sets; sets only ``wished`` for (``arrange``) start unkept.
     """
-    written = {tuple(sorted(t.index(rules) for t in s)): tuple(s) for s in keep_sets}
-    counts = Counter(tuple(sorted(t.index(rules) for t in s)) for s in keep_sets)
+    keys = [set_key(tuple(s), rules) for s in keep_sets]
+    written = dict(zip(keys, map(tuple, keep_sets)))
+    counts = Counter(keys)
     kept: KeptSets = []
     for key, count in sorted(counts.items()):
         k = lp.var(f"k_{set_name(key, rules)}", count, hint=0 if wished else count)
@@ -133,7 +140,7 @@ def add_kept_specials(
     """Binaries saying an explicit column (a set holding table jokers) leaves an original table
     set exactly as it was: the tie-break counts it like a kept set (the same tiles), no more
     often than the table held that set, kept sets included."""
-    column_of = {tuple(sorted(t.index(rules) for t in written)): k for k, written in kept}
+    column_of = {set_key(tuple(written), rules): k for k, written in kept}
     # Tiles sort as their indices do: a cheap first test over thousands of columns.
     originals = {tuple(sorted(written)) for _, written in kept}
     found: list[int] = []
@@ -141,7 +148,7 @@ def add_kept_specials(
     for v, tiles in columns:
         if tuple(sorted(tiles)) not in originals:
             continue
-        key = tuple(sorted(t.index(rules) for t in tiles))
+        key = set_key(tuple(tiles), rules)
         if key in column_of:
             z = lp.var(f"same_{set_name(key, rules)}_{v}", 1)
             lp.row(f"same_{v}", [(z, 1), (v, -1)], -INF, 0)
