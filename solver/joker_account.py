@@ -28,6 +28,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from functools import cached_property
 from itertools import combinations, product
 
 from solver.jokers import Role, assignments, numbered, run_declaring, table_readings, written_assignments
@@ -144,15 +145,27 @@ class _Search:
         self.after_sets = [i for i, s in enumerate(self.new_table) if JOKER in s]
         self.unread = {i for i in self.after_sets if unread and not is_valid(self.new_table[i], self.rules)}
         self.kinds = [numbered(s) for s in self.new_table]
+        self.own_kinds = {t for own in self.own for t in own}
+        # Per new set, its jokers: each is one slot of whatever its jokers are declared to be.
+        self.jokers_in = [s.count(JOKER) for s in self.new_table]
         after = Counter(t for s in self.new_table for t in s)
-        self.real_after = Counter({t: n for t, n in after.items() if not t.is_joker})
+        self.real_after = after.copy()
+        del self.real_after[JOKER]
         self.played = after - position.table_tiles
-        # Tiles any retrieval may take (locked jokers): the rack's and those of sets without jokers.
-        self.at_hand = self.played + Counter(t for s in position.table if JOKER not in s for t in s)
         self.holding: dict[Tile, list[int]] = {}  # kind -> the new sets holding it
         for i, kinds in enumerate(self.kinds):
             for t in kinds:
                 self.holding.setdefault(t, []).append(i)
+
+    @cached_property
+    def rack_kinds(self) -> list[list[Tile]]:
+        """Per new set, its kinds of which tiles were played (a host's rack tiles are of these)."""
+        return [[t for t in kinds if self.played[t]] for kinds in self.kinds]
+
+    @cached_property
+    def at_hand(self) -> Counter[Tile]:
+        """Tiles any retrieval may take (locked jokers): the rack's and those of sets without jokers."""
+        return self.played + Counter(t for s in self.position.table if JOKER not in s for t in s)
 
     def run(
         self,
@@ -257,10 +270,11 @@ class _Search:
         count = len(self.before)
         homes: list[set[int]] = [set() for _ in range(count)]
         hosts: list[set[int]] = [set() for _ in range(count)]
-        table_jokers: Counter[int] = Counter()
+        table_jokers: dict[int, int] = {}  # new set -> the table jokers in it
         for (owner, _), (j, _, stays) in zip(roles, fate):
-            (homes if stays else hosts)[owner].add(slots[j][0])
-            table_jokers[slots[j][0]] += 1
+            i = slots[j][0]
+            (homes if stays else hosts)[owner].add(i)
+            table_jokers[i] = table_jokers.get(i, 0) + 1
         pinned: list[dict[Tile, int]] = [{} for _ in range(count)]  # own tile -> the set it must be in
         if locks and lending and not self._lent_in_order(roles, fate):
             return False
@@ -280,9 +294,8 @@ class _Search:
             return False
         needs: dict[int, int] = {}
         if hosting:
-            joker_slots = Counter(i for i, _ in slots)
             for i in set().union(*hosts):
-                needs[i] = max(0, 2 - (joker_slots[i] - table_jokers[i]))
+                needs[i] = max(0, 2 - (self.jokers_in[i] - table_jokers[i]))
         return self._place(homes, hosts if another else [set() for _ in range(count)], pinned, needs)
 
     def _lent_in_order(self, roles: list[tuple[int, Role]], fate: list[tuple[int, Tile, bool]]) -> bool:
@@ -324,7 +337,7 @@ class _Search:
 
         def witnesses(w: int) -> bool:
             if w == len(witness_jobs):
-                return marks(0, Counter())
+                return marks(0, [])
             k, i = witness_jobs[w]
             for t in self.own[k]:
                 if t in pinned[k] or not self.kinds[i][t]:
@@ -336,33 +349,33 @@ class _Search:
                 pinned[k].pop(t)
             return False
 
-        def marks(h: int, chosen: Counter[tuple[int, Tile]]) -> bool:
+        def marks(h: int, chosen: list[tuple[int, Tile]]) -> bool:
+            # (host, kind) at most once each: a host marks distinct kinds, once per job.
             if h == len(host_jobs):
                 return self._kinds_fit(forbidden, pinned, chosen)
             i, n = host_jobs[h]
-            options = [t for t in self.kinds[i] if self.played[t]]
-            for pick in combinations(options, n):
-                chosen.update((i, t) for t in pick)
+            for pick in combinations(self.rack_kinds[i], n):
+                chosen += [(i, t) for t in pick]
                 if marks(h + 1, chosen):
                     return True
-                chosen.subtract((i, t) for t in pick)
+                del chosen[-n:]
             return False
 
         return witnesses(0)
 
     def _kinds_fit(
-        self, forbidden: list[set[int]], pinned: list[dict[Tile, int]], marks: Counter[tuple[int, Tile]]
+        self, forbidden: list[set[int]], pinned: list[dict[Tile, int]], marks: list[tuple[int, Tile]]
     ) -> bool:
         """Kind by kind: pinned own tiles and rack tiles within each set's copies and the rack's,
         and every other own tile in some set with a copy to spare that it may go to."""
-        kinds = {t for own in self.own for t in own} | {t for _, t in marks}
+        kinds = self.own_kinds | {t for _, t in marks}
         for t in kinds:
             room = {i: self.kinds[i][t] for i in self.holding.get(t, [])}
             rack = 0
-            for (i, mark), n in marks.items():
-                if mark == t and n:
-                    room[i] = room.get(i, 0) - n
-                    rack += n
+            for i, mark in marks:
+                if mark == t:
+                    room[i] = room.get(i, 0) - 1
+                    rack += 1
             if rack > self.played[t]:
                 return False
             free: list[int] = []

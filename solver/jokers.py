@@ -19,7 +19,7 @@ from itertools import combinations
 
 from solver.melds import Kind, Reading, preferred, readings
 from solver.rules import RuleSet
-from solver.tiles import Tile, tile
+from solver.tiles import JOKER, Tile, tile
 
 
 @dataclass(frozen=True, slots=True)
@@ -184,4 +184,6 @@ def _assignments(tiles: tuple[Tile, ...], rules: RuleSet) -> tuple[tuple[Tile, .
 
 
 def numbered(tiles: Sequence[Tile]) -> Counter[Tile]:
-    return Counter(t for t in tiles if not t.is_joker)
+    found = Counter(tiles)  # counted in C, then the jokers dropped: the validator counts every set
+    del found[JOKER]
+    return found
