@@ -167,13 +167,13 @@ class LinearModel:
         # One entry per variable (some solvers reject repeats). Most rows repeat none and hold no
         # zero: then dict() and the checks do it in C (the relaxed joker models add thousands).
         merged = dict(terms)
-        if len(merged) < len(terms):
+        if len(merged) == len(terms) and 0 not in merged.values():
+            entries = list(terms)
+        else:
             merged = {}
             for v, c in terms:
                 merged[v] = merged.get(v, 0) + c
-        entries = list(merged.items())
-        if 0 in merged.values():
-            entries = [(v, c) for v, c in entries if c]
+            entries = [(v, c) for v, c in merged.items() if c]
         row = (name, entries, lo, hi)
         if self._base is None:
             self.rows.append(row)

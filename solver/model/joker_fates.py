@@ -275,20 +275,20 @@ class _FateBuilder:
     ) -> None:
         """The explicit columns holding jokers of ``s`` staying beside a tile of it; each adds to
         its jokers' ``stay`` terms and to ``by_tile``."""
-        lp, rules = self.lp, self.rules
+        lp, rules, rows = self.lp, self.rules, self.base.tile_rows
+        entries: list[tuple[int, int, int]] = []
         for tiles, held in _stay_sets(s.written, reading, rules, self.available, self.originals):
             facts = _facts(tiles, rules)
             v = lp.var(f"{name}_stays_{facts.label}", 1)
-            lp.add_entries(
-                [(self.base.tile_rows[t], v, n) for t, n in facts.numbered]
-                + [(self.base.tile_rows[rules.joker_index], v, len(held))]
-            )
+            entries += [(rows[t], v, n) for t, n in facts.numbered]
+            entries.append((rows[rules.joker_index], v, len(held)))
             self.explicit(v, tiles)
             self.owner[v] = s.index
             self.fates.columns.append(v)
             for q, declared in held:
                 stay[q].append((v, 1))
                 by_tile[declared.index(rules)].append((v, 1))
+        lp.add_entries(entries)
 
     def add_retrieval_rows(self) -> None:
         for index, terms in sorted(self.takes.items()):

@@ -16,7 +16,7 @@ from itertools import combinations
 from solver.jokers import TableReading, numbered, table_readings
 from solver.lp import LinearModel
 from solver.melds import Kind, run_numbers, run_starts
-from solver.model.turn import KeptSets
+from solver.model.turn import KeptSets, set_key
 from solver.position import Position
 from solver.rules import JokerRules, RuleSet
 from solver.tiles import JOKER, Tile, tile
@@ -55,11 +55,11 @@ def joker_sets(lp: LinearModel, position: Position, kept: KeptSets) -> list[Joke
     set stays exactly as it was (its kept-set column; identical sets share one, counting their
     copies, so each gets a binary of its own summing to it)."""
     rules = position.rules
-    column = {tuple(sorted(t.index(rules) for t in written)): k for k, written in kept}
+    column = {set_key(written, rules): k for k, written in kept}
     members: dict[tuple[int, ...], list[int]] = defaultdict(list)
     for i, written in enumerate(position.table, 1):
         if JOKER in written:
-            members[tuple(sorted(t.index(rules) for t in written))].append(i)
+            members[set_key(written, rules)].append(i)
     kept_terms: dict[int, Terms] = {}
     for key, sets in members.items():
         k = column[key]

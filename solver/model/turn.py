@@ -15,6 +15,7 @@ from collections import Counter
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
+from itertools import chain
 
 from solver.lp import INF, LinearModel
 from solver.model.candidates import TileKey
@@ -78,9 +79,13 @@ class TurnModel:
 def tile_counts(position: Position) -> tuple[Counter[int], Counter[int]]:
     """Rack and table as counts per dense tile index."""
     rules = position.rules
-    rack = Counter(t.index(rules) for t in position.rack)
-    table = Counter(t.index(rules) for s in position.table for t in s)
-    return rack, table
+    # Counted as tiles first (in C), then indexed once per kind: every model starts here.
+    rack = Counter(position.rack)
+    table = Counter(chain.from_iterable(position.table))
+    return (
+        Counter({t.index(rules): n for t, n in rack.items()}),
+        Counter({t.index(rules): n for t, n in table.items()}),
+    )
 
 
 def index_points(index: int, rules: RuleSet) -> int:
@@ -127,10 +132,12 @@ def add_kept_sets(
     written = dict(zip(keys, map(tuple, keep_sets)))
     counts = Counter(keys)
     kept: KeptSets = []
+    entries: list[tuple[int, int, int]] = []
     for key, count in sorted(counts.items()):
         k = lp.var(f"k_{set_name(key, rules)}", count, hint=0 if wished else count)
         kept.append((k, written[key]))
-        lp.add_entries([(tile_rows[t], k, n) for t, n in Counter(key).items()])
+        entries += [(tile_rows[t], k, n) for t, n in Counter(key).items()]
+    lp.add_entries(entries)
     return kept
 
 
