@@ -29,7 +29,7 @@ from collections import Counter
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from functools import cached_property
-from itertools import combinations, product
+from itertools import chain, combinations, product
 
 from solver.jokers import Role, assignments, numbered, run_declaring, table_readings, written_assignments
 from solver.melds import Kind, is_valid
@@ -84,7 +84,7 @@ def written_problems(position: Position, new_table: Sequence[Sequence[Tile]]) ->
     another tile than the move needs (``R4 R5 R6 R7 J`` keeping the R3 of ``J R4 R5 R6``: as written
     the joker is R8, and the next turn reads it so). Empty when the move may stand as written."""
     rules = position.rules
-    if rules.joker_rules is JokerRules.FREE or not any(t.is_joker for s in position.table for t in s):
+    if rules.joker_rules is JokerRules.FREE or not any(JOKER in s for s in position.table):
         return []
     search = _Search(position, new_table)
     story = search.run()
@@ -125,7 +125,7 @@ def joker_problems(position: Position, new_table: Sequence[Sequence[Tile]]) -> l
     the move pass, so that only what holds however the set is mended is said.
     """
     rules = position.rules
-    if rules.joker_rules is JokerRules.FREE or not any(t.is_joker for s in position.table for t in s):
+    if rules.joker_rules is JokerRules.FREE or not any(JOKER in s for s in position.table):
         return []
     return _Search(position, new_table, unread=True).diagnosis()
 
@@ -148,7 +148,7 @@ class _Search:
         self.own_kinds = {t for own in self.own for t in own}
         # Per new set, its jokers: each is one slot of whatever its jokers are declared to be.
         self.jokers_in = [s.count(JOKER) for s in self.new_table]
-        after = Counter(t for s in self.new_table for t in s)
+        after = Counter(chain.from_iterable(self.new_table))
         self.real_after = after.copy()
         del self.real_after[JOKER]
         self.played = after - position.table_tiles
@@ -165,7 +165,7 @@ class _Search:
     @cached_property
     def at_hand(self) -> Counter[Tile]:
         """Tiles any retrieval may take (locked jokers): the rack's and those of sets without jokers."""
-        return self.played + Counter(t for s in self.position.table if JOKER not in s for t in s)
+        return self.played + Counter(chain.from_iterable(s for s in self.position.table if JOKER not in s))
 
     def run(
         self,
@@ -286,7 +286,8 @@ class _Search:
                 if len(homes[k]) != 1:
                     return False
                 home = next(iter(homes[k]))
-                if home in used_homes or self.own[k] - self.kinds[home]:
+                there = self.kinds[home]
+                if home in used_homes or any(n > there[t] for t, n in self.own[k].items()):
                     return False
                 used_homes.add(home)
                 pinned[k] = {t: home for t in self.own[k]}
@@ -315,7 +316,7 @@ class _Search:
                     at_hand[t] -= 1
                     if owner not in unlocked:
                         unlocked.add(owner)
-                        at_hand += self.own[owner]
+                        at_hand.update(self.own[owner])
                 else:
                     left.append((owner, t))
             if len(left) == len(pending):

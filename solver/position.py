@@ -11,6 +11,7 @@ import re
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from itertools import chain
 from typing import Any
 
 from solver.errors import PositionError
@@ -101,7 +102,7 @@ class Position:
 
     @property
     def table_tiles(self) -> Counter[Tile]:
-        return Counter(t for s in self.table for t in s)
+        return Counter(chain.from_iterable(self.table))
 
     def to_dict(self) -> dict[str, Any]:
         data: dict[str, Any] = {}

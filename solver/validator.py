@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
+from itertools import chain
 from typing import Any
 
 from solver.initial_meld import best_meld_sets, best_meld_value
@@ -33,7 +34,7 @@ class Violation:
 
 def played_tiles(position: Position, new_table: Sequence[Sequence[Tile]]) -> Counter[Tile]:
     """Tiles on the new table that were not on the old one (what the move lays from the rack)."""
-    after = Counter(t for s in new_table for t in s)
+    after = Counter(chain.from_iterable(new_table))
     return after - position.table_tiles
 
 
@@ -51,7 +52,7 @@ def validate(position: Position, new_table: Sequence[Sequence[Tile]], as_written
             )
 
     before = position.table_tiles
-    after = Counter(t for s in new_table for t in s)
+    after = Counter(chain.from_iterable(new_table))
     missing = before - after
     if missing:
         tiles = tuple(sorted(missing.elements()))
@@ -81,7 +82,7 @@ def validate(position: Position, new_table: Sequence[Sequence[Tile]], as_written
         out += _initial_meld_violations(position, new_table, played - extra, as_written)
     # Tiles from nowhere are said above; the jokers are judged as if they were there. A tile gone
     # from a set with jokers (or a joker gone) leaves them nothing certain to judge by.
-    joker_sets = Counter(t for s in position.table if JOKER in s for t in s)
+    joker_sets = Counter(chain.from_iterable(s for s in position.table if JOKER in s))
     if not missing & joker_sets:
         out += [Violation(p.code, p.message, p.tiles, p.sets) for p in joker_problems(position, new_table)]
     if as_written and not out:
