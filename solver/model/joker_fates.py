@@ -662,6 +662,7 @@ class _Shapes:
     seatless: Any  # seatless shapes (long runs)
     seated_copies: Any  # per seated shape, how often it may be laid (``_copies``)
     seatless_copies: Any
+    seated_names: Any  # per seated shape, its column's name (an object array)
 
 
 def _host_shapes(
@@ -713,8 +714,9 @@ def _host_shapes_of(
         seatless,
         _copies(rules, rack, table, host.real[seated], host.count[seated], most),
         _copies(rules, rack, table, host.seatless_real[seatless], host.seatless_count[seatless], most),
+        np.array([host.name(i) for i in seated.tolist()], dtype=object),
     )
-    for array in (shapes.seated, shapes.seatless, shapes.seated_copies, shapes.seatless_copies):
+    for array in vars(shapes).values():
         array.flags.writeable = False
     return shapes
 
@@ -773,10 +775,11 @@ def _add_hosts(
     # as often as its tiles and the jokers allow: a *twin* column lays it that often at once (a
     # bound of 2 on the host's own column made bnb's LPs far weaker: 1.1 s against 0.1 s).
     copies, loose_copies = needed.seated_copies.copy(), needed.seatless_copies
+    seated_names = needed.seated_names
     if short_only:
         fates.partial = bool(len(seatless)) or bool((host.count[seated] > 1).any())
         single = host.count[seated] == 1
-        seated, copies = seated[single], copies[single]
+        seated, copies, seated_names = seated[single], copies[single], seated_names[single]
         seatless, loose_copies = seatless[:0], loose_copies[:0]
         fates.partial |= bool((copies > 1).any())
         copies[:] = 1
@@ -785,7 +788,8 @@ def _add_hosts(
     twins = np.flatnonzero(copies > 1)
     shapes = np.concatenate([seated, seated[twins]])
     times = np.concatenate([np.ones(len(seated), dtype=np.int64), copies[twins]])
-    names = [host.name(i) for i in seated.tolist()] + [f"{host.name(i)}_times_{c}" for i, c in zip(seated[twins].tolist(), copies[twins].tolist())]
+    names = seated_names.tolist()
+    names += [f"{name}_times_{c}" for name, c in zip(seated_names[twins].tolist(), copies[twins].tolist())]
     first = lp.vars(names, 1)
     columns = np.arange(first, first + len(shapes))
     count = host.count[shapes] * times
