@@ -69,7 +69,7 @@ def validate(position: Position, new_table: Sequence[Sequence[Tile]], as_written
     extra = played - rack
     if extra:
         out += _unavailable(extra, before, rack, after, position)
-    rearranged = Counter(_key(s) for s in new_table) != Counter(_key(s) for s in position.table)
+    rearranged = sorted(map(_key, new_table)) != sorted(map(_key, position.table))  # as multisets of sets
     if not played and rearranged and not missing:
         out.append(
             Violation(
