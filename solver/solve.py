@@ -16,6 +16,7 @@ from solver.lp import INF
 from solver.model import FORMULATIONS as FORMULATIONS
 from solver.model import TurnModel, build_model, resolved_formulation
 from solver.model.deadline import BUILD_DEADLINE, BuildTimeLimit
+from solver.model.joker_fates import warm_host_table
 from solver.model.table_jokers import needs_joker_rows
 from solver.position import Position
 from solver.rules import JokerRules, RuleSet
@@ -84,15 +85,17 @@ class Found(NamedTuple):
 
 
 def warm(rules: RuleSet, options: SolveOptions = SolveOptions()) -> None:
-    """Load the backend and build the model templates of ``rules`` (both turns, opened or not),
-    once in this process: worker processes forked afterwards share them, and no solve runs
-    before the fork. Rules beyond a formulation are left for the solves to report."""
+    """Load the backend and build the model templates of ``rules`` (both turns, opened or not)
+    and, under strict and locked jokers, the table of hosts for retrieved jokers, once in this
+    process: worker processes forked afterwards share them, and no solve runs before the fork.
+    Rules beyond a formulation are left for the solves to report."""
     from solver.backends import preload
 
     preload(options.backend)
     try:
         for opened in (True, False):
             build_model(Position((), (), opened, rules), options.objective, options.model_formulation)
+        warm_host_table(rules)
     except (RummikubError, ValueError):
         pass
 

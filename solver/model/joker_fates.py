@@ -572,6 +572,14 @@ class _HostTable:
         return self.by_key.get(key, [])
 
 
+def warm_host_table(rules: RuleSet) -> None:
+    """Build the rule set's host table and its index by tiles now, once per process (on this
+    machine 50-150 ms): a process solving many positions pays it before its first solve that
+    needs it, not inside that solve."""
+    if rules.joker_rules is not JokerRules.FREE and rules.joker_retrieval is Retrieval.OFFICIAL:
+        _host_table(rules).by_key  # noqa: B018  (a cached property: reading it builds it)
+
+
 @cache
 def _host_table(rules: RuleSet) -> _HostTable:
     import numpy as np

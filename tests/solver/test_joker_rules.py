@@ -706,3 +706,28 @@ def test_a_tile_a_locked_set_could_not_lend_is_named() -> None:
     ]
     assert validate(position("K2 K5 K8 O1 O3", ["O4 O5 O6 J O8 O9 O10", "O6 O7 O8 O9 O10 J"], "strict"),
                     [tiles("O1 J O3"), tiles("O4 O5 O6"), tiles("O6 O7 O8 O9 O10 J"), tiles("O8 O9 O10")]) == []
+
+
+@pytest.mark.parametrize(
+    ("joker_rules", "retrieval", "built"),
+    [
+        (JokerRules.STRICT, Retrieval.OFFICIAL, True),
+        (JokerRules.LOCKED, Retrieval.OFFICIAL, True),
+        (JokerRules.STRICT, Retrieval.CLUB, False),  # club retrieval has no hosts
+        (JokerRules.FREE, Retrieval.OFFICIAL, False),
+    ],
+)
+def test_warming_up_builds_the_host_table_where_the_rules_use_one(
+    joker_rules: JokerRules, retrieval: Retrieval, built: bool
+) -> None:
+    # A batch worker (and the bench) warms up once; the first solve needing a relaxed model
+    # then pays no 50-150 ms for the rule set's host table.
+    from solver.model.joker_fates import _host_table
+    from solver.solve import warm
+
+    rules = RuleSet(numbers=11, joker_rules=joker_rules, joker_retrieval=retrieval)  # a table no other test builds
+    before = _host_table.cache_info().currsize
+    warm(rules)
+    assert _host_table.cache_info().currsize == before + built
+    if built:
+        assert "by_key" in vars(_host_table(rules))
