@@ -15,6 +15,7 @@ import click
 
 from cli.errors import EXIT_BAD_INPUT, fail
 from cli.options import MAX_JOBS, FiniteRange, OutputPath
+from solver.file_io import os_reason
 
 
 @click.command("serve", short_help="Start the web app: board, puzzles, games, reviews, scores.")
@@ -99,7 +100,7 @@ def serve(
     except OSError as err:  # a games directory that cannot be made or written
         listener.close()
         folder = games_dir or err.filename
-        raise fail(f"cannot keep games in {folder}: {err.strerror or err}", EXIT_BAD_INPUT) from None
+        raise fail(f"cannot keep games in {folder}: {os_reason(err, writing=True)}", EXIT_BAD_INPUT) from None
     server = uvicorn.Server(uvicorn.Config(app, log_level="warning", access_log=False))
     threading.Thread(target=_announce, args=(server, url, open_browser), daemon=True).start()
     server.run(sockets=[listener])

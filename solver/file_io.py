@@ -113,7 +113,7 @@ def read_input(path: str, noun: str, limit: int) -> tuple[str, str]:
             with open(path, "rb") as handle:
                 data = handle.read(limit + 1)
     except OSError as err:
-        raise InputError(f"cannot read {noun} {label}: {_why(err)}") from None
+        raise InputError(f"cannot read {noun} {label}: {os_reason(err)}") from None
     if len(data) > limit:
         raise InputError(f"{noun} {label} is too large (over {limit:,} bytes)")
     return decode_text(data, f"{noun} {label}"), label
@@ -133,12 +133,14 @@ def open_input(path: str, noun: str) -> IO[bytes]:
     try:
         return open(path, "rb")
     except OSError as err:
-        raise InputError(f"cannot read {noun} {path}: {_why(err)}") from None
+        raise InputError(f"cannot read {noun} {path}: {os_reason(err)}") from None
 
 
-def _why(err: OSError) -> str:
+def os_reason(err: OSError, writing: bool = False) -> str:
+    """Why a file could not be read or written, in the same words for reads and writes (a write's
+    missing file is its folder)."""
     if isinstance(err, FileNotFoundError):
-        return "no such file"
+        return "no such folder" if writing else "no such file"
     if isinstance(err, IsADirectoryError):
         return "it is a directory"
     return err.strerror or str(err)
@@ -152,7 +154,7 @@ def make_folder(path: str | Path, what: str) -> None:
     try:
         Path(path).mkdir(parents=True, exist_ok=True)
     except OSError as err:
-        raise InputError(f"cannot create {what} folder {path}: {err.strerror or err}") from None
+        raise InputError(f"cannot create {what} folder {path}: {os_reason(err, writing=True)}") from None
 
 
 def write_whole(path: str | Path, text: str, what: str) -> None:
@@ -175,7 +177,7 @@ def write_whole(path: str | Path, text: str, what: str) -> None:
             side.unlink(missing_ok=True)
             raise
     except OSError as err:
-        raise InputError(f"cannot write {what} {path}: {err.strerror or err}") from None
+        raise InputError(f"cannot write {what} {path}: {os_reason(err, writing=True)}") from None
 
 
 def write_over_own(path: str, text: str, what: str, kind: str, looks_like: re.Pattern[bytes], option: str) -> None:
@@ -192,14 +194,14 @@ def write_over_own(path: str, text: str, what: str, kind: str, looks_like: re.Pa
             with open(path, "w", encoding="utf-8") as out:
                 out.write(text)
         except OSError as err:
-            raise InputError(f"cannot write {what} {path}: {err.strerror or err}") from None
+            raise InputError(f"cannot write {what} {path}: {os_reason(err, writing=True)}") from None
         return
     if info is not None and stat.S_ISREG(info.st_mode) and info.st_size:
         try:
             with open(path, "rb") as old:
                 start = old.read(4096)
         except OSError as err:
-            raise InputError(f"cannot write {what} {path}: {err.strerror or err}") from None
+            raise InputError(f"cannot write {what} {path}: {os_reason(err, writing=True)}") from None
         if not looks_like.match(start):
             raise InputError(f"{path} exists and is not {kind}: not overwritten (give {option} another file)")
     write_whole(path, text, what)

@@ -33,7 +33,7 @@ from pathlib import Path
 from typing import Any
 
 from solver.errors import InputError, RulesError
-from solver.file_io import load_json, read_input, write_whole
+from solver.file_io import load_json, os_reason, read_input, write_whole
 from solver.game.engine import RACK_SIZE, Game, RoundResult, TurnRecord, describe_deal
 from solver.game.scoring import blocked_winners, joker_value, rack_value, standard_scores
 from solver.melds import why_invalid
@@ -169,7 +169,7 @@ class RecordWriter:
         try:
             self._fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o666)
         except OSError as err:
-            raise InputError(f"cannot write record {path}: {err.strerror or err}") from None
+            raise InputError(f"cannot write record {path}: {os_reason(err, writing=True)}") from None
         self._size = 0  # bytes of whole lines written
         self._line(_as_dict(header))
 
@@ -185,7 +185,7 @@ class RecordWriter:
             with suppress(OSError):
                 os.ftruncate(self._fd, self._size)
                 os.lseek(self._fd, self._size, os.SEEK_SET)
-            raise InputError(f"cannot write record {self.path}: {err.strerror or err}") from None
+            raise InputError(f"cannot write record {self.path}: {os_reason(err, writing=True)}") from None
         self._size += len(text)
 
     def turn(self, turn: TurnRecord | Line) -> None:

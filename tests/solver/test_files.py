@@ -617,8 +617,23 @@ def test_a_file_is_written_whole_or_not_at_all(tmp_path: Path, monkeypatch: pyte
     assert target.read_text() == "the old puzzle\n"  # the old file untouched, not half of the new
     write_whole(target, "the new puzzle\n", "puzzle file")
     assert target.read_text() == "the new puzzle\n"
-    with pytest.raises(InputError, match=r"cannot write puzzle file .*/no/such/dir/x\.txt: No such file"):
+    with pytest.raises(InputError, match=r"cannot write puzzle file .*/no/such/dir/x\.txt: no such folder$"):
         write_whole(tmp_path / "no" / "such" / "dir" / "x.txt", "x", "puzzle file")
+
+
+def test_writes_say_why_in_the_words_reads_use(tmp_path: Path) -> None:
+    from solver.game.records import RecordWriter
+
+    # "it is a directory" as a read says, not the system's "Is a directory".
+    with pytest.raises(InputError) as err:
+        write_whole(tmp_path, "x", "puzzle file")
+    assert message(err) == f"cannot write puzzle file {tmp_path}: it is a directory"
+    with pytest.raises(InputError) as err:
+        RecordWriter(tmp_path, {"version": 1})
+    assert message(err) == f"cannot write record {tmp_path}: it is a directory"
+    with pytest.raises(InputError) as err:
+        RecordWriter(tmp_path / "gone" / "r.jsonl", {"version": 1})
+    assert message(err) == f"cannot write record {tmp_path / 'gone' / 'r.jsonl'}: no such folder"
 
 
 def test_a_json_list_is_refused_as_json() -> None:
