@@ -433,6 +433,7 @@ def _stay_sets_of(
         return tuple(found)
     colour = reading.stands_for[0].colour
     own = {t for t in written if not t.is_joker}
+    seen: set[tuple[tuple[Tile, ...], tuple[tuple[int, Tile], ...]]] = set()
     last = places(rules)
     line = [tile(colour, number_at(p, rules)) for p in range(last + 1)]  # line[p]: the tile at place p
     # A joker's tile may lie at two places (under wrap=american a 1 also follows the top number).
@@ -453,7 +454,7 @@ def _stay_sets_of(
                     cores.append((left[-1], hi))
                 if right:
                     cores.append((lo, right[0]))
-                _runs_around(cores, spots, line, held, roles, rules, available, originals, found)
+                _runs_around(cores, spots, line, held, roles, rules, available, originals, found, seen)
     return tuple(found)
 
 
@@ -467,32 +468,38 @@ def _runs_around(
     available: Counter[int],
     originals: frozenset[TileKey],
     found: list[tuple[tuple[Tile, ...], tuple[tuple[int, Tile], ...]]],
+    seen: set[tuple[tuple[Tile, ...], tuple[tuple[int, Tile], ...]]],
 ) -> None:
     """The runs holding a core (jokers at ``spots``), grown at either end short of a run of
-    their own."""
+    their own; each added to ``found`` once (``seen``: those found)."""
     m = rules.min_set_size
     last = len(line) - 1
     size = len(spots)
     declared = tuple((q, roles[q].options[0]) for q in sorted(held))
+    lengths = {len(key) for key in originals}
+    # Tiles with no copy at hand from place 1 up to each place (a joker must stand for each).
+    short = [0] * (last + 2)
+    for p in range(1, last + 1):
+        short[p + 1] = short[p] + (p not in spots and not available[line[p].index(rules)])
     for core_lo, core_hi in cores:
         for a in range(1, core_lo + 1):
             for b in range(max(core_hi, a + m - 1), min(last, a + rules.numbers - 1) + 1):
                 if run_numbers(a, b - a + 1, rules) is None:
                     continue
-                tiles = tuple(JOKER if p in spots else line[p] for p in range(a, b + 1))
+                if short[b + 1] - short[a] > rules.jokers - size:
+                    continue
                 # m tiles or more off an end that leave the core in a run of m or more: the
-                # same move with that piece a run of its own.
+                # same move with that piece a run of its own (unless it is a table set as it was).
                 dominated = (a + m <= core_lo and b - a + 1 - m >= m) or (
                     b - m >= core_hi and b - a + 1 - m >= m
                 )
+                if dominated and b - a + 1 not in lengths:
+                    continue
+                tiles = tuple(JOKER if p in spots else line[p] for p in range(a, b + 1))
                 if dominated and _key(tiles, rules) not in originals:
                     continue
-                if (
-                    sum(1 for t in tiles if not t.is_joker and not available[t.index(rules)])
-                    > rules.jokers - size
-                ):
-                    continue
-                if (tiles, declared) not in found:
+                if (tiles, declared) not in seen:
+                    seen.add((tiles, declared))
                     found.append((tiles, declared))
 
 
@@ -515,7 +522,11 @@ class _HostTable:
     seatless_count: Any
     seatless_kinds: list[tuple[int, ...]]
     seatless_starts: list[int]
-    names: dict[int, str] = field(default_factory=dict)  # made when first asked for
+
+    @cached_property
+    def seatless_real_float(self) -> Any:
+        """``seatless_real`` for products, as ``real_float``."""
+        return self.seatless_real.astype(float)
 
     @cached_property
     def real_float(self) -> Any:
@@ -532,11 +543,12 @@ class _HostTable:
             found[(*held, *(joker,) * len(seats))].append(i)
         return dict(found)
 
-    def name(self, i: int) -> str:
-        found = self.names.get(i)
-        if found is None:
-            found = self.names[i] = self._name(i)
-        return found
+    @cached_property
+    def names(self) -> Any:
+        """Every shape's column name, as an object array (picked by index, thousands a model)."""
+        import numpy as np
+
+        return np.array([self._name(i) for i in range(len(self.kinds))], dtype=object)
 
     def _name(self, i: int) -> str:
         rules, kinds = self.rules, self.kinds[i]
@@ -577,7 +589,9 @@ def warm_host_table(rules: RuleSet) -> None:
     machine 50-150 ms): a process solving many positions pays it before its first solve that
     needs it, not inside that solve."""
     if rules.joker_rules is not JokerRules.FREE and rules.joker_retrieval is Retrieval.OFFICIAL:
-        _host_table(rules).by_key  # noqa: B018  (a cached property: reading it builds it)
+        table = _host_table(rules)
+        # Cached properties: reading them builds them.
+        table.by_key, table.names, table.real_float, table.seatless_real_float  # noqa: B018
 
 
 @cache
@@ -720,28 +734,31 @@ def _host_shapes_of(
     shapes = _Shapes(
         seated,
         seatless,
-        _copies(rules, rack, table, host.real[seated], host.count[seated], most),
-        _copies(rules, rack, table, host.seatless_real[seatless], host.seatless_count[seatless], most),
-        np.array([host.name(i) for i in seated.tolist()], dtype=object),
+        _copies(rules, rack, table, host.real_float, seated, host.count[seated], most),
+        _copies(rules, rack, table, host.seatless_real_float, seatless, host.seatless_count[seatless], most),
+        host.names[seated],
     )
     for array in vars(shapes).values():
         array.flags.writeable = False
     return shapes
 
 
-def _copies(rules: RuleSet, rack: Counter[int], table: Counter[int], real: Any, count: Any, most: int) -> Any:
-    """How often each host may be laid: c copies hold c * count retrieved jokers (at most
-    ``most``); a tile with fewer than c copies on the table and the rack needs a joker of its
-    own in each copy short of one (all jokers at most); and each copy holds two rack tiles (the
-    rack's copies of its kinds, and jokers from the rack, 2c in all)."""
+def _copies(
+    rules: RuleSet, rack: Counter[int], table: Counter[int], real: Any, shapes: Any, count: Any, most: int
+) -> Any:
+    """How often each of ``shapes`` (rows of the float table ``real``) may be laid: c copies hold
+    c * count retrieved jokers (at most ``most``); a tile with fewer than c copies on the table
+    and the rack needs a joker of its own in each copy short of one (all jokers at most); and each
+    copy holds two rack tiles (the rack's copies of its kinds, and jokers from the rack, 2c in
+    all). Products over the whole table, then picked: faster than copying the rows out."""
     import numpy as np
 
     available = np.array([rack[t] + table[t] for t in range(rules.joker_index)])
     in_rack = np.array([rack[t] for t in range(rules.joker_index)])
     copies = np.ones(len(count), dtype=np.int64)
     for c in range(2, most + 1):
-        short = (real * np.maximum(0, c - available)).sum(axis=1)
-        rich = (real * np.minimum(in_rack, c)).sum(axis=1) + rack[rules.joker_index] >= 2 * c
+        short = (real @ np.maximum(0, c - available))[shapes]
+        rich = (real @ np.minimum(in_rack, c))[shapes] + rack[rules.joker_index] >= 2 * c
         copies[(c * count <= most) & (c * count + short <= rules.jokers) & rich] = c
     return copies
 
