@@ -328,11 +328,14 @@ async function control(action) {
 /** Ctrl+Z, Ctrl+Y: the focus was on what the undo or redo took away (a set laid, a tile
  * picked), it goes to the work, not to the page's body. */
 async function shortcut(action) {
+  const before = document.activeElement;
   await act(action);
   const active = document.activeElement;
-  // Gone with a redraw, or a button the shortcut disabled (the browser drops its focus later).
+  // Gone with a redraw, or a button the shortcut disabled (some browsers drop its focus at once,
+  // others later: which one it was is read from before the action).
   if (!active || active === document.body || active.disabled) {
-    const other = active?.id === "undo" ? $("redo") : active?.id === "redo" ? $("undo") : null;
+    const was = active && active !== document.body ? active : before;
+    const other = was?.id === "undo" ? $("redo") : was?.id === "redo" ? $("undo") : null;
     (other && !other.disabled ? other : workPlace())?.focus();
   }
 }
