@@ -219,7 +219,11 @@ def test_a_worker_with_older_code_joining_mid_run_stops_it_in_one_line_naming_it
                     pass
         finally:
             older.terminate()
-            older.wait(30)
+            try:
+                older.wait(30)
+            except subprocess.TimeoutExpired:  # its graceful close can hang on a slow machine: the check is done
+                older.kill()
+                older.wait()
     message = str(caught.value)
     assert message.startswith(f"Dask worker {joined[0]} runs other rummikub code than this client")
     assert "\n" not in message
