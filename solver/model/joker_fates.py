@@ -52,7 +52,7 @@ from solver.lp import INF, LinearModel
 from solver.melds import Kind, run_numbers
 from solver.model.run_flow import number_at, places
 from solver.model.table_jokers import JokerSet, joker_sets, locked_homes
-from solver.model.turn import KeptSets, add_kept_specials, tile_counts, tile_name
+from solver.model.turn import KeptSets, add_kept_specials, set_key, tile_counts, tile_name
 from solver.position import Position
 from solver.rules import JokerRules, Retrieval, RuleSet
 from solver.tiles import JOKER, Tile, tile
@@ -129,14 +129,13 @@ class _RackRows:
 
 
 def _key(tiles: Sequence[Tile], rules: RuleSet) -> TileKey:
-    return _facts(tuple(tiles), rules).key
+    return set_key(tuple(tiles), rules)
 
 
 @dataclass(frozen=True)
 class _SetFacts:
     """What building a column asks of an explicit set's tiles."""
 
-    key: TileKey  # its tile indices, sorted
     label: str  # its tiles joined by '_', for column names
     counts: tuple[tuple[int, int], ...]  # (tile index, copies), jokers' too, as they first appear
     numbered: tuple[tuple[int, int], ...]  # the same without the jokers
@@ -148,7 +147,6 @@ def _facts(tiles: tuple[Tile, ...], rules: RuleSet) -> _SetFacts:
     short-host model and its whole one) and in many positions."""
     counts = Counter(t.index(rules) for t in tiles)
     return _SetFacts(
-        tuple(sorted(counts.elements())),
         "_".join(map(str, tiles)),
         tuple(counts.items()),
         tuple((t, n) for t, n in counts.items() if t != rules.joker_index),
@@ -267,7 +265,7 @@ class _FateBuilder:
             self.explicit(home, tiles, _hole_kinds(tiles, reading, rules) if added else ())
             self.owner[home] = s.index
             if added:
-                self.host_homes.append((home, added, facts.key))
+                self.host_homes.append((home, added, set_key(tiles, rules)))
         return homes
 
     def add_stays(

@@ -113,8 +113,7 @@ def set_key(tiles: tuple[Tile, ...], rules: RuleSet) -> TileKey:
 
 def table_set_keys(position: Position) -> Counter[TileKey]:
     """The original table sets as multisets (sorted dense indices), with their multiplicity."""
-    rules = position.rules
-    return Counter(tuple(sorted(t.index(rules) for t in s)) for s in position.table)
+    return Counter(set_key(tuple(s), position.rules) for s in position.table)
 
 
 KeptSets = list[tuple[int, tuple[Tile, ...]]]  # (column, the set as written), per distinct set
