@@ -728,7 +728,9 @@ def _host_shapes_of(
     chosen = fits & (~dominated | protected)
     long = host.seatless >= 0
     seated = np.flatnonzero(chosen & (~long | protected))
-    seatless = np.unique(host.seatless[chosen & long & ~protected])
+    # Sorted distinct shapes: np.unique would import numpy.ma on its first call (20 ms).
+    loose = host.seatless[chosen & long & ~protected]
+    seatless = np.flatnonzero(np.bincount(loose, minlength=len(host.seatless_count)))
     shapes = _Shapes(
         seated,
         seatless,

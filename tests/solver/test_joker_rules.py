@@ -731,3 +731,23 @@ def test_warming_up_builds_the_host_table_where_the_rules_use_one(
     assert _host_table.cache_info().currsize == before + built
     if built:
         assert "by_key" in vars(_host_table(rules))
+
+
+def test_a_strict_solve_with_hosts_loads_no_numpy_module_it_does_not_need() -> None:
+    # numpy's masked arrays (numpy.ma) take 20 ms to import; np.unique imported them on its first
+    # call, inside the first timed solve of every process that built a short-host model.
+    import subprocess
+    import sys
+
+    script = (
+        "import sys\n"
+        "from solver.position import Position\n"
+        "from solver.rules import JokerRules, RuleSet\n"
+        "from solver.solve import solve\n"
+        "rules = RuleSet(joker_rules=JokerRules.STRICT)\n"
+        "table = ['K9 K10 J K12', 'R11 R12 R13', 'B3 B4 B5', 'K13 B13 R13']\n"
+        "print(solve(Position.from_strings('K11 B6 R12', table, rules=rules)).played)\n"
+        "print('numpy.ma' in sys.modules)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True).stdout
+    assert out.splitlines() == ["(Tile.parse('B6'),)", "False"]
