@@ -380,11 +380,14 @@ class Screen:
     def _rack(self, rack: tuple[Tile, ...]) -> str:
         if not rack:
             return "empty"
-        # One group per colour, so a run in the making is easy to spot.
+        # One group per colour, so a run in the making is easy to spot; a group that fits on a
+        # line is not broken across two.
         groups: dict[str, list[Tile]] = {}
         for t in rack:
             groups.setdefault(t.letter, []).append(t)
-        return "  ".join(tiles_text(g, self.color) for g in groups.values())
+        texts = [tiles_text(g, self.color) for g in groups.values()]
+        whole = [GLUE.join(tile_text(t, color=self.color) for t in g) for g in groups.values()]
+        return "  ".join(w if width_of(w) <= self.width - 8 else t for t, w in zip(texts, whole))
 
     def reply(self, reply: Reply, editor: TurnEditor) -> None:
         if reply.error:

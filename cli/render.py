@@ -35,10 +35,11 @@ _CHANGE_NOTE = {
 }
 
 
-# A word of styled text: a styled run (a coloured tile, with the spaces inside it) or plain non-space.
-# A space fit never breaks a line at ("medium 4: 14" stays whole); it is printed as a space.
+# A word of styled text: styled runs (a coloured tile, with the spaces inside it) and plain
+# non-space, with nothing between them but GLUE, a space fit never breaks a line at ("medium 4:
+# 14" stays whole, and so do the tiles of a colour on a rack); it is printed as a space.
 GLUE = "\u00a0"
-_WORD = re.compile(r"\x1b\[[0-9;]*m.*?\x1b\[0m|(?:(?!\x1b)(?:\S|\u00a0))+|\s+")
+_WORD = re.compile(r"(?:\x1b\[[0-9;]*m.*?\x1b\[0m|(?!\x1b)(?:\S|\u00a0))+|\s+")
 
 
 def width_of(text: str) -> int:

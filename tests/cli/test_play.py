@@ -593,6 +593,32 @@ def test_a_player_s_tile_count_is_never_broken(capsys: pytest.CaptureFixture[str
     assert "\u00a0" not in "".join(lines)  # the glue is printed as a space
 
 
+@pytest.mark.parametrize("color", [False, True])
+@pytest.mark.parametrize("width", [44, 80])
+def test_a_colour_s_tiles_on_the_rack_are_not_broken_across_lines(
+    capsys: pytest.CaptureFixture[str], color: bool, width: int
+) -> None:
+    """The rack shows a group per colour: a line breaks between groups, not inside one that fits
+    on a line (at 80 columns a rack of 21 ended a line with R1 and began the next with R10)."""
+    from cli.play_commands import Screen
+
+    rules = RuleSet()
+    game = Game.new(GameConfig(rules=rules, players=2, seed=1))
+    rack = "K3 K6 K7 K10 K11 B1 B2 B3 B4 B8 B10 R1 R10 O3 O4 O6 O7 O9 O11 J J"
+    game.racks[0] = [t for word in rack.split() for t in parse_token(word, rules)]
+    game.seat = 0
+    screen = Screen(color, seat_names(["medium"]), width)
+    screen.turn_start(game, HumanTurn(game).editor, round_number=1)
+    lines = [click.unstyle(line) for line in capsys.readouterr().out.splitlines()]
+    at = next(i for i, line in enumerate(lines) if line.startswith("Your rack (21): "))
+    shown = [lines[at][len("Your rack (21): "):]]
+    shown += [line for line in lines[at + 1 :] if line.startswith("    ")]
+    assert len(shown) > 1 and max(len(line) for line in lines[at : at + len(shown)]) <= width
+    assert " ".join(" ".join(shown).split()) == rack  # every tile, in order
+    for letter in "KBROJ":
+        assert sum(f"{letter}" in line.replace("[", "") for line in shown) == 1, (letter, shown)
+
+
 @pytest.mark.parametrize("width", [60, 80])
 def test_a_long_rack_left_goes_on_under_its_column(capsys: pytest.CaptureFixture[str], width: int) -> None:
     """The round's scores: a rack too long for its line goes on under the rack column, not under
