@@ -130,6 +130,15 @@ def joker_problems(position: Position, new_table: Sequence[Sequence[Tile]]) -> l
     return _Search(position, new_table, unread=True).diagnosis()
 
 
+def has_account(position: Position, new_table: Sequence[Sequence[Tile]]) -> bool:
+    """Whether ``joker_problems`` finds nothing, told by the one search for an account (the
+    diagnosis of a move without one runs several more)."""
+    rules = position.rules
+    if rules.joker_rules is JokerRules.FREE or not any(JOKER in s for s in position.table):
+        return True
+    return _Search(position, new_table, unread=True).run() is not None
+
+
 class _Search:
     def __init__(self, position: Position, new_table: Sequence[Sequence[Tile]], unread: bool = False) -> None:
         """``unread``: the jokers of invalid sets may stand for any tile (otherwise such a set has

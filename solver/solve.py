@@ -30,7 +30,7 @@ from solver.solution import (
     unchanged,
 )
 from solver.tiles import Tile, points
-from solver.validator import validate
+from solver.validator import is_legal, validate
 
 
 @dataclass(frozen=True, slots=True)
@@ -322,7 +322,7 @@ def _short_hosts_first(
     if result.values is None:
         return None, seconds
     for sets, played in model.arrangements(result.values):
-        if played and validate(position, sets):
+        if played and not is_legal(position, sets):
             continue
         found = Found(sets, played, True, result.build_seconds, result.seconds, bool(played))
         if _rank(position, options, found) >= ceiling:
@@ -350,7 +350,7 @@ def _legal_arrangement(
     none reaches it (a lesser one is no proven optimum)."""
     best: Found | None = None
     for sets, played in model.arrangements(values):
-        if played and validate(position, sets):
+        if played and not is_legal(position, sets):
             continue
         found = Found(sets, played, optimal, build_seconds, solve_seconds, bool(played))
         if best is None or _rank(position, options, found) > _rank(position, options, best):
@@ -385,7 +385,7 @@ def _shortcut(position: Position, options: SolveOptions) -> Found | None:
     if not rules.continue_after_meld:
         return None
     relaxed = _search(dataclasses.replace(position, opened=True), options.replace(formulation="auto"))
-    if relaxed.optimal and relaxed.played and not validate(position, relaxed.sets):
+    if relaxed.optimal and relaxed.played and is_legal(position, relaxed.sets):
         return relaxed
     return None
 
@@ -410,7 +410,7 @@ def _free_first(
         return None, None, None, None
     if not best_free.played:
         return best_free, None, None, None
-    if not validate(position, best_free.sets):
+    if is_legal(position, best_free.sets):
         return best_free._replace(checked=True), None, None, None
     ceiling = _rank(position, options, best_free)
     if options.time_limit is None:

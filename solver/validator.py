@@ -13,7 +13,7 @@ from itertools import chain
 from typing import Any
 
 from solver.initial_meld import best_meld_sets, best_meld_value
-from solver.joker_account import joker_problems, written_problems
+from solver.joker_account import has_account, joker_problems, written_problems
 from solver.jokers import table_readings
 from solver.melds import best_reading, readings, why_invalid
 from solver.position import Position
@@ -88,6 +88,26 @@ def validate(position: Position, new_table: Sequence[Sequence[Tile]], as_written
     if as_written and not out:
         out += [Violation(p.code, p.message, p.tiles, p.sets) for p in written_problems(position, new_table)]
     return out
+
+
+def is_legal(position: Position, new_table: Sequence[Sequence[Tile]]) -> bool:
+    """Whether ``validate`` finds nothing wrong, told sooner: the first rule broken ends it, and
+    the jokers are judged by whether an account exists, not why none does. For trying many
+    tables (a relaxed model's arrangements); ``validate`` says what is wrong."""
+    rules = position.rules
+    if any(why_invalid(list(s), rules) is not None for s in new_table):
+        return False
+    before = position.table_tiles
+    after = Counter(chain.from_iterable(new_table))
+    played = after - before
+    if before - after or played - Counter(position.rack):
+        return False
+    rearranged = sorted(map(_key, new_table)) != sorted(map(_key, position.table))
+    if not played and rearranged:
+        return False
+    if not position.opened and (played or rearranged) and _initial_meld_violations(position, new_table, played, False):
+        return False
+    return has_account(position, new_table)
 
 
 def _unavailable(

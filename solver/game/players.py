@@ -30,7 +30,7 @@ from solver.rules import JokerRules, RuleSet
 from solver.solution import Objective, Solution
 from solver.solve import SolveOptions, solve
 from solver.tiles import JOKER, Tile, tile
-from solver.validator import validate
+from solver.validator import is_legal
 
 Table = list[list[Tile]]
 
@@ -83,7 +83,7 @@ class Easy:
         # Under strict or locked joker rules an addition may be refused: then only the new sets.
         original = [list(s) for s in position.table]
         for table in (extended, base):
-            if table != original and not validate(position, table):
+            if table != original and is_legal(position, table):
                 return table
         return None
 

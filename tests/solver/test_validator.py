@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+import random
 from collections import Counter
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from solver.position import Position
 from solver.rules import RuleSet, Wrap
 from solver.tiles import Tile, format_tiles, parse_token
-from solver.validator import Violation, played_tiles, validate
+from solver.validator import Violation, is_legal, played_tiles, validate
 
 
 def T(text: str, rules: RuleSet | None = None) -> list[Tile]:
@@ -404,3 +407,47 @@ def test_a_meld_set_is_valued_by_its_written_order_only_as_written() -> None:
     written = validate(pos, [T("K12 K13 J", rules)], as_written=True)
     assert [v.message for v in written] == ["initial meld worth 26 points, needs at least 30"]
     assert validate(pos, [T("J K12 K13", rules)], as_written=True) == []
+
+
+def _tables_to_judge(rng: random.Random, position: Position) -> list[list[tuple[Tile, ...]]]:
+    """Legal and illegal tables for a position: every partition of the table's tiles and a
+    random part of the rack into valid sets (jokers moved anywhere), some with a set broken, a
+    tile taken back or one too many."""
+    from tests.oracle import partitions
+
+    rack = list(position.rack)
+    out: list[list[tuple[Tile, ...]]] = [list(position.table)]
+    for _ in range(4):
+        part = Counter(rng.sample(rack, rng.randint(0, len(rack))))
+        for k, partition in enumerate(partitions(position.table_tiles + part, position.rules)):
+            if k >= 40:
+                break
+            out.append(partition)
+    for table in list(out[:12]):
+        if table:
+            broken = [list(s) for s in table]
+            rng.shuffle(broken[0])
+            out.append([tuple(s) for s in broken])
+            out.append([s[:-1] if i == 0 else s for i, s in enumerate(table)])
+            out.append([*table, (rack[0],)] if rack else table[1:])
+    return out
+
+
+@settings(max_examples=150, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(min_value=0, max_value=2**32 - 1))
+def test_is_legal_says_what_validate_says(seed: int) -> None:
+    # is_legal judges the relaxed models' arrangements: quick, but never another verdict.
+    from tests.oracle import JOKER_MODES, random_position, small_rules
+
+    rng = random.Random(seed)
+    joker_rules, retrieval = JOKER_MODES[rng.randrange(len(JOKER_MODES))]
+    rules = small_rules(rng, joker_rules, retrieval)
+    pos = random_position(rng, rules, max_sets=rng.choice([2, 3, 4]), max_rack=rng.choice([2, 4, 6]))
+    if rng.random() < 0.2:
+        pos = Position(pos.rack, pos.table, False, pos.rules)
+    verdicts = Counter()
+    for table in _tables_to_judge(rng, pos):
+        legal = is_legal(pos, table)
+        assert legal == (validate(pos, table) == []), (pos.to_dict(), [format_tiles(s) for s in table])
+        verdicts[legal] += 1
+    assert verdicts[False] > 0
