@@ -50,6 +50,7 @@ USAGE = {
     "move": "move N TILES M     table tiles from set N to set M ('new': a new set)",
     "take": "take N TILES       tiles off set N into the workspace",
     "split": "split N TILE       cut set N in two at TILE; the second part is a new set",
+    "at": "TILE@P             for move, take, split: the tile at place P of the set (J@5)",
     "back": "back TILES         tiles you laid this turn, from the workspace to your rack",
     "undo": "undo / redo        step back / forward through this turn's manipulations",
     "reset": "reset              back to the start of the turn (undo undoes the reset)",
@@ -106,13 +107,16 @@ def parse_command(text: str, rules: RuleSet) -> Command:
         if len(rest) < 2:
             raise fail("give the tiles and the set to move them to")
         target = None if rest[-1].lower() == "new" else _set_number(rest[-1])
-        return Command(name, source, _tiles(rest[:-1], rules), target)
+        tiles, places = _tiles_at(rest[:-1], rules)
+        return Command(name, source, tiles, target, places=places)
     if not rest:
         raise fail("no tiles given")
-    tiles = _tiles(rest, rules)
-    if name == "split" and len(tiles) != 1:
-        raise fail("split takes one tile: where the second part starts")
-    return Command(name, source, tiles)
+    tiles, places = _tiles_at(rest, rules) if name in ("take", "split") else (_tiles(rest, rules), ())
+    if name == "split":
+        if len(tiles) != 1:
+            raise fail("split takes one tile: where the second part starts")
+        return Command(name, source, tiles, at=places[0] if places else None)
+    return Command(name, source, tiles, places=places)
 
 
 def _set_number(word: str) -> int:
@@ -124,11 +128,35 @@ def _set_number(word: str) -> int:
 def _tiles(words: Sequence[str], rules: RuleSet) -> tuple[Tile, ...]:
     out: list[Tile] = []
     for word in words:
+        if "@" in word:
+            raise EditError(f"{word!r}: a place (TILE@P) tells apart tiles taken off a set: for move, take and split")
         try:
             out.extend(parse_token(word, rules))
         except TileSyntaxError as err:
             raise EditError(str(err)) from None
     return tuple(out)
+
+
+def _tiles_at(words: Sequence[str], rules: RuleSet) -> tuple[tuple[Tile, ...], tuple[int, ...]]:
+    """Tiles, each maybe with its place in the set as shown (``J@5``: the joker fifth, from 1):
+    the tiles and their places from 0, every tile's or none."""
+    tiles: list[Tile] = []
+    places: list[int] = []
+    for word in words:
+        token, at, place = word.partition("@")
+        if not at:
+            tiles.extend(_tiles([word], rules))
+            continue
+        if not (place.isascii() and place.isdigit()) or int(place) < 1:
+            raise EditError(f"{word!r}: after @ comes the tile's place in the set, counted from 1")
+        found = _tiles([token], rules)
+        if len(found) != 1:
+            raise EditError(f"{word!r}: a place is for one tile, not {len(found)}")
+        tiles.extend(found)
+        places.append(int(place) - 1)
+    if places and len(places) != len(tiles):
+        raise EditError("give every tile its place (TILE@P) or none: " + " ".join(words))
+    return tuple(tiles), tuple(places)
 
 
 # ---------------------------------------------------------------- a human turn
@@ -268,8 +296,13 @@ def _joined(replies: Sequence[Reply]) -> str:
 
 
 def as_typed(command: Command) -> str:
-    """A manipulation as the player would type it (set numbers from 1)."""
+    """A manipulation as the player would type it (set numbers from 1; a tile's place where the
+    command says which copy)."""
     tiles = format_tiles(command.tiles)
+    if command.places:
+        tiles = " ".join(f"{t}@{p + 1}" for t, p in zip(command.tiles, command.places))
+    elif command.name == "split" and command.at is not None:
+        tiles = f"{command.tiles[0]}@{command.at + 1}"
     if command.name in ("lay", "back"):
         return f"{command.name} {tiles}"
     n = (command.source or 0) + 1

@@ -38,8 +38,8 @@ from typing import Any
 
 from solver.errors import RummikubError
 from solver.game.engine import Game, TurnRecord
-from solver.jokers import keeps_places
-from solver.melds import preferred, readings, why_invalid
+from solver.jokers import keeps_places, table_readings
+from solver.melds import Kind, preferred, readings, why_invalid
 from solver.position import Position
 from solver.rules import JokerRules, RuleSet, Wrap
 from solver.steps import NEW, Plan, Step, tiles_named
@@ -614,9 +614,10 @@ def commands_for(
     if editor.problems() or Counter(map(_key, editor.table())) != Counter(map(_key, after)):
         return None
     merged: list[Command] = []
-    for command in out:  # tiles taken off one set one after another: one command
-        last = merged[-1] if merged else None
-        if last is not None and command.name == last.name == "take" and command.source == last.source:
+    for command in out:  # tiles taken off one set one after another: one command (but places
+        last = merged[-1] if merged else None  # are as the set is shown before each take)
+        alike = last is not None and command.name == last.name == "take" and command.source == last.source
+        if last is not None and alike and not (command.places or last.places):
             merged[-1] = dataclasses.replace(last, tiles=(*last.tiles, *command.tiles))
         else:
             merged.append(command)
@@ -641,16 +642,21 @@ def _step_commands(editor: TurnEditor, step: Step, after: Sequence[Sequence[Tile
             raise LookupError(shown)
         return found[0]
 
-    def to(source: int, moving: tuple[Tile, ...], lender: int | None = None) -> list[Command]:
+    def to(
+        source: int, moving: tuple[Tile, ...], lender: int | None = None, places: tuple[int, ...] = ()
+    ) -> list[Command]:
         if step.target.startswith(NEW):  # put aside in the workspace until that set is laid
-            return [Command("take", source, moving)]
+            return [Command("take", source, moving, places=places)]
         lent = lender is not None and Counter(editor.state.table[lender]) - Counter(step.tiles[:1]) == Counter(tiles_named(step.target, rules))
         n = lender if lender is not None and lent else where(step.target)  # the set that lent the tile, as it is then
         if _joker_in_front(editor.state.table[n], moving, after):
             # A lone joker joins at the end; here it stands before the set (J B4 J B6, the B3): it
             # goes to a set of its own and the set's tiles join it, behind it.
-            return [Command("move", source, moving, None), Command("move", n, editor.state.table[n], len(editor.state.table))]
-        return [Command("move", source, moving, n)]
+            return [
+                Command("move", source, moving, None, places=places),
+                Command("move", n, editor.state.table[n], len(editor.state.table)),
+            ]
+        return [Command("move", source, moving, n, places=places)]
 
     if step.action == "split":
         n, parts = where(step.source), [tiles_named(part, rules) for part in step.target.split(" | ")]
@@ -679,12 +685,47 @@ def _step_commands(editor: TurnEditor, step: Step, after: Sequence[Sequence[Tile
             # The joker goes back into the set it left (another copy of its tiles makes that the
             # rules' "another set"): in the editor it simply stays, standing for another tile.
             return put
-        return [*put, *to(n, (old,), lender)]
+        return [*put, *to(n, (old,), lender, _retrieved_place(editor, put, n, new) if old.is_joker else ())]
     if step.action in ("take", "move"):
         return to(where(step.source), step.tiles)
     if step.action == "add":
         return [Command("add", where(step.target), step.tiles)]
     return [Command("lay", tiles=step.tiles)]
+
+
+def _retrieved_place(editor: TurnEditor, put: Sequence[Command], n: int, new: Tile) -> tuple[int, ...]:
+    """Which joker of run ``n`` the tile ``new`` retrieves, by its place once ``put`` has laid the
+    tile in the run: the one whose going leaves the others standing for what they stood for (a
+    plain ``take`` of a J off ``J K3 K4 K5 J K6`` took the K2's). () when there is no choice to
+    make or it cannot be told."""
+    rules = editor.rules
+    before = editor.state.table[n]
+    if before.count(JOKER) < 2:
+        return ()
+    wanted = set()
+    for reading in table_readings(before, rules):
+        stood = list(reading.run_jokers) if reading.kind is Kind.RUN else []
+        if new in stood:
+            stood.remove(new)
+            wanted.add(tuple(sorted(stood)))
+    if not wanted:
+        return ()
+    trial = copy.deepcopy(editor)
+    for command in put:
+        trial.apply(command)
+    shown = trial.state.table[n]
+
+    def leaves(p: int) -> bool:  # the run without the joker at p, read as written (ascending)
+        left = shown[:p] + shown[p + 1 :]
+        return any(
+            r.kind is Kind.RUN
+            and all(t.is_joker or t == s for t, s in zip(left, r.stands_for))
+            and tuple(sorted(s for t, s in zip(left, r.stands_for) if t.is_joker)) in wanted
+            for r in readings(left, rules)
+        )
+
+    fits = [p for p, t in enumerate(shown) if t.is_joker and leaves(p)]
+    return (fits[0],) if len(fits) == 1 else ()
 
 
 def _joker_in_front(pieces: Sequence[Tile], moving: Sequence[Tile], after: Sequence[Sequence[Tile]]) -> bool:

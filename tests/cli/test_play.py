@@ -19,17 +19,17 @@ import pytest
 from click.testing import CliRunner, Result
 
 from cli.main import cli
-from cli.session import HumanTurn, Reply, parse_command, record_path, seat_names
+from cli.session import HumanTurn, Reply, as_typed, parse_command, record_path, seat_names
 from solver.game.analysis import analyze_file
 from solver.game.editor import TIMER_RULES, EditError, TurnEditor, TurnTimer
 from solver.game.engine import Game, GameConfig, Match, RoundResult
 from solver.game.players import ai_turn, make_player
 from solver.game.records import read_record
 from solver.position import Position
-from solver.rules import RuleSet
+from solver.rules import JokerRules, RuleSet
 from solver.solution import unchanged
 from solver.solve import solve
-from solver.tiles import Tile, format_tiles, parse_token
+from solver.tiles import JOKER, Tile, format_tiles, parse_token
 from solver.validator import validate
 
 SMALL = ["--numbers", "7", "--meld-threshold", "10", "--rack-size", "7"]
@@ -380,6 +380,20 @@ def shown(ed: TurnEditor) -> list[str]:
     return [format_tiles(s) for s in ed.state.table]
 
 
+@pytest.mark.parametrize("line", ["take 1 J@5", "move 1 J@5 new", "take 1 K5@4 J@5"])
+def test_a_tile_s_place_says_which_joker_leaves_a_set(line: str) -> None:
+    """Strict jokers: of J K3 K4 K5 J (K2 and K6) the fifth goes, and the first stays the K2; the
+    place reads as typed and back (a hint's commands say it where it matters)."""
+    rules = RuleSet(joker_rules=JokerRules.STRICT)
+    position = Position((), (tuple(tiles("J K3 K4 K5 J")),), True, rules)
+    ed = TurnEditor(position)
+    command = parse_command(line, rules)
+    assert as_typed(command) == line
+    ed.apply(command)
+    assert format_tiles(ed.state.table[0]).startswith("J K3 K4")
+    assert JOKER in ed.state.workspace or any(s == (JOKER,) for s in ed.state.table)
+
+
 def test_split_a_run_to_make_room() -> None:
     # B2-6 and B4 on the rack: split at B4 gives B2 B3 | B4 B5 B6; B4 completes B2 B3 B4.
     ed = editor("B4 K1", ["B2-6"])
@@ -458,6 +472,10 @@ def test_initial_meld_rules_checked_at_done() -> None:
         ("lay", "no tiles given (usage: lay TILES)"),
         ("undo 2", "undo takes nothing after it"),
         ("take 0 R5", "'0' is not a set number"),
+        ("take 1 J@0", "'J@0': after @ comes the tile's place in the set, counted from 1"),
+        ("take 1 R4-6@2", "'R4-6@2': a place is for one tile, not 3"),
+        ("move 1 J@2 R5 2", "give every tile its place (TILE@P) or none: J@2 R5"),
+        ("add 1 J@2", "'J@2': a place (TILE@P) tells apart tiles taken off a set: for move, take and split"),
     ],
 )
 def test_bad_commands(line: str, message: str) -> None:

@@ -10,7 +10,7 @@ import pytest
 from solver.game.editor import Command, EditError, TurnEditor
 from solver.position import Position
 from solver.rules import JokerRules, Retrieval, RuleSet, Wrap
-from solver.tiles import Tile
+from solver.tiles import Tile, format_tiles
 
 
 def editor(rack: str = "R5 B7 O7 K9", table: tuple[str, ...] = ("R4 J R6", "K1 K2 K3"), opened: bool = True) -> TurnEditor:
@@ -228,6 +228,24 @@ def test_a_hints_steps_become_commands_when_a_set_passes_through_a_gap() -> None
     found = hint(position, 3)
     assert found.solution.tiles_played == 3
     assert commands_for(position, found.plan, [s.tiles for s in found.solution.table]) is not None
+
+
+def test_a_hint_says_which_of_a_run_s_two_jokers_a_tile_retrieves() -> None:
+    """K6 retrieves the K6 of J K3 K4 K5 J (the first J is the K2): a plain take of a J took the
+    first, the K2's, and the commands failed (no commands at all); now the joker's place is said."""
+    from solver.game.editor import commands_for
+    from solver.hint import hint
+
+    position = Position.from_strings("B4 B4 B5", ["J K3 K4 K5 J", "K3 K4 K5 K6"], rules=RuleSet(joker_rules=JokerRules.STRICT))
+    found = hint(position, 3)
+    commands = commands_for(position, found.plan, [s.tiles for s in found.solution.table])
+    assert commands is not None
+    assert [(c.name, c.source, format_tiles(c.tiles), c.target, c.places) for c in commands] == [
+        ("move", 1, "K6", 0, ()),
+        ("take", 0, "J", None, (4,)),  # the J fifth in J K3 K4 K5 J K6
+        ("move", 0, "K6", 1, ()),
+        ("lay", None, "J B4 B5", None, ()),
+    ]
 
 
 @pytest.mark.parametrize(
