@@ -6,7 +6,8 @@ what it left unfinished and disconnects, leaving the cluster as it found it. Wit
 starts a cluster of worker processes on this machine for the run and shuts it down at the end.
 
 Dask reruns the chunks of a worker that dies on the other workers (a started cluster also
-restarts the worker), so a run survives it with the same results.
+restarts the worker), so a run survives it with the same results. A worker that joins during the
+run with other code refuses its chunks; they, and the chunks after them, go to the others.
 """
 
 from __future__ import annotations
@@ -62,6 +63,7 @@ class DaskExecutor:
         self.client = client
         self._workers = 1
         self._counted = -RESIZE_SECONDS
+        self.refusing: set[str] = set()  # workers that joined during the run with other code
 
     @property
     def workers(self) -> int:
@@ -79,8 +81,23 @@ class DaskExecutor:
         # The chunk travels as one pickle that runs it when loaded, if the worker's code is ours
         # (same_code): pickle.loads is all a worker, or the scheduler, needs to know by name.
         chunk = _LoadedAsCall(same_code.run_if_same_code, code_fingerprint(), pickle.dumps((fn, arg), protocol=5))
+        return _DaskHandle(self, cloudpickle.dumps(chunk))
+
+    def send(self, chunk: bytes) -> distributed.Future[tuple[str, Any]]:
+        """The chunk submitted, to the workers that have not refused one. ExecutorError if only
+        those are left."""
+        workers = None
+        if self.refusing:
+            with _cluster_errors():
+                workers = sorted(set(self.client.nthreads()) - self.refusing)
+            if not workers:
+                raise ExecutorError(
+                    f"Dask worker {min(self.refusing)} runs other rummikub code than this client (it joined"
+                    " during the run?), and no worker with the client's code is left: restart it with"
+                    " the code the client has"
+                )
         # pure=False: a chunk sent again (the same items) is new work, not a cached result.
-        return _DaskHandle(self.client.submit(pickle.loads, cloudpickle.dumps(chunk), pure=False))
+        return self.client.submit(pickle.loads, chunk, pure=False, workers=workers, allow_other_workers=False)
 
     def first_done(self, handles: Sequence[Handle[Any]]) -> Sequence[Handle[Any]]:
         done = _first_done(self.client, _futures(handles))
@@ -98,8 +115,9 @@ def _futures(handles: Sequence[Handle[Any]]) -> list[distributed.Future[Any]]:
 class _DaskHandle(Generic[R]):
     """A submitted chunk; Dask's own failures become one-line errors."""
 
-    def __init__(self, future: distributed.Future[tuple[str, Any]]) -> None:
-        self.future = future  # same_code.run_if_same_code's answer
+    def __init__(self, executor: DaskExecutor, chunk: bytes) -> None:
+        self.executor, self.chunk = executor, chunk
+        self.future = executor.send(chunk)  # same_code.run_if_same_code's answer
 
     def result(self) -> R:
         alone_since: float | None = None
@@ -107,17 +125,16 @@ class _DaskHandle(Generic[R]):
             try:
                 with _cluster_errors():
                     outcome, value = self.future.result(timeout=WORKERS_POLL_SECONDS)
-                break
             except ExecutorError:
                 if self.future.done():
                     raise
-            alone_since = _still_workers(self.future.client, alone_since)
-        if outcome != "ran":  # a worker that joined during the run, with other code
-            raise ExecutorError(
-                f"Dask worker {value} runs other rummikub code than this client (it joined during the"
-                " run?): restart it with the code the client has"
-            )
-        return cast(R, value)
+                alone_since = _still_workers(self.future.client, alone_since)
+                continue
+            if outcome == "ran":
+                return cast(R, value)
+            # A worker that joined during the run, with other code: the chunk goes to the others.
+            self.executor.refusing.add(str(value))
+            self.future = self.executor.send(self.chunk)
 
 
 class _LoadedAsCall:

@@ -191,11 +191,48 @@ def older_copy(tmp_path: Path) -> Path:
     return tmp_path
 
 
+def test_a_worker_with_older_code_joining_mid_run_refuses_its_chunks_and_the_others_run_them(
+    own_cluster: LocalCluster, tmp_path: Path
+) -> None:
+    """Its chunks used to stop the run while workers with the client's code were still there."""
+    from solver.executors.dask import DaskExecutor
+    from tests.solver.executors.test_chunks import slow_square
+
+    address = own_cluster.scheduler_address
+    copy = older_copy(tmp_path)
+    env = {**os.environ, "PYTHONPATH": str(copy)}
+    command = [sys.executable, "-m", "distributed.cli.dask_worker", address, "--nthreads", "1", "--no-nanny"]
+    items = range(3000)
+    with open_executor(Workers("dask", scheduler=address)) as executor, Client(address, set_as_default=False) as watcher:
+        assert isinstance(executor, DaskExecutor)
+        results = run_tasks(executor, slow_square, items, 3, ordered=True)
+        got = [next(results)]  # the run checked the two workers, and is under way
+        ours = sorted(watcher.nthreads())
+        older = subprocess.Popen(command, env=env, cwd=copy, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        try:
+            deadline = time.monotonic() + 60
+            while len(watcher.nthreads()) < 3 and time.monotonic() < deadline:
+                time.sleep(0.2)
+            joined = sorted(set(watcher.nthreads()) - set(ours))
+            assert joined, "the older worker did not join"
+            got += list(results)
+        finally:
+            older.terminate()
+            try:
+                older.wait(30)
+            except subprocess.TimeoutExpired:  # its graceful close can hang on a slow machine: the check is done
+                older.kill()
+                older.wait()
+        assert executor.refusing == set(joined)  # it was sent chunks, and refused them
+    assert got == [slow_square(i, 3) for i in items]
+
+
 def test_a_worker_with_older_code_joining_mid_run_stops_it_in_one_line_naming_it(
     own_cluster: LocalCluster, tmp_path: Path
 ) -> None:
-    """Such a worker failed its chunk with "internal error" (it lacked the function the chunk was
-    sent as); a worker with the check but other code stopped the run without naming itself."""
+    """Once it is the only worker left. Such a worker failed its chunk with "internal error" (it
+    lacked the function the chunk was sent as); one with the check but other code stopped the run
+    without naming itself."""
     from tests.solver.executors.test_chunks import slow_square
 
     address = own_cluster.scheduler_address
