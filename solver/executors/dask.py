@@ -96,8 +96,12 @@ class DaskExecutor:
                     " during the run?), and no worker with the client's code is left: restart it with"
                     " the code the client has"
                 )
-        # pure=False: a chunk sent again (the same items) is new work, not a cached result.
-        return self.client.submit(pickle.loads, chunk, pure=False, workers=workers, allow_other_workers=False)
+        # pure=False: a chunk sent again (the same items) is new work, not a cached result. The
+        # workers are a preference, not a must: were they all to leave, a strict list would keep
+        # the chunk waiting for ever; elsewhere it is refused again and sent once more.
+        if workers is None:
+            return self.client.submit(pickle.loads, chunk, pure=False)
+        return self.client.submit(pickle.loads, chunk, pure=False, workers=workers, allow_other_workers=True)
 
     def first_done(self, handles: Sequence[Handle[Any]]) -> Sequence[Handle[Any]]:
         done = _first_done(self.client, _futures(handles))
