@@ -50,6 +50,7 @@ from typing import Any
 from solver.jokers import TableReading
 from solver.lp import INF, LinearModel
 from solver.melds import Kind, run_numbers
+from solver.model.flow import flow_supported
 from solver.model.run_flow import number_at, places
 from solver.model.table_jokers import JokerSet, joker_sets, locked_homes
 from solver.model.turn import KeptSets, add_kept_specials, set_key, tile_counts, tile_name
@@ -578,15 +579,62 @@ class _HostTable:
         return tuple(Tile.from_index(k, self.rules) for k in self.seatless_kinds[g])
 
     def equal_to(self, key: TileKey) -> list[int]:
-        """The shapes holding exactly these tiles (sorted tile indices, jokers as the joker's)."""
-        return self.by_key.get(key, [])
+        """The shapes holding exactly these tiles (sorted tile indices, jokers as the joker's):
+        from ``by_key`` once it is built (``warm_host_table``), else found for this key alone
+        and kept (a process solving one position reads a few dozen keys of thousands)."""
+        if "by_key" in vars(self):
+            return self.by_key.get(key, [])
+        found = self._found.get(key)
+        if found is None:
+            found = self._found[key] = self._shapes_holding(key)
+        return found
+
+    @cached_property
+    def _found(self) -> dict[TileKey, list[int]]:
+        return {}
+
+    @cached_property
+    def _real_count(self) -> Any:
+        return self.real.sum(axis=1)
+
+    def _shapes_holding(self, key: TileKey) -> list[int]:
+        """``by_key[key]`` without the index: the shapes with these jokers and exactly these real
+        tiles (a shape holds distinct tiles, so a key repeating one matches none)."""
+        import numpy as np
+
+        joker = self.rules.joker_index
+        held = [t for t in key if t != joker]
+        if len(set(held)) != len(held):
+            return []
+        alike = np.flatnonzero((self.count == len(key) - len(held)) & (self._real_count == len(held)))
+        chosen = alike[self.real[np.ix_(alike, np.array(held, dtype=np.int64))].all(axis=1)]
+        return [int(i) for i in chosen]
+
+    def names_of(self, shapes: Any) -> Any:
+        """The column names of these shapes (an object array): from ``names`` once it is built,
+        else named one by one and kept."""
+        import numpy as np
+
+        if "names" in vars(self):
+            return self.names[shapes]
+        known = self._named
+        for i in shapes.tolist():
+            if i not in known:
+                known[i] = self._name(i)
+        return np.array([known[i] for i in shapes.tolist()], dtype=object)
+
+    @cached_property
+    def _named(self) -> dict[int, str]:
+        return {}
 
 
 def warm_host_table(rules: RuleSet) -> None:
     """Build the rule set's host table and its index by tiles now, once per process (on this
     machine 50-150 ms): a process solving many positions pays it before its first solve that
-    needs it, not inside that solve."""
-    if rules.joker_rules is not JokerRules.FREE and rules.joker_retrieval is Retrieval.OFFICIAL:
+    needs it, not inside that solve. Only the pattern formulation's relaxation has hosts: under
+    other rules (as many jokers as the smallest set holds, full wrap) there is nothing to build."""
+    official = rules.joker_retrieval is Retrieval.OFFICIAL
+    if rules.joker_rules is not JokerRules.FREE and official and flow_supported(rules):
         table = _host_table(rules)
         # Cached properties: reading them builds them.
         table.by_key, table.names, table.real_float, table.seatless_real_float  # noqa: B018
@@ -645,14 +693,12 @@ def _host_table(rules: RuleSet) -> _HostTable:
                             seats.append(chosen)
                             starts.append(0)
                             seatless.append(-1)
-    rows: list[int] = []
-    columns: list[int] = []
-    for i, (seq, chosen) in enumerate(zip(kinds, seats)):
-        held = [k for p, k in enumerate(seq) if p not in chosen]
-        rows += [i] * len(held)
-        columns += held
+    # Each shape's tiles, then its jokers' places cleared (a run's or group's tiles are distinct).
+    shapes = np.arange(len(kinds))
     real = np.zeros((len(kinds), joker), dtype=np.int32)
-    real[rows, columns] = 1
+    real[np.repeat(shapes, [len(seq) for seq in kinds]), list(chain.from_iterable(kinds))] = 1
+    count = np.array([len(chosen) for chosen in seats])
+    real[np.repeat(shapes, count), [seq[p] for seq, chosen in zip(kinds, seats) for p in chosen]] = 0
     seatless_kinds = [seq for seq, _ in seatless_of]
     seatless_real = np.zeros((len(seatless_of), joker), dtype=np.int32)
     for (seq, _), g in seatless_of.items():
@@ -663,7 +709,7 @@ def _host_table(rules: RuleSet) -> _HostTable:
         seats,
         starts,
         real,
-        np.array([len(s) for s in seats]),
+        count,
         np.array(seatless, dtype=np.int64),
         np.array(trim, dtype=np.int64).reshape(-1, 2),
         np.array(split, dtype=np.int64).reshape(-1, 3),
@@ -736,7 +782,7 @@ def _host_shapes_of(
         seatless,
         _copies(rules, rack, table, host.real_float, seated, host.count[seated], most),
         _copies(rules, rack, table, host.seatless_real_float, seatless, host.seatless_count[seatless], most),
-        host.names[seated],
+        host.names_of(seated),
     )
     for array in vars(shapes).values():
         array.flags.writeable = False

@@ -709,23 +709,29 @@ def test_a_tile_a_locked_set_could_not_lend_is_named() -> None:
 
 
 @pytest.mark.parametrize(
-    ("joker_rules", "retrieval", "built"),
+    ("joker_rules", "retrieval", "more", "built"),
     [
-        (JokerRules.STRICT, Retrieval.OFFICIAL, True),
-        (JokerRules.LOCKED, Retrieval.OFFICIAL, True),
-        (JokerRules.STRICT, Retrieval.CLUB, False),  # club retrieval has no hosts
-        (JokerRules.FREE, Retrieval.OFFICIAL, False),
+        (JokerRules.STRICT, Retrieval.OFFICIAL, {}, True),
+        (JokerRules.LOCKED, Retrieval.OFFICIAL, {}, True),
+        (JokerRules.STRICT, Retrieval.CLUB, {}, False),  # club retrieval has no hosts
+        (JokerRules.FREE, Retrieval.OFFICIAL, {}, False),
+        # The set formulation's rules: no hosts (building their table failed with a KeyError, and
+        # `rummikub batch --jobs 2 --jokers 3 --joker-rules strict` stopped with an internal error).
+        (JokerRules.STRICT, Retrieval.OFFICIAL, {"jokers": 3}, False),
+        (JokerRules.LOCKED, Retrieval.OFFICIAL, {"jokers": 4, "copies": 3}, False),
+        (JokerRules.STRICT, Retrieval.OFFICIAL, {"wrap": Wrap.FULL}, False),
     ],
 )
 def test_warming_up_builds_the_host_table_where_the_rules_use_one(
-    joker_rules: JokerRules, retrieval: Retrieval, built: bool
+    joker_rules: JokerRules, retrieval: Retrieval, more: dict[str, object], built: bool
 ) -> None:
     # A batch worker (and the bench) warms up once; the first solve needing a relaxed model
     # then pays no 50-150 ms for the rule set's host table.
     from solver.model.joker_fates import _host_table
     from solver.solve import warm
 
-    rules = RuleSet(numbers=11, joker_rules=joker_rules, joker_retrieval=retrieval)  # a table no other test builds
+    # A table no other test builds.
+    rules = RuleSet(numbers=11, joker_rules=joker_rules, joker_retrieval=retrieval, **more)  # type: ignore[arg-type]
     before = _host_table.cache_info().currsize
     warm(rules)
     assert _host_table.cache_info().currsize == before + built
