@@ -148,7 +148,10 @@ def match(before: Sets, after: Sets, rules: RuleSet) -> Rearrangement:
                 pairs[i, j] = old[i] & n
                 if JOKER in pairs[i, j] and rules.joker_rules is not JokerRules.FREE:
                     _keep_standing_jokers(pairs[i, j], before[i], after[j], rules)
-    claims = Counter((i, t) for (i, _), common in pairs.items() for t in common)
+    claims: Counter[tuple[int, Tile]] = Counter()  # copies of a tile the new sets could keep, by old set
+    for (i, _), common in pairs.items():
+        for t, copies in common.items():
+            claims[i, t] += copies
     clash = (
         len({j for _, j in pairs}) < len(pairs)  # a new set with two candidate bases
         or any(claims[i, t] > old[i][t] for i, t in claims)  # a tile two new sets could keep

@@ -239,3 +239,27 @@ def test_initial_meld_keeps_the_answer() -> None:
     found = least_moves(position, [s.tiles for s in answer.table], answer.played)
     assert found.tiles_moved == 0
     assert sorted(map(sorted, found.sets)) == sorted(sorted(s.tiles) for s in answer.table)
+
+
+@pytest.mark.parametrize(
+    ("rules", "rack", "table"),
+    [
+        (RuleSet(numbers=5, colours=1, copies=1, jokers=3, min_set_size=4), "K1 K4 J", ["J K2 K3 J K5"]),
+        (RuleSet(numbers=13, colours=2, copies=1, jokers=3, min_set_size=4, wrap=Wrap.AMERICAN), "K12 B1 B5 J", ["K1 K2 J K4 K5 J"]),
+    ],
+)
+def test_new_sets_keep_no_more_jokers_of_a_set_than_it_held(rules: RuleSet, rack: str, table: list[str]) -> None:
+    """Two new sets each holding jokers of one old set and the rack's: the bases were taken
+    without a choice (each tile looked claimed once, whatever the copies), the two kept three
+    jokers of a set holding two, and `hint` stopped with an internal error."""
+    from solver.hint import hint
+
+    position = Position.from_strings(rack, table, rules=rules)
+    found = least_moves(position, [list(s.tiles) for s in solve(position).table], solve(position).played)
+    for i, old in enumerate(position.table):
+        kept = Counter()
+        for placed in found.table:
+            if placed.base == i:
+                kept += Counter(placed.kept)
+        assert not kept - Counter(old)
+    assert hint(position, 3).plan.steps
