@@ -385,9 +385,12 @@ class Screen:
         groups: dict[str, list[Tile]] = {}
         for t in rack:
             groups.setdefault(t.letter, []).append(t)
-        texts = [tiles_text(g, self.color) for g in groups.values()]
-        whole = [GLUE.join(tile_text(t, color=self.color) for t in g) for g in groups.values()]
-        return "  ".join(w if width_of(w) <= self.width - 8 else t for t, w in zip(texts, whole))
+        shown = []
+        for group in groups.values():
+            words = [tile_text(t, color=self.color) for t in group]
+            glued = GLUE.join(words)
+            shown.append(glued if width_of(glued) <= self.width - 8 else " ".join(words))
+        return "  ".join(shown)
 
     def reply(self, reply: Reply, editor: TurnEditor) -> None:
         if reply.error:

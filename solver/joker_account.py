@@ -84,7 +84,7 @@ def written_problems(position: Position, new_table: Sequence[Sequence[Tile]]) ->
     another tile than the move needs (``R4 R5 R6 R7 J`` keeping the R3 of ``J R4 R5 R6``: as written
     the joker is R8, and the next turn reads it so). Empty when the move may stand as written."""
     rules = position.rules
-    if rules.joker_rules is JokerRules.FREE or not any(JOKER in s for s in position.table):
+    if not _judged(position):
         return []
     search = _Search(position, new_table)
     story = search.run()
@@ -124,8 +124,7 @@ def joker_problems(position: Position, new_table: Sequence[Sequence[Tile]]) -> l
     A joker in an invalid set stands for nothing yet: it is taken to stand for whatever would let
     the move pass, so that only what holds however the set is mended is said.
     """
-    rules = position.rules
-    if rules.joker_rules is JokerRules.FREE or not any(JOKER in s for s in position.table):
+    if not _judged(position):
         return []
     return _Search(position, new_table, unread=True).diagnosis()
 
@@ -133,10 +132,12 @@ def joker_problems(position: Position, new_table: Sequence[Sequence[Tile]]) -> l
 def has_account(position: Position, new_table: Sequence[Sequence[Tile]]) -> bool:
     """Whether ``joker_problems`` finds nothing, told by the one search for an account (the
     diagnosis of a move without one runs several more)."""
-    rules = position.rules
-    if rules.joker_rules is JokerRules.FREE or not any(JOKER in s for s in position.table):
-        return True
-    return _Search(position, new_table, unread=True).run() is not None
+    return not _judged(position) or _Search(position, new_table, unread=True).run() is not None
+
+
+def _judged(position: Position) -> bool:
+    """Whether the joker rules judge a move here at all: strict or locked, jokers on the table."""
+    return position.rules.joker_rules is not JokerRules.FREE and any(JOKER in s for s in position.table)
 
 
 class _Search:

@@ -11,6 +11,8 @@ import socket
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -191,6 +193,31 @@ def older_copy(tmp_path: Path) -> Path:
     return tmp_path
 
 
+@contextmanager
+def older_worker_joined(address: str, tmp_path: Path, watcher: Client) -> Iterator[list[str]]:
+    """A worker with older code (``older_copy``) joined to the scheduler at ``address`` while the
+    block runs: its address, as a list; stopped (killed if it hangs) when the block ends."""
+    copy = older_copy(tmp_path)
+    env = {**os.environ, "PYTHONPATH": str(copy)}
+    command = [sys.executable, "-m", "distributed.cli.dask_worker", address, "--nthreads", "1", "--no-nanny"]
+    ours = sorted(watcher.nthreads())
+    older = subprocess.Popen(command, env=env, cwd=copy, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 60
+        while len(watcher.nthreads()) <= len(ours) and time.monotonic() < deadline:
+            time.sleep(0.2)
+        joined = sorted(set(watcher.nthreads()) - set(ours))
+        assert joined, "the older worker did not join"
+        yield joined
+    finally:
+        older.terminate()
+        try:
+            older.wait(30)
+        except subprocess.TimeoutExpired:  # its graceful close can hang on a slow machine: the check is done
+            older.kill()
+            older.wait()
+
+
 def test_a_worker_with_older_code_joining_mid_run_refuses_its_chunks_and_the_others_run_them(
     own_cluster: LocalCluster, tmp_path: Path
 ) -> None:
@@ -199,30 +226,13 @@ def test_a_worker_with_older_code_joining_mid_run_refuses_its_chunks_and_the_oth
     from tests.solver.executors.test_chunks import slow_square
 
     address = own_cluster.scheduler_address
-    copy = older_copy(tmp_path)
-    env = {**os.environ, "PYTHONPATH": str(copy)}
-    command = [sys.executable, "-m", "distributed.cli.dask_worker", address, "--nthreads", "1", "--no-nanny"]
     items = range(3000)
     with open_executor(Workers("dask", scheduler=address)) as executor, Client(address, set_as_default=False) as watcher:
         assert isinstance(executor, DaskExecutor)
         results = run_tasks(executor, slow_square, items, 3, ordered=True)
         got = [next(results)]  # the run checked the two workers, and is under way
-        ours = sorted(watcher.nthreads())
-        older = subprocess.Popen(command, env=env, cwd=copy, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        try:
-            deadline = time.monotonic() + 60
-            while len(watcher.nthreads()) < 3 and time.monotonic() < deadline:
-                time.sleep(0.2)
-            joined = sorted(set(watcher.nthreads()) - set(ours))
-            assert joined, "the older worker did not join"
+        with older_worker_joined(address, tmp_path, watcher) as joined:
             got += list(results)
-        finally:
-            older.terminate()
-            try:
-                older.wait(30)
-            except subprocess.TimeoutExpired:  # its graceful close can hang on a slow machine: the check is done
-                older.kill()
-                older.wait()
         assert executor.refusing == set(joined)  # it was sent chunks, and refused them
     assert got == [slow_square(i, 3) for i in items]
 
@@ -236,31 +246,15 @@ def test_a_worker_with_older_code_joining_mid_run_stops_it_in_one_line_naming_it
     from tests.solver.executors.test_chunks import slow_square
 
     address = own_cluster.scheduler_address
-    copy = older_copy(tmp_path)
-    env = {**os.environ, "PYTHONPATH": str(copy)}
-    command = [sys.executable, "-m", "distributed.cli.dask_worker", address, "--nthreads", "1", "--no-nanny"]
     with open_executor(Workers("dask", scheduler=address)) as executor, Client(address, set_as_default=False) as watcher:
         results = run_tasks(executor, slow_square, range(100_000), 3, ordered=True)
         assert next(results) == 3  # the run checked the two workers, and is under way
         ours = sorted(watcher.nthreads())
-        older = subprocess.Popen(command, env=env, cwd=copy, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        try:
-            deadline = time.monotonic() + 60
-            while len(watcher.nthreads()) < 3 and time.monotonic() < deadline:
-                time.sleep(0.2)
-            joined = sorted(set(watcher.nthreads()) - set(ours))
-            assert joined, "the older worker did not join"
+        with older_worker_joined(address, tmp_path, watcher) as joined:
             watcher.retire_workers(ours)  # the rest of the run can only go to the older worker
             with pytest.raises(ExecutorError) as caught:
                 for _ in results:
                     pass
-        finally:
-            older.terminate()
-            try:
-                older.wait(30)
-            except subprocess.TimeoutExpired:  # its graceful close can hang on a slow machine: the check is done
-                older.kill()
-                older.wait()
     message = str(caught.value)
     assert message.startswith(f"Dask worker {joined[0]} runs other rummikub code than this client")
     assert "\n" not in message
