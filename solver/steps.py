@@ -226,7 +226,9 @@ def plan_steps(before: Sets, after: Sets, played: Sequence[Tile], rules: RuleSet
             rest = Counter(played) - sum(meld, Counter())
             table = [*map(list, before), *map(list, laid)]
             then = plan(table, match(table, after, rules), sorted(rest.elements()), rules, after)
-            return dataclasses.replace(then, steps=first + then.steps)
+            steps = first + then.steps
+            # The meld's tiles are the player's own: moved on later, they are no table tiles moved.
+            return dataclasses.replace(then, steps=steps, tiles_moved=_tiles_moved(before, steps, played, rules))
     found = match(before, after, rules)
     return plan(before, found, played, rules, after, _retrievals(before, after, played, rules))
 

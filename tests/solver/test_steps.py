@@ -255,6 +255,21 @@ def test_an_opening_that_goes_on_lays_its_meld_before_any_table_tile_moves(rack:
     assert sorted(sorted(s.elements()) for s in reached) == sorted(sorted(s.tiles) for s in answer.table)
 
 
+def test_a_meld_tile_moved_on_is_no_table_tile_moved() -> None:
+    """An opening that goes on lays B9 B10 B11 first, then moves its B11 to B11 R11 O11: the
+    player's own tile, so the steps move 3 table tiles (R11, the joker, B8), as their replay
+    counts (the plan said 4 and replay stopped)."""
+    rules = RuleSet(jokers=1, meld_threshold=0, continue_after_meld=True, wrap=Wrap.FULL)
+    before = [Position.from_strings(s).rack for s in ("R1 R11 R13 J", "B5 B6 B7 B8", "K1 K2 K3")]
+    new_sets = ("K1 K2 K3 K4", "K10 J K12", "B5 B6 B7", "B8 B9 B10", "R13 R1 R2", "B11 R11 O11")
+    after = [Position.from_strings(s).rack for s in new_sets]
+    played = Position.from_strings("K4 K10 K12 B9 B10 B11 R2 O11").rack
+    plan = plan_steps(before, after, played, rules, opening=True)
+    assert plan.steps[0] == Step("lay", Position.from_strings("B9 B10 B11").rack, "rack", "B9 B10 B11")
+    assert same_table(replay(before, plan, played, rules), after)
+    assert plan.tiles_moved == 3
+
+
 def test_a_strict_joker_is_retrieved_as_its_set_is_written() -> None:
     """Under american wrap ``R12 R13 J`` reads R12 R13 R1 as written (the joker R1), not R11 R12
     R13: R1 retrieves it, a step of its own, rather than the joker being taken off the end."""
