@@ -50,7 +50,7 @@ USAGE = {
     "move": "move N TILES M     table tiles from set N to set M ('new': a new set)",
     "take": "take N TILES       tiles off set N into the workspace",
     "split": "split N TILE       cut set N in two at TILE; the second part is a new set",
-    "at": "TILE@P             for move, take, split: the tile at place P of the set (J@5)",
+    "at": "TILE@P             the tile at place P of the set (take 1 J@5; add 1 J@1)",
     "back": "back TILES         tiles you laid this turn, from the workspace to your rack",
     "undo": "undo / redo        step back / forward through this turn's manipulations",
     "reset": "reset              back to the start of the turn (undo undoes the reset)",
@@ -111,7 +111,7 @@ def parse_command(text: str, rules: RuleSet) -> Command:
         return Command(name, source, tiles, target, places=places)
     if not rest:
         raise fail("no tiles given")
-    tiles, places = _tiles_at(rest, rules) if name in ("take", "split") else (_tiles(rest, rules), ())
+    tiles, places = _tiles_at(rest, rules)
     if name == "split":
         if len(tiles) != 1:
             raise fail("split takes one tile: where the second part starts")
@@ -129,7 +129,7 @@ def _tiles(words: Sequence[str], rules: RuleSet) -> tuple[Tile, ...]:
     out: list[Tile] = []
     for word in words:
         if "@" in word:
-            raise EditError(f"{word!r}: a place (TILE@P) tells apart tiles taken off a set: for move, take and split")
+            raise EditError(f"{word!r}: a place (TILE@P) is for add, move, take and split: where in the set the tile goes or lies")
         try:
             out.extend(parse_token(word, rules))
         except TileSyntaxError as err:

@@ -270,12 +270,12 @@ def commands_from(body: Any, rules: RuleSet) -> list[Command]:
             raise RequestError(400, f"request: command {i} (split) takes one tile: where the second part starts")
         at = raw.get("at")
         places: tuple[int, ...] = ()
-        if name in ("take", "move") and at is not None:
+        if name in ("take", "move", "add") and at is not None:
             if not isinstance(at, list) or len(at) != len(tiles) or any(type(a) is not int or a < 0 for a in at):
                 raise RequestError(400, f"request: command {i} 'at' of {name} is a list of the tiles' places in the set, from 0, one per tile")
             places, at = tuple(at), None
         elif at is not None and (name != "split" or type(at) is not int or at < 0):
-            raise RequestError(400, f"request: command {i} 'at' is for split and take and move: the tiles' places in the set, from 0")
+            raise RequestError(400, f"request: command {i} 'at' is for split, take, move and add: the tiles' places in the set, from 0")
         picked: dict[str, tuple[Tile, ...]] = {}
         for key, which in (("from_rack", "come from the rack"), ("own_loose", "are your own loose ones")):
             if key not in raw:

@@ -33,7 +33,7 @@ import time
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
-from itertools import combinations_with_replacement
+from itertools import combinations, combinations_with_replacement
 from typing import Any
 
 from solver.errors import RummikubError
@@ -66,7 +66,7 @@ class Command:
     level: int = 1  # hint
     from_rack: tuple[Tile, ...] = ()  # lay, add: tiles of ``tiles`` that come from the rack (a copy may lie loose)
     own_loose: tuple[Tile, ...] = ()  # lay, add: tiles of ``tiles`` that are your own loose ones, not the table's
-    places: tuple[int, ...] = ()  # take, move: each tile's place in the set as shown (which copy)
+    places: tuple[int, ...] = ()  # take, move: each tile's place in the set as shown (which copy); add: where it goes
 
 
 # ---------------------------------------------------------------- the turn in progress
@@ -408,7 +408,10 @@ class TurnEditor:
         n = self._existing(command.source)
         loose, rack, pieces = self._from_hand(command.tiles, command.from_rack, command.own_loose)
         sets = self._sets()
-        sets[n] = _joined(sets[n], pieces, self.rules, placing=True)
+        if command.places:
+            sets[n] = self._placed(sets[n], pieces, command.tiles, command.places)
+        else:
+            sets[n] = _joined(sets[n], pieces, self.rules, placing=True)
         state = self._edit(sets, loose, rack)
         return state, f"added {format_tiles(command.tiles)} to {self._set(n)}: {format_tiles(state.table[n])}"
 
@@ -489,6 +492,24 @@ class TurnEditor:
             raise EditError(f"{self._set(n)} is empty now: its tiles were moved this turn (lay a new set instead)")
         return n
 
+    def _placed(self, pieces: Pieces, coming: Pieces, tiles: Sequence[Tile], places: Sequence[int]) -> Pieces:
+        """Set ``pieces`` with ``coming`` added, tile ``tiles[i]`` at place ``places[i]`` of the set
+        it makes (under strict and locked jokers a joker's place says what it stands for)."""
+        size = len(pieces) + len(coming)
+        if len(places) != len(tiles) or len(set(places)) != len(places):
+            raise EditError(f"give one place per tile: {format_tiles(tiles)} at {', '.join(map(str, places))}")
+        if not all(0 <= at < size for at in places):
+            first = self.wording.first
+            raise EditError(f"a place in the set is one of {first} to {size - 1 + first}: the set will hold {size} tiles")
+        waiting = list(coming)
+        out: list[tuple[Tile, bool] | None] = [None] * size
+        for t, at in zip(tiles, places):
+            piece = next(p for p in waiting if p[0] == t)
+            waiting.remove(piece)
+            out[at] = piece
+        rest = iter(pieces)
+        return [p if p is not None else next(rest) for p in out]
+
     def _off(self, pieces: Pieces, tiles: Sequence[Tile], n: int, places: Sequence[int] = ()) -> tuple[Pieces, Pieces]:
         """Tiles taken off set ``n`` (those at ``places``, as shown; else tiles laid this turn
         first), and what is left of it."""
@@ -538,9 +559,12 @@ class TurnEditor:
             raise EditError(f"{_lacking(short, have, where)} (rack: {_shown(s.rack)})")
         mine, left = _pick(loose, Counter(own_ones), own_first=True)
         theirs, left = _pick(left, from_loose - Counter(own_ones), own_first=False)
-        pieces = [*mine, *theirs, *((t, True) for t in from_rack.elements())]
-        first = {t: i for i, t in reversed(list(enumerate(tiles)))}
-        pieces.sort(key=lambda p: first[p[0]])  # in the order given: a joker's place may matter
+        pool = [*mine, *theirs, *((t, True) for t in from_rack.elements())]
+        pieces = []
+        for t in tiles:  # in the order given, copies too (J R2 J): a joker's place may matter
+            piece = next(p for p in pool if p[0] == t)
+            pool.remove(piece)
+            pieces.append(piece)
         return left, _remove(s.rack, from_rack), pieces
 
     # -------------------------------------------------------------- ending the turn
@@ -680,17 +704,93 @@ def _step_commands(editor: TurnEditor, step: Step, after: Sequence[Sequence[Tile
         n = where(step.source)
         after_swap = Counter(editor.state.table[n]) + Counter([new]) - Counter([old])
         lender = where(step.detail) if step.detail else None
-        put = [Command("move", lender, (new,), n)] if lender is not None else [Command("add", n, (new,))]
+        if lender is not None:
+            put = [Command("move", lender, (new,), n)]
+        else:
+            put = [Command("add", n, (new,), places=_added_places(editor, n, (new,), after))]
         if not step.target.startswith(NEW) and Counter(tiles_named(step.target, rules)) == after_swap:
             # The joker goes back into the set it left (another copy of its tiles makes that the
             # rules' "another set"): in the editor it simply stays, standing for another tile.
             return put
+        instead = _in_place_of(editor, n, new) if old.is_joker and lender is None else None
+        if instead is not None:  # the tile goes where the joker stood, then that joker leaves
+            add, at = instead
+            return [add, *to(n, (old,), None, (at,))]
         return [*put, *to(n, (old,), lender, _retrieved_place(editor, put, n, new) if old.is_joker else ())]
     if step.action in ("take", "move"):
         return to(where(step.source), step.tiles)
     if step.action == "add":
-        return [Command("add", where(step.target), step.tiles)]
+        n = where(step.target)
+        return [Command("add", n, step.tiles, places=_added_places(editor, n, step.tiles, after))]
     return [Command("lay", tiles=step.tiles)]
+
+
+def _added_places(editor: TurnEditor, n: int, tiles: tuple[Tile, ...], after: Sequence[Sequence[Tile]]) -> tuple[int, ...]:
+    """Where tiles added to set ``n`` go so that its jokers stand for what they do in the new
+    table ``after`` as written (strict and locked jokers: a J added to ``K3 J K5`` goes at the
+    end, the K6, where the answer's ``J K3 J K5`` has it the K2). () where the editor's own
+    placing does that, or no placing of the tiles around the set as it lies can."""
+    rules = editor.rules
+    pieces = editor.state.table[n]
+    if rules.joker_rules is JokerRules.FREE or JOKER not in (*pieces, *tiles):
+        return ()
+
+    def added(places: tuple[int, ...] = ()) -> tuple[Tile, ...]:
+        trial = copy.deepcopy(editor)
+        trial.apply(Command("add", n, tiles, places=places))
+        return trial.state.table[n]
+
+    def stands(written: Sequence[Tile]) -> frozenset[tuple[Kind, tuple[Tile, ...]]]:
+        return frozenset((r.kind, r.stands_for) for r in table_readings(written, rules))
+
+    plain = added()
+    wanted = [w for w in after if Counter(w) == Counter(plain)]
+    if not wanted or any(stands(w) == stands(plain) for w in wanted):
+        return ()
+    for written in wanted:
+        for at in combinations(range(len(written)), len(tiles)):
+            if tuple(t for i, t in enumerate(written) if i not in at) != pieces:
+                continue
+            free = {i: written[i] for i in at}
+            places = []
+            for t in tiles:
+                place = next((i for i, u in free.items() if u == t), None)
+                if place is None:
+                    break
+                places.append(place)
+                del free[place]
+            if len(places) == len(tiles) and stands(added(tuple(places))) == stands(written):
+                return tuple(places)
+    return ()
+
+
+def _in_place_of(editor: TurnEditor, n: int, tile: Tile) -> tuple[Command, int] | None:
+    """Under strict and locked jokers, ``tile`` from the rack put where the joker of run ``n`` it
+    retrieves stands (in ``O6 J J``, full wrap, O1 goes first: ``O6 O1 J J``), and that joker's
+    place once it is there, so that the run's other jokers go on standing for what they did. None
+    under free jokers, in a group (its jokers have no places) or when it cannot be told."""
+    rules = editor.rules
+    shown = editor.state.table[n]
+    if rules.joker_rules is JokerRules.FREE:
+        return None
+    before = {r.stands_for for r in table_readings(shown, rules) if r.kind is Kind.RUN and tile in r.stands_for}
+
+    def stays(written: Sequence[Tile]) -> bool:  # read as the run it was, each joker in its place
+        return any(r.kind is Kind.RUN and r.stands_for in before and keeps_places(r, written) for r in readings(written, rules))
+
+    fits = [j for j, t in enumerate(shown) if t.is_joker and stays((*shown[:j], tile, *shown[j + 1 :]))]
+    if len(fits) != 1:
+        return None
+    add = Command("add", n, (tile,), places=(fits[0],))
+    trial = copy.deepcopy(editor)
+    trial.apply(add)
+    grown = trial.state.table[n]
+    if grown == (*shown[: fits[0]], tile, *shown[fits[0] :]):
+        return add, fits[0] + 1  # the joker it pushed on
+    # Shown anew (a valid set may be turned round): the joker whose going leaves the run.
+    left = {(*grown[:j], *grown[j + 1 :]): j for j, t in enumerate(grown) if t.is_joker}
+    gone = [j for rest, j in left.items() if stays(rest)]
+    return (add, gone[0]) if len(gone) == 1 else None
 
 
 def _retrieved_place(editor: TurnEditor, put: Sequence[Command], n: int, new: Tile) -> tuple[int, ...]:

@@ -394,6 +394,28 @@ def test_a_tile_s_place_says_which_joker_leaves_a_set(line: str) -> None:
     assert JOKER in ed.state.workspace or any(s == (JOKER,) for s in ed.state.table)
 
 
+@pytest.mark.parametrize(("line", "after"), [("add 1 J", "K3 J K5 J"), ("add 1 J@1", "J K3 J K5"), ("add 1 K2@1 J@4", "K2 K3 J J K5")])
+def test_a_tile_s_place_says_where_an_added_joker_stands(line: str, after: str) -> None:
+    """Strict jokers: a joker added to K3 J K5 goes at the end (the K6) unless its place says the
+    front (the K2); the set's own joker stays the K4 as long as it can."""
+    rules = RuleSet(joker_rules=JokerRules.STRICT)
+    ed = TurnEditor(Position(tuple(tiles("J K2 K7")), (tuple(tiles("K3 J K5")),), True, rules))
+    command = parse_command(line, rules)
+    assert as_typed(command) == line
+    ed.apply(command)
+    assert format_tiles(ed.state.table[0]) == after
+
+
+def test_an_added_tile_s_place_must_be_in_the_set() -> None:
+    rules = RuleSet(joker_rules=JokerRules.STRICT)
+    ed = TurnEditor(Position(tuple(tiles("J K2")), (tuple(tiles("K3 J K5")),), True, rules))
+    with pytest.raises(EditError, match="a place in the set is one of 1 to 4: the set will hold 4 tiles"):
+        ed.apply(parse_command("add 1 J@5", rules))
+    with pytest.raises(EditError, match="give one place per tile"):
+        ed.apply(parse_command("add 1 J@1 K2@1", rules))
+    assert format_tiles(ed.state.table[0]) == "K3 J K5" and sorted(ed.state.rack) == sorted(tiles("J K2"))
+
+
 def test_split_a_run_to_make_room() -> None:
     # B2-6 and B4 on the rack: split at B4 gives B2 B3 | B4 B5 B6; B4 completes B2 B3 B4.
     ed = editor("B4 K1", ["B2-6"])
@@ -475,7 +497,8 @@ def test_initial_meld_rules_checked_at_done() -> None:
         ("take 1 J@0", "'J@0': after @ comes the tile's place in the set, counted from 1"),
         ("take 1 R4-6@2", "'R4-6@2': a place is for one tile, not 3"),
         ("move 1 J@2 R5 2", "give every tile its place (TILE@P) or none: J@2 R5"),
-        ("add 1 J@2", "'J@2': a place (TILE@P) tells apart tiles taken off a set: for move, take and split"),
+        ("lay J@2 R5 R6", "'J@2': a place (TILE@P) is for add, move, take and split: where in the set the tile goes"),
+        ("add 1 J@2 R5", "give every tile its place (TILE@P) or none: J@2 R5"),
     ],
 )
 def test_bad_commands(line: str, message: str) -> None:

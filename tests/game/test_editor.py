@@ -412,3 +412,43 @@ def test_random_edits_keep_every_tile_and_every_laid_mark() -> None:
             s = e.state
             assert Counter(t for x in s.table for t in x) + Counter(s.workspace) + Counter(s.rack) == every
             assert sum(map(sum, s.own)) + sum(s.own_loose) == len(start.rack) - len(s.rack)
+
+
+@pytest.mark.parametrize(
+    ("rack", "table", "after", "typed"),
+    [
+        # A joker added in front of K3 J K5 is the K2 (at the end, the K6).
+        ("J", ["K3 J K5"], ["J K3 J K5"], ["add 1 J@1"]),
+        # K7 takes the first joker's place in K6 J J (the K7 and K8): the other stays the K8.
+        ("K7 R1 R3", ["K6 J J"], ["K6 K7 J", "R1 J R3"], ["add 1 K7@2", "take 1 J@3", "lay R1 J R3"]),
+        # Two table jokers laid around a rack tile keep the order they are laid in.
+        ("R5 K3 K8", ["J K4 K5 K6 K7 J"], ["J R5 J", "K3 K4 K5 K6 K7 K8"], None),
+    ],
+)
+def test_a_hint_s_commands_leave_each_joker_standing_for_what_the_answer_says(
+    rack: str, table: list[str], after: list[str], typed: list[str] | None
+) -> None:
+    """Strict jokers: the commands of a level-3 hint end with each set written as the answer
+    writes it, so each joker stands for the tile the answer says (an added tile went at the end,
+    a retrieving tile at the end too, two jokers laid together first: another tile each time)."""
+    from cli.session import as_typed
+    from solver.game.editor import commands_for
+    from solver.steps import plan_steps
+
+    rules = RuleSet(joker_rules=JokerRules.STRICT, joker_retrieval=Retrieval.CLUB)
+    position = Position.from_strings(rack, table, rules=rules)
+    new_table = [tiles(s) for s in after]
+    plan = plan_steps(position.table, new_table, position.rack, rules)
+    commands = commands_for(position, plan, new_table)
+    assert commands is not None
+    if typed is not None:
+        assert [as_typed(c) for c in commands] == typed
+    e = TurnEditor(position)
+    e.apply_all(list(commands))
+    assert sorted(format_tiles(s) for s in e.table()) == sorted(after)
+
+
+def test_tiles_laid_keep_the_order_they_are_named_in() -> None:
+    e = TurnEditor(Position.from_strings("J J R5", [], rules=RuleSet(joker_rules=JokerRules.STRICT)))
+    e.apply(Command("lay", tiles=tiles("J R5 J")))
+    assert format_tiles(e.state.table[0]) == "J R5 J"

@@ -602,6 +602,7 @@ def test_a_bad_new_game_is_400_with_one_line(client: TestClient, body: Any, mess
         ({"commands": [{"do": "lay", "tiles": ["R1"], "at": 0}]}, "request: command 1 'at' is for split"),
         ({"commands": [{"do": "take", "set": 0, "tiles": ["R1"], "at": 0}]}, "request: command 1 'at' of take is a list of the tiles' places"),
         ({"commands": [{"do": "take", "set": 0, "tiles": ["R1", "R2"], "at": [0]}]}, "one per tile"),
+        ({"commands": [{"do": "add", "set": 0, "tiles": ["R1"], "at": 0}]}, "request: command 1 'at' of add is a list of the tiles' places"),
         ({"commands": [{"do": "lay", "tiles": ["R1"], "why": 1}]}, "request: command 1 takes no 'why' (fields: do, set, tiles, to, at, from_rack, own_loose)"),
         ({"commands": [{"do": "lay", "tiles": ["R1"], "from_rack": ["R2"]}]}, "request: command 1 'from_rack' names tiles that are not among its 'tiles'"),
         ({"commands": [{"do": "take", "set": 0, "tiles": ["R1"], "from_rack": ["R1"]}]}, "request: command 1 'from_rack' is for lay and add"),
@@ -853,3 +854,18 @@ def test_a_set_changed_in_its_place_is_marked_though_its_twin_stands_elsewhere()
     twice = in_place(once, sets("K9 K10 K11 K12", "R8 R9 R10", "K8 B8 O8", "K13 B13 R13", "R9 R10 R11", "B7 R7 O7"))
     assert changed_sets(left, once, twice) == [1, 4, 5]
     assert changed_sets(once, twice) == [1, 5]
+
+
+def test_an_added_tile_s_place_reaches_the_editor() -> None:
+    """Strict jokers: `at` of an add says where the tile goes (a joker first in K3 J K5: the K2)."""
+    from solver.game.editor import TurnEditor
+    from solver.position import Position
+    from solver.rules import JokerRules, RuleSet
+    from solver.tiles import format_tiles
+    from web.games import commands_from
+
+    rules = RuleSet(joker_rules=JokerRules.STRICT)
+    (command,) = commands_from({"commands": [{"do": "add", "set": 0, "tiles": ["J"], "at": [0]}]}, rules)
+    editor = TurnEditor(Position.from_strings("J", ["K3 J K5"], rules=rules))
+    editor.apply(command)
+    assert format_tiles(editor.state.table[0]) == "J K3 J K5"
