@@ -633,6 +633,9 @@ def commands_for(
             for command in _step_commands(editor, step, after):
                 editor.apply(command)
                 out.append(command)
+        for command in _jokers_put_right(editor, after):
+            editor.apply(command)
+            out.append(command)
     except (EditError, LookupError, ValueError):
         return None
     if editor.problems() or Counter(map(_key, editor.table())) != Counter(map(_key, after)):
@@ -725,6 +728,46 @@ def _step_commands(editor: TurnEditor, step: Step, after: Sequence[Sequence[Tile
     return [Command("lay", tiles=step.tiles)]
 
 
+def _jokers_put_right(editor: TurnEditor, after: Sequence[Sequence[Tile]]) -> list[Command]:
+    """Under strict and locked jokers, commands that put the jokers of a set the steps left
+    written otherwise than the new table ``after`` where that writes them (taken off and added
+    back at their places: ``O4 O5 O6 O7 J O2 O8`` becomes ``O2 J O4 O5 O6 O7 O8``, its joker the
+    O3), so that each stands for the tile the answer says, in its place; none where that cannot
+    be done."""
+    rules = editor.rules
+    if rules.joker_rules is JokerRules.FREE:
+        return []
+
+    def right(shown: Sequence[Tile], written: Sequence[Tile]) -> bool:  # stands as written does
+        placed = _keeps([(t, False) for t in shown], rules) or not _keeps([(t, False) for t in written], rules)
+        return placed and _stands(shown, rules) == _stands(written, rules)
+
+    out: list[Command] = []
+    for n, shown in enumerate(editor.state.table):
+        if JOKER not in shown:
+            continue
+        wanted = [w for w in after if Counter(w) == Counter(shown)]
+        if not wanted or any(right(shown, w) for w in wanted):
+            continue
+        jokers = [i for i, t in enumerate(shown) if t.is_joker]
+        if len(jokers) == len(shown):
+            continue
+        take = Command("take", n, tuple(JOKER for _ in jokers), places=tuple(jokers))
+        trial = copy.deepcopy(editor)
+        trial.apply(take)
+        add = Command("add", n, take.tiles, places=_added_places(trial, n, take.tiles, after))
+        trial.apply(add)
+        if any(right(trial.state.table[n], w) for w in wanted):
+            out += [take, add]
+            editor = trial
+    return out
+
+
+def _stands(written: Sequence[Tile], rules: RuleSet) -> frozenset[tuple[Kind, tuple[Tile, ...]]]:
+    """What a table set as written stands for (its readings' tiles)."""
+    return frozenset((r.kind, r.stands_for) for r in table_readings(written, rules))
+
+
 def _added_places(editor: TurnEditor, n: int, tiles: tuple[Tile, ...], after: Sequence[Sequence[Tile]]) -> tuple[int, ...]:
     """Where tiles added to set ``n`` go so that its jokers stand for what they do in the new
     table ``after`` as written (strict and locked jokers: a J added to ``K3 J K5`` goes at the
@@ -740,12 +783,9 @@ def _added_places(editor: TurnEditor, n: int, tiles: tuple[Tile, ...], after: Se
         trial.apply(Command("add", n, tiles, places=places))
         return trial.state.table[n]
 
-    def stands(written: Sequence[Tile]) -> frozenset[tuple[Kind, tuple[Tile, ...]]]:
-        return frozenset((r.kind, r.stands_for) for r in table_readings(written, rules))
-
     plain = added()
     wanted = [w for w in after if Counter(w) == Counter(plain)]
-    if not wanted or any(stands(w) == stands(plain) for w in wanted):
+    if not wanted or any(_stands(w, rules) == _stands(plain, rules) for w in wanted):
         return ()
     for written in wanted:
         for at in combinations(range(len(written)), len(tiles)):
@@ -759,7 +799,7 @@ def _added_places(editor: TurnEditor, n: int, tiles: tuple[Tile, ...], after: Se
                     break
                 places.append(place)
                 del free[place]
-            if len(places) == len(tiles) and stands(added(tuple(places))) == stands(written):
+            if len(places) == len(tiles) and _stands(added(tuple(places)), rules) == _stands(written, rules):
                 return tuple(places)
     return ()
 
@@ -831,16 +871,24 @@ def _retrieved_place(editor: TurnEditor, put: Sequence[Command], n: int, new: Ti
 def _joker_in_front(pieces: Sequence[Tile], moving: Sequence[Tile], after: Sequence[Sequence[Tile]]) -> bool:
     """Whether jokers alone joining ``pieces`` stand in front of them in the new table: a set of
     it starts with them and the rest of it lies in ``pieces`` (``J R8 R9`` for ``R6 R7 R8 R9``),
-    and none ends with them so (the editor puts them at the end)."""
+    or holds every numbered tile of ``pieces`` with the jokers before them all (``B1 J B3 B4 B5``
+    for ``B3 B4 B5``, B1 to come); and no set has them so behind (the editor puts them at the end)."""
     if not moving or not all(t.is_joker for t in moving):
         return False
     n, here = len(moving), Counter(pieces)
+    numbered = Counter(t for t in pieces if not t.is_joker)
 
     def fits(rest: Sequence[Tile], jokers: Sequence[Tile]) -> bool:
         return all(t.is_joker for t in jokers) and bool(rest) and not (Counter(rest) - here)
 
-    front = any(len(s) > n and fits(s[n:], s[:n]) for s in after)
-    return front and not any(len(s) > n and fits(s[:-n], s[-n:]) for s in after)
+    def around(s: Sequence[Tile]) -> tuple[int, int]:  # jokers before and after all of pieces' tiles
+        if not numbered or numbered - Counter(s):
+            return 0, 0
+        at = [i for i, t in enumerate(s) if numbered[t]]
+        return s[: at[0]].count(JOKER), s[at[-1] + 1 :].count(JOKER)
+
+    front = any(len(s) > n and (fits(s[n:], s[:n]) or around(s)[0] >= n) for s in after)
+    return front and not any(len(s) > n and (fits(s[:-n], s[-n:]) or around(s)[1] >= n) for s in after)
 
 
 def _layout(state: Edit) -> tuple[Sets, tuple[Tile, ...], tuple[Tile, ...]]:

@@ -423,6 +423,8 @@ def test_random_edits_keep_every_tile_and_every_laid_mark() -> None:
         ("K7 R1 R3", ["K6 J J"], ["K6 K7 J", "R1 J R3"], ["add 1 K7@2", "take 1 J@3", "lay R1 J R3"]),
         # Two table jokers laid around a rack tile keep the order they are laid in.
         ("R5 K3 K8", ["J K4 K5 K6 K7 J"], ["J R5 J", "K3 K4 K5 K6 K7 K8"], None),
+        # The joker O3 retrieves goes in front of B3 B4 B5, where B1 then joins (not B1 B3 B4 B5 J).
+        ("O3 B1", ["O2 J O4", "B3 B4 B5"], ["O2 O3 O4", "B1 J B3 B4 B5"], None),
     ],
 )
 def test_a_hint_s_commands_leave_each_joker_standing_for_what_the_answer_says(
@@ -452,3 +454,24 @@ def test_tiles_laid_keep_the_order_they_are_named_in() -> None:
     e = TurnEditor(Position.from_strings("J J R5", [], rules=RuleSet(joker_rules=JokerRules.STRICT)))
     e.apply(Command("lay", tiles=tiles("J R5 J")))
     assert format_tiles(e.state.table[0]) == "J R5 J"
+
+
+@pytest.mark.parametrize("mode", [JokerRules.STRICT, JokerRules.LOCKED])
+def test_a_joker_the_steps_leave_out_of_its_place_is_put_back_in_it(mode: JokerRules) -> None:
+    """R12 retrieves the joker, which takes O3's place in O2 ... O7 while O3 joins the group: the
+    steps' commands left O2 O4 O5 O6 O7 J O8 (read only by trying every reading, the joker written
+    nowhere near the O3); the joker is now taken off and added back where it stands."""
+    from cli.session import as_typed
+    from solver.game.editor import commands_for
+    from solver.steps import plan_steps
+
+    rules = RuleSet(joker_rules=mode, joker_retrieval=Retrieval.CLUB)
+    position = Position.from_strings("R12 O8", ["R9 R10 R11 J R13", "O2 O3 O4 O5 O6 O7", "K3 B3 R3"], rules=rules)
+    after = ["R9 R10 R11 R12 R13", "O2 J O4 O5 O6 O7 O8", "K3 B3 R3 O3"]
+    new_table = [tiles(s) for s in after]
+    commands = commands_for(position, plan_steps(position.table, new_table, position.rack, rules), new_table)
+    assert commands is not None
+    assert [as_typed(c) for c in commands][-2:] == ["take 2 J@6", "add 2 J"]
+    e = TurnEditor(position)
+    e.apply_all(list(commands))
+    assert [format_tiles(s) for s in e.table()] == after

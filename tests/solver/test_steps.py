@@ -260,12 +260,15 @@ def test_a_meld_tile_moved_on_is_no_table_tile_moved() -> None:
     player's own tile, so the steps move 3 table tiles (R11, the joker, B8), as their replay
     counts (the plan said 4 and replay stopped)."""
     rules = RuleSet(jokers=1, meld_threshold=0, continue_after_meld=True, wrap=Wrap.FULL)
-    before = [Position.from_strings(s).rack for s in ("R1 R11 R13 J", "B5 B6 B7 B8", "K1 K2 K3")]
+    def written(text: str) -> list[Tile]:
+        return [Tile.parse(t) for t in text.split()]
+
+    before = [written(s) for s in ("R1 R11 R13 J", "B5 B6 B7 B8", "K1 K2 K3")]
     new_sets = ("K1 K2 K3 K4", "K10 J K12", "B5 B6 B7", "B8 B9 B10", "R13 R1 R2", "B11 R11 O11")
-    after = [Position.from_strings(s).rack for s in new_sets]
-    played = Position.from_strings("K4 K10 K12 B9 B10 B11 R2 O11").rack
+    after = [written(s) for s in new_sets]
+    played = written("K4 K10 K12 B9 B10 B11 R2 O11")
     plan = plan_steps(before, after, played, rules, opening=True)
-    assert plan.steps[0] == Step("lay", Position.from_strings("B9 B10 B11").rack, "rack", "B9 B10 B11")
+    assert plan.steps[0] == Step("lay", tuple(written("B9 B10 B11")), "rack", "B9 B10 B11")
     assert same_table(replay(before, plan, played, rules), after)
     assert plan.tiles_moved == 3
 
