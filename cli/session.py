@@ -31,11 +31,11 @@ from solver.game.editor import (
     EditError,
     TurnEditor,
     TurnTimer,
-    commands_for,
     time_out,
     time_out_text,
 )
 from solver.game.engine import Game, IllegalMove, TurnRecord
+from solver.game.step_commands import commands_for
 from solver.hint import Hint, hint
 from solver.rules import RuleSet
 from solver.solve import SolveOptions

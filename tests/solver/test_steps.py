@@ -453,7 +453,7 @@ def test_a_joker_retrieved_by_a_table_tile_is_put_in_its_place_first() -> None:
     """Locked jokers: K9 of K7 … K11 retrieves the joker of K6 K7 K8 J and goes back to its run.
     The steps took the joker off the locked set, never retrieved (and under strict jokers a joker
     moved alone, no tile in its place): the K9 takes its place, then goes back."""
-    from solver.game.editor import commands_for
+    from solver.game.step_commands import commands_for
 
     rules = RuleSet(joker_rules=JokerRules.LOCKED)
     position = Position.from_strings("R2 R6 O8 O10 O11 O13", ["K6 K7 K8 J", "B9 B10 J", "O3 O4 O5", "K7 K8 K9 K10 K11"], rules=rules)
@@ -510,7 +510,7 @@ def test_the_tables_shown_step_by_step_keep_a_strict_jokers_place() -> None:
 def test_a_trimmed_set_keeps_its_strict_joker_where_it_stands() -> None:
     """J R5 R6 R7 R8 R9 (the joker the R4) gives R8 and R9 to groups: in between it is
     J R5 R6 R7 R9 (not R5 R6 R7 J R9, where the joker would be R8), and the steps can be typed."""
-    from solver.game.editor import commands_for
+    from solver.game.step_commands import commands_for
 
     rules = RuleSet(joker_rules=JokerRules.STRICT)
     position = Position.from_strings("B9 O9 B8 O8", ["J R5 R6 R7 R8 R9"], rules=rules)
