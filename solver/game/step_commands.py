@@ -64,39 +64,58 @@ def _key(tiles: Sequence[Tile]) -> tuple[Tile, ...]:
 def _step_commands(editor: TurnEditor, step: Step, after: Sequence[Sequence[Tile]] = ()) -> list[Command]:
     """One step as commands on the editor's table as it now stands (``after``: the new table as
     written, whose order says where a joker stands)."""
-    rules = editor.rules
+    typist = _Typist(editor, step, after)
+    if step.action == "split":
+        return typist.split()
+    if step.action in ("retrieve", "swap"):
+        return typist.swap()
+    if step.action in ("take", "move"):
+        return typist.to(typist.where(step.source), step.tiles)
+    if step.action == "add":
+        n = typist.where(step.target)
+        return [Command("add", n, step.tiles, places=_added_places(editor, n, step.tiles, after))]
+    return [Command("lay", tiles=step.tiles)]
 
-    def where(shown: str) -> int:  # the set the step names, as the editor shows it now
-        found = [i for i, s in enumerate(editor.state.table) if s and format_tiles(s) == shown]
+
+class _Typist:
+    """The commands of one step, on the editor's table as it now stands."""
+
+    def __init__(self, editor: TurnEditor, step: Step, after: Sequence[Sequence[Tile]]) -> None:
+        self.editor, self.step, self.after, self.rules = editor, step, after, editor.rules
+
+    def where(self, shown: str) -> int:
+        """The set the step names, as the editor shows it now."""
+        table = self.editor.state.table
+        found = [i for i, s in enumerate(table) if s and format_tiles(s) == shown]
         if not found:  # a set passing through a state no set is in (K2 J K5, named K2 K5 J): its tiles
-            named = Counter(tiles_named(shown, rules))
-            found = [i for i, s in enumerate(editor.state.table) if s and Counter(s) == named]
+            named = Counter(tiles_named(shown, self.rules))
+            found = [i for i, s in enumerate(table) if s and Counter(s) == named]
         if not found:
             raise LookupError(shown)
         return found[0]
 
-    def to(
-        source: int, moving: tuple[Tile, ...], lender: int | None = None, places: tuple[int, ...] = ()
-    ) -> list[Command]:
+    def to(self, source: int, moving: tuple[Tile, ...], lender: int | None = None, places: tuple[int, ...] = ()) -> list[Command]:
+        """``moving`` from set ``source`` to where the step sends them."""
+        step, table = self.step, self.editor.state.table
         if step.target.startswith(NEW):  # put aside in the workspace until that set is laid
             return [Command("take", source, moving, places=places)]
-        lent = lender is not None and Counter(editor.state.table[lender]) - Counter(step.tiles[:1]) == Counter(tiles_named(step.target, rules))
-        n = lender if lender is not None and lent else where(step.target)  # the set that lent the tile, as it is then
-        if _joker_in_front(editor.state.table[n], moving, after):
+        target = Counter(tiles_named(step.target, self.rules))
+        lent = lender is not None and Counter(table[lender]) - Counter(step.tiles[:1]) == target
+        n = lender if lender is not None and lent else self.where(step.target)  # the set that lent the tile, as it is then
+        if _joker_in_front(table[n], moving, self.after):
             # A lone joker joins at the end; here it stands before the set (J B4 J B6, the B3): it
             # goes to a set of its own and the set's tiles join it, behind it.
-            return [
-                Command("move", source, moving, None, places=places),
-                Command("move", n, editor.state.table[n], len(editor.state.table)),
-            ]
+            return [Command("move", source, moving, None, places=places), Command("move", n, table[n], len(table))]
         return [Command("move", source, moving, n, places=places)]
 
-    if step.action == "split":
-        n, parts = where(step.source), [tiles_named(part, rules) for part in step.target.split(" | ")]
+    def split(self) -> list[Command]:
+        """Cuts of the run as it lies, else its parts moved out whole."""
+        editor = self.editor
+        n = self.where(self.step.source)
+        parts = [tiles_named(part, self.rules) for part in self.step.target.split(" | ")]
         whole = [Command("move", n, part, None) for part in parts[1:]]
         if tuple(t for part in parts for t in part) != editor.state.table[n]:
-            # Not cuts of the run as it lies (a joker changes places): the parts move out whole.
-            return whole
+            return whole  # not cuts of the run as it lies (a joker changes places)
         first, cuts = n, []
         trial = copy.deepcopy(editor)  # a part is shown anew, and its joker may move: try the cuts
         try:
@@ -108,30 +127,27 @@ def _step_commands(editor: TurnEditor, step: Step, after: Sequence[Sequence[Tile
             return whole
         made = [trial.state.table[first], *trial.state.table[len(editor.state.table) :]]
         return cuts if Counter(map(_key, made)) == Counter(map(_key, parts)) else whole
-    if step.action in ("retrieve", "swap"):
+
+    def swap(self) -> list[Command]:
+        """A tile put in another's place (a joker's, in a retrieval), which then goes on."""
+        editor, step = self.editor, self.step
         new, old = step.tiles
-        n = where(step.source)
+        n = self.where(step.source)
         after_swap = Counter(editor.state.table[n]) + Counter([new]) - Counter([old])
-        lender = where(step.detail) if step.detail else None
+        lender = self.where(step.detail) if step.detail else None
         if lender is not None:
             put = [Command("move", lender, (new,), n)]
         else:
-            put = [Command("add", n, (new,), places=_added_places(editor, n, (new,), after))]
-        if not step.target.startswith(NEW) and Counter(tiles_named(step.target, rules)) == after_swap:
+            put = [Command("add", n, (new,), places=_added_places(editor, n, (new,), self.after))]
+        if not step.target.startswith(NEW) and Counter(tiles_named(step.target, self.rules)) == after_swap:
             # The joker goes back into the set it left (another copy of its tiles makes that the
             # rules' "another set"): in the editor it simply stays, standing for another tile.
             return put
         instead = _in_place_of(editor, n, new) if old.is_joker and lender is None else None
         if instead is not None:  # the tile goes where the joker stood, then that joker leaves
             add, at = instead
-            return [add, *to(n, (old,), None, (at,))]
-        return [*put, *to(n, (old,), lender, _retrieved_place(editor, put, n, new) if old.is_joker else ())]
-    if step.action in ("take", "move"):
-        return to(where(step.source), step.tiles)
-    if step.action == "add":
-        n = where(step.target)
-        return [Command("add", n, step.tiles, places=_added_places(editor, n, step.tiles, after))]
-    return [Command("lay", tiles=step.tiles)]
+            return [add, *self.to(n, (old,), None, (at,))]
+        return [*put, *self.to(n, (old,), lender, _retrieved_place(editor, put, n, new) if old.is_joker else ())]
 
 
 def _jokers_put_right(editor: TurnEditor, after: Sequence[Sequence[Tile]]) -> list[Command]:
