@@ -326,3 +326,14 @@ def test_tiles_laid_keep_the_order_they_are_named_in() -> None:
     e = TurnEditor(Position.from_strings("J J R5", [], rules=RuleSet(joker_rules=JokerRules.STRICT)))
     e.apply(Command("lay", tiles=tiles("J R5 J")))
     assert format_tiles(e.state.table[0]) == "J R5 J"
+
+
+@pytest.mark.parametrize(("places", "shown"), [((), "K3 J K6 K4"), ((1,), "K3 K4 J K6")])
+def test_a_swap_puts_the_tile_where_the_joker_was(places: tuple[int, ...], shown: str) -> None:
+    """The web board's swap takes the picked table tile at its place and adds the rack tile at
+    that same place: K4 for the first joker of K3 J J K6 leaves K3 K4 J K6, the other joker still
+    the K5 (added anywhere, K4 went to the end and the set read only by trying every reading)."""
+    rules = RuleSet(joker_rules=JokerRules.STRICT)
+    e = TurnEditor(Position(tiles("K4"), (tiles("K3 J J K6"),), True, rules))
+    e.apply_all([Command("take", 0, tiles("J"), places=(1,)), Command("add", 0, tiles("K4"), places=places)])
+    assert format_tiles(e.state.table[0]) == shown

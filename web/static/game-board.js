@@ -181,9 +181,10 @@ export class GameBoard {
       const theirs = items.find((i) => i.where === "set");
       this.focusKey = `zone:set:${index}`;
       this.selected.clear(); // used: nothing stays picked
+      // Yours goes in the place theirs leaves (under strict jokers a joker's place says what it is).
       this.send([
         { do: "take", set: index, tiles: [theirs.tile], at: [theirs.at] },
-        { do: "add", set: index, tiles: [mine.tile], from_rack: [mine.tile] },
+        { do: "add", set: index, tiles: [mine.tile], from_rack: [mine.tile], at: [theirs.at] },
       ]);
     }
   }
