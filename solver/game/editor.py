@@ -14,7 +14,8 @@ Manipulations (set numbers from 0 here; the messages count them as the front-end
 - ``lay TILES``: a new set; each tile comes from the workspace if it is there, else from the rack
   (the command's ``from_rack`` tiles from the rack whatever lies loose: a board knows which copy
   was picked);
-- ``add N TILES``: tiles (workspace first, then rack, as ``lay``) onto set N;
+- ``add N TILES``: tiles (workspace first, then rack, as ``lay``) onto set N, where they fit or
+  at the places given (under strict and locked jokers a joker's place says what it stands for);
 - ``move N TILES M``: table tiles from set N to set M (``None``: into a new set);
 - ``take N TILES``: tiles off set N into the workspace;
 - ``split N TILE``: cut set N in two, the second part starting at TILE (as shown; with two
