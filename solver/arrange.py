@@ -19,12 +19,12 @@ from solver.backends import get_backend
 from solver.errors import ValidationFailure
 from solver.melds import best_reading, why_invalid
 from solver.model.deadline import BUILD_DEADLINE, BuildTimeLimit
-from solver.model.flow import build_flow_model, flow_supported
+from solver.model.flow import build_flow_model, flow_supported, with_jokers_present
 from solver.model.sets import build_set_model
 from solver.position import Position
 from solver.rules import RuleSet
 from solver.solution import Objective, sort_key, unchanged
-from solver.tiles import Tile, table_as_lists
+from solver.tiles import JOKER, Tile, table_as_lists
 
 
 @dataclass(frozen=True)
@@ -62,10 +62,12 @@ def arrange(
     """
     started = time.perf_counter()
     tiles = tuple(t for line in lines for t in line)
-    position = Position(rack=tiles, table=(), opened=True, rules=rules)
+    # The flow model where the rules allow it (fastest), as they do for fewer jokers than there
+    # may be; the set model beyond (full wrap, as many jokers as the smallest set).
+    model_rules = with_jokers_present(rules, tiles.count(JOKER))
+    position = Position(rack=tiles, table=(), opened=True, rules=model_rules)
     wanted = [] if heap else [line for line in lines if why_invalid(list(line), rules) is None]
-    # The flow model where the rules allow it (fastest); the set model beyond (full wrap, many jokers).
-    build = build_flow_model if flow_supported(rules) else build_set_model
+    build = build_flow_model if flow_supported(model_rules) else build_set_model
     token = BUILD_DEADLINE.set(None if time_limit is None else started + time_limit)
     try:
         model = build(position, Objective.TILES, keep=wanted)

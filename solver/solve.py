@@ -16,6 +16,7 @@ from solver.lp import INF
 from solver.model import FORMULATIONS as FORMULATIONS
 from solver.model import TurnModel, build_model, resolved_formulation
 from solver.model.deadline import BUILD_DEADLINE, BuildTimeLimit
+from solver.model.flow import flow_supported, with_jokers_present
 from solver.model.joker_fates import warm_host_table
 from solver.model.table_jokers import needs_joker_rows
 from solver.position import Position
@@ -29,7 +30,7 @@ from solver.solution import (
     joker_story,
     unchanged,
 )
-from solver.tiles import Tile, points
+from solver.tiles import JOKER, Tile, points
 from solver.validator import is_legal, validate
 
 
@@ -103,7 +104,10 @@ def warm(rules: RuleSet, options: SolveOptions = SolveOptions()) -> None:
 def lp_text(position: Position, options: SolveOptions = SolveOptions()) -> str:
     """The turn's integer program as ``options`` solve it, in LP format (under strict or locked
     jokers the exact model: the search's relaxations are steps, not the problem)."""
-    model = build_model(position, options.objective, options.model_formulation, exact=True)
+    formulation = options.model_formulation
+    if formulation == "auto":
+        position = _jokers_present(position)
+    model = build_model(position, options.objective, formulation, exact=True)
     return model.lp.to_lp_text()
 
 
@@ -117,6 +121,9 @@ def solve(position: Position, options: SolveOptions = SolveOptions()) -> Solutio
     backend = options.backend
     options = options.replace(formulation=options.model_formulation)
     resolved_formulation(position, options.formulation)  # a formulation beyond the rules: refused on every path
+    given = position
+    if options.formulation == "auto":
+        position = _jokers_present(position)
     found = _shortcut(position, options) if backend == "bnb" else None
     fallback: Found | None = None
     ceiling: Rank | None = None
@@ -124,6 +131,10 @@ def solve(position: Position, options: SolveOptions = SolveOptions()) -> Solutio
     if found is None and backend == "bnb" and options.formulation == "auto" and needs_joker_rows(position):
         found, fallback, ceiling, start = _free_first(position, options)
         if options.time_limit is not None:  # the limit covers the whole solve
+            options = options.replace(time_limit=max(options.time_limit - (time.perf_counter() - started), 0.001))
+    if found is None and fallback is None and options.time_limit is not None:
+        fallback = _jokers_held_back(position, options)
+        if fallback is not None:
             options = options.replace(time_limit=max(options.time_limit - (time.perf_counter() - started), 0.001))
     if found is None and fallback is not None and options.time_limit is not None and options.time_limit < 0.01:
         found = fallback.unproven()  # no time left to build and search the joker model (2-3 ms)
@@ -134,6 +145,7 @@ def solve(position: Position, options: SolveOptions = SolveOptions()) -> Solutio
     sets, played = found.sets, found.played
     if not played:  # no move: the table stays exactly as it was (a turn never only rearranges)
         sets = [list(s) for s in position.table]
+    position = given  # the rules as given: the move is judged and described under them
     problems = [] if found.checked and sets is found.sets else validate(position, sets)
     if problems:
         details = "; ".join(v.message for v in problems)
@@ -421,6 +433,33 @@ def _free_first(
     if untouched.optimal and _rank(position, options, untouched) >= ceiling:
         return untouched, None, ceiling, None
     return None, untouched.unproven(), ceiling, start
+
+
+def _jokers_present(position: Position) -> Position:
+    """``position`` under rules with as many jokers as it holds (see ``with_jokers_present``)."""
+    present = sum(s.count(JOKER) for s in position.table) + position.rack.count(JOKER)
+    rules = with_jokers_present(position.rules, present)
+    return position if rules is position.rules else dataclasses.replace(position, rules=rules)
+
+
+def _jokers_held_back(position: Position, options: SolveOptions) -> Found | None:
+    """Under a time limit, where the rules' jokers reach the smallest set's size (the set model,
+    slow on big positions: a short limit may find nothing), the best move with the rack's jokers
+    held back, on the fast formulations: legal as it stands, it is the fallback should the
+    limit stop the search below it. None where the rules leave nothing faster to try."""
+    rules = position.rules
+    on_table = sum(s.count(JOKER) for s in position.table)
+    rack = tuple(t for t in position.rack if not t.is_joker)
+    if options.backend != "bnb" or options.formulation != "auto" or flow_supported(rules) or not rack:
+        return None
+    fewer = rules.replace(jokers=on_table)
+    if len(rack) == len(position.rack) or not flow_supported(fewer):
+        return None
+    answer = solve(dataclasses.replace(position, rack=rack, rules=fewer), options)
+    if not answer.played:
+        return None
+    sets = [list(p.tiles) for p in answer.table]
+    return Found(sets, list(answer.played), False, answer.build_seconds, answer.solve_seconds)
 
 
 def _untouched(free: Position, options: SolveOptions, ceiling: Rank) -> tuple[Found, dict[str, int]]:

@@ -169,3 +169,24 @@ def test_the_time_limit_holds_while_the_model_is_built() -> None:
     result = arrange([pool], rules, time_limit=0.001, heap=True)
     assert not result.optimal and result.table == ()
     assert Counter(result.take_back) == Counter(pool)
+
+
+def test_rules_allowing_more_jokers_than_the_tiles_hold_keep_the_flow_model(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Five jokers allowed, one among the tiles: the flow model arranges them (the set model grows
+    about twice per joker); only the K9 has no set."""
+    import importlib
+
+    module = importlib.import_module("solver.arrange")
+    used: list[int] = []
+    flow = module.build_flow_model
+
+    def spy(*args: object, **kwargs: object) -> object:
+        used.append(1)
+        return flow(*args, **kwargs)
+
+    given = lines("R1 R2 J", "K5 B5 O5 R5", "R3 K9")
+    many = RuleSet(jokers=5)
+    monkeypatch.setattr(module, "build_flow_model", spy)
+    answer = arrange(given, many)
+    assert used and answer.take_back == tuple(lines("K9")[0])
+    assert all(is_valid(s, many) for s in answer.table)
