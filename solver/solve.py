@@ -130,12 +130,11 @@ def solve(position: Position, options: SolveOptions = SolveOptions()) -> Solutio
     start: dict[str, int] | None = None
     if found is None and backend == "bnb" and options.formulation == "auto" and needs_joker_rows(position):
         found, fallback, ceiling, start = _free_first(position, options)
-        if options.time_limit is not None:  # the limit covers the whole solve
-            options = options.replace(time_limit=max(options.time_limit - (time.perf_counter() - started), 0.001))
+        options = _less_time(options, time.perf_counter() - started)  # the limit covers the whole solve
     if found is None and fallback is None and options.time_limit is not None:
         fallback = _jokers_held_back(position, options)
         if fallback is not None:
-            options = options.replace(time_limit=max(options.time_limit - (time.perf_counter() - started), 0.001))
+            options = _less_time(options, time.perf_counter() - started)
     if found is None and fallback is not None and options.time_limit is not None and options.time_limit < 0.01:
         found = fallback.unproven()  # no time left to build and search the joker model (2-3 ms)
     if found is None:
@@ -214,8 +213,7 @@ def _search(
             return quick._replace(build_seconds=quick.build_seconds + built - started)
         start = quick or start
         searched = seconds
-        if options.time_limit is not None:
-            options = options.replace(time_limit=max(options.time_limit - seconds, 0.001))
+        options = _less_time(options, seconds)
         model = _build(position, options, deadline, exact)
         if model is None:
             return _no_move(position, False, time.perf_counter() - started)
@@ -239,9 +237,7 @@ def _search(
     if not proven:
         # Out of time: the best legal move found so far is the search's honest answer.
         return _no_move(position, False, build_seconds, solve_seconds)
-    if options.time_limit is not None:  # the limit covers every step
-        options = options.replace(time_limit=max(options.time_limit - solve_seconds, 0.001))
-    found = _search(position, options, exact=True)
+    found = _search(position, _less_time(options, solve_seconds), exact=True)  # the limit covers every step
     return found._replace(
         build_seconds=found.build_seconds + build_seconds, solve_seconds=found.solve_seconds + solve_seconds
     )
@@ -268,8 +264,7 @@ def _repaired(
         if found is not None or repair == REPAIRS or not proven:
             return found, solve_seconds
         cut = _exclude(model, values, repair)
-        left = None if options.time_limit is None else max(options.time_limit - solve_seconds, 0.001)
-        result = get_backend(options.backend)(model.lp, left)
+        result = get_backend(options.backend)(model.lp, _less_time(options, solve_seconds).time_limit)
         solve_seconds += result.seconds
         if result.values is None or not result.optimal:
             break  # unproven: only the exact model can say
@@ -293,6 +288,14 @@ def _exclude(model: TurnModel, values: Sequence[int], repair: int) -> bool:
         chosen = [(v, 1) for v in model.fate_columns if values[v] >= 1]
         model.lp.row(f"repair_{repair}", chosen, -INF, len(chosen) - 1)
     return bool(cuts)
+
+
+def _less_time(options: SolveOptions, spent: float) -> SolveOptions:
+    """``options`` with ``spent`` seconds taken off its time limit (a millisecond at least is left:
+    a search needs some limit to stop at)."""
+    if options.time_limit is None:
+        return options
+    return options.replace(time_limit=max(options.time_limit - spent, 0.001))
 
 
 def _build(
@@ -452,8 +455,8 @@ def _jokers_held_back(position: Position, options: SolveOptions) -> Found | None
     rack = tuple(t for t in position.rack if not t.is_joker)
     if options.backend != "bnb" or options.formulation != "auto" or flow_supported(rules) or not rack:
         return None
-    fewer = rules.replace(jokers=on_table)
-    if len(rack) == len(position.rack) or not flow_supported(fewer):
+    fewer = with_jokers_present(rules, on_table)
+    if len(rack) == len(position.rack) or fewer is rules:
         return None
     answer = solve(dataclasses.replace(position, rack=rack, rules=fewer), options)
     if not answer.played:
