@@ -118,8 +118,8 @@ def written_problems(position: Position, new_table: Sequence[Sequence[Tile]]) ->
 
 
 def joker_problems(position: Position, new_table: Sequence[Sequence[Tile]]) -> list[JokerProblem]:
-    """Why no account exists (empty if one does): the most basic rule broken, and every table
-    joker that breaks it where that can be told joker by joker (each one moved without its tile).
+    """Why no account exists (empty if one does): every table joker moved without its tile, one
+    by one, and the most basic rule the other table sets' jokers break (see ``_Search.diagnosis``).
 
     A joker in an invalid set stands for nothing yet: it is taken to stand for whatever would let
     the move pass, so that only what holds however the set is mended is said.
@@ -184,22 +184,25 @@ class _Search:
         locks: bool = True,
         written: frozenset[int] = frozenset(),
         lending: bool = True,
+        spared: frozenset[int] = frozenset(),
     ) -> JokerAccount | None:
         """An account, or None. The flags drop rules, to find which one a move breaks:
         ``another`` (a retrieved joker goes into another set), ``hosting`` (official retrieval's
         two rack tiles), ``locks`` (locked sets only grow), ``lending`` (locked: a set lends a
         retrieving tile only once unlocked). ``written``: the sets after the move whose jokers
-        stand for what their written order says (an answer as a player writes it)."""
+        stand for what their written order says (an answer as a player writes it). ``spared``:
+        table sets (indices into ``before``) whose jokers are judged no further (already said to
+        break a rule): they may lie anywhere, and their own tiles are any set's to lend."""
         hosting = hosting and self.rules.joker_retrieval is Retrieval.OFFICIAL
         locks = locks and self.rules.joker_rules is JokerRules.LOCKED
         options = [self._declarations(i, i in written) for i in self.after_sets]
-        for readings in product(*(r for _, _, r in self.before)):
-            roles = [(k, role) for k, reading in enumerate(readings) for role in reading.roles]
+        for readings in product(*(r[:1] if k in spared else r for k, (_, _, r) in enumerate(self.before))):
+            roles = [(k, role) for k, reading in enumerate(readings) if k not in spared for role in reading.roles]
             groups = {k for k, reading in enumerate(readings) if reading.kind is Kind.GROUP}
             for declared in product(*options):
                 slots = [(i, t) for i, d in zip(self.after_sets, declared) for t in d]
                 for fate in self._fates(roles, slots, groups):
-                    if self._holds(roles, slots, fate, another, hosting, locks, lending):
+                    if self._holds(roles, slots, fate, another, hosting, locks, lending, spared):
                         return JokerAccount(
                             tuple(
                                 Retrieved(self.before[owner][0], role, t, slots[j][0] + 1)
@@ -272,6 +275,7 @@ class _Search:
         hosting: bool,
         locks: bool,
         lending: bool = True,
+        spared: frozenset[int] = frozenset(),
     ) -> bool:
         """Whether the own tiles and the rack tiles can be placed so that the fate holds: each
         staying joker beside an own tile of its set, each retrieved one in a set without any (if
@@ -286,12 +290,12 @@ class _Search:
             (homes if stays else hosts)[owner].add(i)
             table_jokers[i] = table_jokers.get(i, 0) + 1
         pinned: list[dict[Tile, int]] = [{} for _ in range(count)]  # own tile -> the set it must be in
-        if locks and lending and not self._lent_in_order(roles, fate):
+        if locks and lending and not self._lent_in_order(roles, fate, spared):
             return False
         if locks:
             used_homes: set[int] = set()
             for k in range(count):
-                if hosts[k]:
+                if hosts[k] or k in spared:
                     continue  # a joker of it was retrieved: an ordinary set from now on
                 if len(homes[k]) != 1:
                     return False
@@ -309,7 +313,9 @@ class _Search:
                 needs[i] = max(0, 2 - (self.jokers_in[i] - table_jokers[i]))
         return self._place(homes, hosts if another else [set() for _ in range(count)], pinned, needs)
 
-    def _lent_in_order(self, roles: list[tuple[int, Role]], fate: list[tuple[int, Tile, bool]]) -> bool:
+    def _lent_in_order(
+        self, roles: list[tuple[int, Role]], fate: list[tuple[int, Tile, bool]], spared: frozenset[int] = frozenset()
+    ) -> bool:
         """Locked: whether the tiles retrieving jokers can be had in some order. A tile comes from
         the rack, a set without jokers, or a set a joker of which was retrieved before it lends
         (a set keeping its jokers lends nothing, not even for a moment). Doing whatever
@@ -318,7 +324,9 @@ class _Search:
         if not pending:
             return True
         at_hand = self.at_hand.copy()
-        unlocked: set[int] = set()
+        unlocked = set(spared)
+        for k in spared:
+            at_hand.update(self.own[k])
         while pending:
             left = []
             for owner, t in pending:
@@ -404,23 +412,35 @@ class _Search:
     # Diagnoses: which rule fails, in words a player can act on.
 
     def diagnosis(self) -> list[JokerProblem]:
-        """The most basic rule no account keeps (empty if there is an account): the rules are
-        dropped one by one, the last first."""
+        """Why no account exists (empty if there is one): the jokers moved without their tiles,
+        one by one, and then the most basic rule the other table sets' jokers break (the rules
+        dropped one by one, the last first)."""
         if self.run() is not None:
             return []
-        if self.run(another=False, hosting=False, locks=False) is None:
-            return self.moved_problems()
-        if self.run(hosting=False, locks=False) is None:
-            return [self.returned_problem()]
-        if self.run(locks=False) is None:
-            return [self.hosting_problem()]
-        if self.run(lending=False) is not None:
-            return [self.lending_problem()]
-        return [self.locked_problem()]
+        if self.run(another=False, hosting=False, locks=False) is not None:
+            return self.next_rule(frozenset())
+        moved, spared = self.moved_problems()
+        if spared and self.run(spared=spared) is None:
+            moved += self.next_rule(spared)
+        return moved
 
-    def moved_problems(self) -> list[JokerProblem]:
+    def next_rule(self, spared: frozenset[int]) -> list[JokerProblem]:
+        """The most basic rule the jokers of the table sets not ``spared`` break, where each of
+        them keeps its tile or is replaced by it (empty where not even that holds)."""
+        if self.run(another=False, hosting=False, locks=False, spared=spared) is None:
+            return []
+        if self.run(hosting=False, locks=False, spared=spared) is None:
+            return [self.returned_problem(spared)]
+        if self.run(locks=False, spared=spared) is None:
+            return [self.hosting_problem()]
+        if self.run(lending=False, spared=spared) is not None:
+            return [self.lending_problem()]
+        return [self.locked_problem(spared)]
+
+    def moved_problems(self) -> tuple[list[JokerProblem], frozenset[int]]:
         """Each table joker that neither keeps its tile nor has it on the table: one problem per
-        role (jokers of one group standing for the same colours together)."""
+        role (jokers of one group standing for the same colours together); and the table sets
+        (indices into ``before``) those jokers came from."""
         lost: Counter[tuple[int, Role]] = Counter()
         for i, written, readings in self.before:
             core = set(numbered(written))
@@ -451,7 +471,7 @@ class _Search:
                     f"the jokers of {what} cannot all keep their tiles or be replaced by them",
                     (JOKER,),
                 )
-            ]
+            ], frozenset()
         out = []
         for (i, role), n in lost.items():
             jokers = "joker standing" if n == 1 else f"{n} jokers standing"
@@ -463,12 +483,14 @@ class _Search:
                     (JOKER,) * n + role.options,
                 )
             )
-        return out
+        sets = {i for i, _ in lost}
+        return out, frozenset(k for k, (i, _, _) in enumerate(self.before) if i in sets)
 
-    def returned_problem(self) -> JokerProblem:
+    def returned_problem(self, spared: frozenset[int] = frozenset()) -> JokerProblem:
         """A joker could only be retrieved back into a set holding its old set's tiles."""
         # The set to name: first one where the tile a joker stood for is now, retrieving it.
-        pairs = [(i, written, j, readings) for i, written, readings in self.before for j in self.after_sets]
+        judged = [b for k, b in enumerate(self.before) if k not in spared]
+        pairs = [(i, written, j, readings) for i, written, readings in judged for j in self.after_sets]
         pairs.sort(key=lambda p: not any(self.kinds[p[2]][t] for r in p[3][0].roles for t in r.options))
         for i, written, j, _ in pairs:
             if numbered(written) & self.kinds[j]:
@@ -510,8 +532,10 @@ class _Search:
             (JOKER,),
         )
 
-    def locked_problem(self) -> JokerProblem:
-        for i, written, _ in self.before:
+    def locked_problem(self, spared: frozenset[int] = frozenset()) -> JokerProblem:
+        for k, (i, written, _) in enumerate(self.before):
+            if k in spared:
+                continue
             best: Counter[Tile] | None = None
             home = -1  # the new set holding a joker and the most of the locked set: what is left of it
             for j, s in enumerate(self.new_table):

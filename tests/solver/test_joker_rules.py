@@ -205,6 +205,38 @@ def test_validator_names_the_broken_joker_rule(
     assert [(p.code, p.message) for p in problems] == [(code, message)]
 
 
+HOSTING = "retrieved joker played with no rack tile in its new set (official retrieval: a new set with at least two tiles from the rack)"
+
+
+@pytest.mark.parametrize(
+    ("table", "rack", "after", "mode", "said"),
+    [
+        # Every problem is said, as a board's status lists them all: one joker moved without its
+        # tile, and the other retrieved into a set without rack tiles, returned, or kept in a
+        # locked set that lost a tile.
+        (["R4 J R6", "B5 B6 J", "K1 K2 K3"], "R5 B4", ["R4 R5 R6", "B4 B5 B6", "K1 K2 K3 J J"], "strict",
+         [("joker_moved", "joker standing for B7 (table set 2) moved without being replaced by B7"),
+          ("joker_retrieval", HOSTING)]),
+        (["R4 J R6", "B5 B6 J"], "R5 B4 R7", ["R4 R5 R6 R7 J J", "B4 B5 B6"], "strict",
+         [("joker_moved", "joker standing for B7 (table set 2) moved without being replaced by B7"),
+          ("joker_retrieval", "the joker of table set 1 'R4 J R6' is back in a set with its old set's tiles"
+           " ('R4 R5 R6 R7 J J') without standing for its tile: a retrieved joker must go into another set")]),
+        (["B5 B6 J", "R3 R4 R5 R6 J"], "B4 O3 K3", ["B4 B5 B6", "R4 R5 R6 J J", "R3 O3 K3"], "locked",
+         [("joker_moved", "joker standing for B7 (table set 1) moved without being replaced by B7"),
+          ("locked_set_broken", "table set 2 'R3 R4 R5 R6 J' holds a joker and may only grow until it is"
+           " retrieved (joker-rules=locked): R3 left it")]),
+        # Strict: the other joker keeps its R7 in a set holding its set's tiles; nothing more to say.
+        (["B5 B6 J", "R3 R4 R5 R6 J"], "B4 O3 K3", ["B4 B5 B6", "R4 R5 R6 J J", "R3 O3 K3"], "strict",
+         [("joker_moved", "joker standing for B7 (table set 1) moved without being replaced by B7")]),
+    ],
+)
+def test_the_validator_says_what_the_other_jokers_break_beside_one_moved(
+    table: list[str], rack: str, after: list[str], mode: str, said: list[tuple[str, str]]
+) -> None:
+    problems = validate(position(rack, table, mode), [tiles(s) for s in after])
+    assert [(p.code, p.message) for p in problems] == said
+
+
 def test_a_set_read_two_ways_loses_only_the_jokers_its_kindest_reading_loses() -> None:
     # R2 J J is R2 R3 R4 or a group of 2s: the B2 laid replaces a joker of the group, so neither
     # "R3 moved" nor "R4 moved" is certain (the invalid first set aside).
