@@ -38,12 +38,13 @@ def get_backend(name: str) -> SolveFunction:
 
 
 def preload(name: str) -> None:
-    """Import a backend's solver library now (before forking workers, say); errors wait for use."""
+    """Import a backend and its solver library now (before forking workers, say, or timing a
+    first solve); errors wait for use."""
     modules = {
-        "bnb": ("numpy", "highspy"),
-        "highs": ("numpy", "highspy"),
-        "cpsat": ("ortools.sat.python.cp_model",),
-        "cbc": ("pulp",),
+        "bnb": ("solver.backends.bnb", "numpy", "highspy"),
+        "highs": ("solver.backends.highs", "numpy", "highspy"),
+        "cpsat": ("solver.backends.cpsat", "ortools.sat.python.cp_model"),
+        "cbc": ("solver.backends.cbc", "pulp"),
     }
     for module in modules.get(name, ()):
         try:
