@@ -19,7 +19,7 @@ if TYPE_CHECKING:  # annotations only: these modules load when their commands ru
     from solver.hint import Hint
     from solver.joker_account import Retrieved
     from solver.steps import Plan
-from solver.tiles import Tile, format_tiles
+from solver.tiles import Tile, format_counted, format_tiles
 from solver.wording import count
 
 # 256-colour codes: tiles look like tiles (light face, coloured number).
@@ -217,7 +217,7 @@ def render_check(report: CheckReport, show: bool, color: bool, width: int = 80) 
         lines.append(fit(f"Illegal move ({count(len(report.violations), 'problem')}): it plays nothing.", width))
         for v in report.violations:
             said = fit(f"  - {v.message}", width).split("\n")
-            tiles = f"[{tiles_text(v.tiles, color)}]" if v.tiles else ""
+            tiles = f"[{format_counted(v.tiles, lambda t: tile_text(t, False, color))}]" if v.tiles else ""
             if tiles and width_of(f"{said[-1]} {tiles}") <= width:
                 said[-1] += f" {tiles}"
             elif tiles:

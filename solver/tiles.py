@@ -8,8 +8,9 @@ several tiles: ``R4-7`` (or ``R4-R7``) is the run R4 R5 R6 R7, ``KBR7`` the grou
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from functools import cache, lru_cache
+from itertools import groupby
 
 from solver.errors import NotationError
 from solver.rules import COLOUR_LETTERS, RuleSet, Wrap
@@ -183,6 +184,17 @@ def _number(shown: str, digits: str, rules: RuleSet) -> int:
 
 def format_tiles(tiles: Iterable[Tile]) -> str:
     return " ".join(str(t) for t in tiles)
+
+
+def format_counted(tiles: Iterable[Tile], text: Callable[[Tile], str] = str, at_most: int = 3) -> str:
+    """``format_tiles``, but a tile repeated more than ``at_most`` times in a row is written once
+    with its count (``B8 ×30``): a message about a file holding a tile thousands of times stays a
+    line. ``text`` writes one tile (a terminal's colours, say)."""
+    return " ".join(_counted(text(t), len(list(run)), at_most) for t, run in groupby(tiles))
+
+
+def _counted(text: str, n: int, at_most: int) -> str:
+    return f"{text} ×{n}" if n > at_most else " ".join([text] * n)
 
 
 def table_as_lists(table: Iterable[Iterable[Tile]]) -> list[list[str]]:

@@ -17,7 +17,7 @@ from solver.joker_account import has_account, joker_problems, written_problems
 from solver.jokers import table_readings
 from solver.melds import best_reading, readings, why_invalid
 from solver.position import Position
-from solver.tiles import JOKER, Tile, format_tiles
+from solver.tiles import JOKER, Tile, format_counted
 from solver.wording import count
 
 
@@ -48,7 +48,7 @@ def validate(position: Position, new_table: Sequence[Sequence[Tile]], as_written
         reason = why_invalid(list(s), rules)
         if reason is not None:
             out.append(
-                Violation("invalid_set", f"set {i} '{format_tiles(s)}' is invalid: {reason}", tuple(s))
+                Violation("invalid_set", f"set {i} '{format_counted(s)}' is invalid: {reason}", tuple(s))
             )
 
     before = position.table_tiles
@@ -59,7 +59,7 @@ def validate(position: Position, new_table: Sequence[Sequence[Tile]], as_written
         out.append(
             Violation(
                 "table_tile_missing",
-                f"table tile{'s' if len(tiles) > 1 else ''} {format_tiles(tiles)} not on the table after the move"
+                f"table tile{'s' if len(tiles) > 1 else ''} {format_counted(tiles)} not on the table after the move"
                 " (tiles may not go back to the rack)",
                 tiles,
             )
@@ -118,7 +118,7 @@ def _unavailable(
     out: list[Violation] = []
     nowhere = tuple(sorted(t for t in extra.elements() if not before[t] and not rack[t]))
     if nowhere:
-        out.append(Violation("tile_not_available", f"{format_tiles(nowhere)} neither on the table nor on the rack", nowhere))
+        out.append(Violation("tile_not_available", f"{format_counted(nowhere)} neither on the table nor on the rack", nowhere))
     rules = position.rules
     for t in sorted(extra):
         there = before[t] + rack[t]
@@ -160,7 +160,7 @@ def _initial_meld_violations(
                 out.append(
                     Violation(
                         "table_touched_before_opening",
-                        f"table set '{format_tiles(s)}' changed before opening (initial meld: new sets from the rack only)",
+                        f"table set '{format_counted(s)}' changed before opening (initial meld: new sets from the rack only)",
                         tuple(s),
                     )
                 )

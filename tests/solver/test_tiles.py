@@ -10,6 +10,7 @@ from solver.tiles import (
     JOKER,
     Tile,
     TileSyntaxError,
+    format_counted,
     format_tiles,
     parse_token,
     tile,
@@ -313,3 +314,17 @@ def test_tile_points() -> None:
     assert tile_points(Tile.parse("K13"), STANDARD) == 13
     assert tile_points(JOKER, STANDARD) == 30
     assert tile_points(JOKER, RuleSet(joker_penalty=50)) == 50
+
+
+@pytest.mark.parametrize(
+    ("text", "written"),
+    [
+        ("R4 R5 R6", "R4 R5 R6"),
+        ("J J J", "J J J"),  # three in a row stay as they are
+        ("B8 B8 B8 B8", "B8 ×4"),
+        ("R1 B8 B8 B8 B8 B8 R1 R1", "R1 B8 ×5 R1 R1"),
+        ("", ""),
+    ],
+)
+def test_format_counted(text: str, written: str) -> None:
+    assert format_counted([Tile.parse(t) for t in text.split()]) == written

@@ -115,6 +115,16 @@ def test_every_invalid_set_is_reported_with_its_number() -> None:
     assert format_tiles(invalid[1].tiles) == "K5 B6 J"
 
 
+def test_a_tile_repeated_many_times_is_said_once_with_its_count() -> None:
+    # A wrong file can hold a tile thousands of times: each message stays a line; the tiles
+    # themselves (JSON's list) are all there.
+    found = check(position("R1", ["R4 R5 R6"]), ["R4 R5 R6", " ".join(["B8"] * 3000)])
+    assert codes(found) == ["invalid_set", "tile_not_available"]
+    assert found[0].message == "set 2 'B8 ×3000' is invalid: colour repeats in a group (B8 twice)"
+    assert found[1].message == "B8 ×3000 neither on the table nor on the rack"
+    assert len(found[1].tiles) == 3000
+
+
 def test_wrap_rule_applies_to_the_new_table() -> None:
     assert codes(check(position("R12 R13 R1"), ["R12 R13 R1"])) == ["invalid_set"]
     assert check(position("R12 R13 R1", wrap="american"), ["R12 R13 R1"]) == []
