@@ -213,11 +213,13 @@ def _search(
             return quick._replace(build_seconds=quick.build_seconds + built - started)
         start = quick or start
         searched = seconds
-        options = _less_time(options, seconds)
+        rebuilding = time.perf_counter()
         model = _build(position, options, deadline, exact)
         if model is None:
             return _no_move(position, False, time.perf_counter() - started)
         built = time.perf_counter()
+        # Its formulation's template is built by now: this model's build counts against the limit.
+        options = _less_time(options, seconds + built - rebuilding)
     nothing = model.lp.hint  # the move "play nothing": feasible under any repair row too
     _start_from(model, start)
     # The limit is for the search: a process's first model also builds its template and loads
