@@ -80,39 +80,65 @@ def counting_lp_solves() -> list[int]:
     return SOLVES
 
 
-def bench_backend(rows: list[dict[str, Any]], backend: str, options: dict[str, object]) -> list[float]:
-    """Solve every row; prints the times and returns each position's total in seconds."""
+@dataclasses.dataclass
+class _Timings:
+    """One backend's times over a set of positions, in seconds, and bnb's LP solves."""
+
+    total: list[float] = dataclasses.field(default_factory=list)
+    build: list[float] = dataclasses.field(default_factory=list)
+    search: list[float] = dataclasses.field(default_factory=list)
+    solves: list[int] = dataclasses.field(default_factory=list)
+    unproven: int = 0
+
+
+def _warmed(rows: list[dict[str, Any]], backend: str, options: dict[str, object]) -> list[Any]:
+    """The rows as positions under ``options``, their rules warmed as a batch worker warms them:
+    imports, the model templates of both kinds of turn and, under strict and locked jokers, the
+    table of hosts a retrieved joker may go to (once per rule set; a solve warming it here
+    instead once left it to the first relaxed model timed)."""
     from solver.files import position_from_record
     from solver.solve import SolveOptions, solve, warm
 
     positions = [position_from_record(row, row.get("id", "?"), options) for row in rows]
-    # Warm up as a batch worker does: imports, the model templates of both kinds of turn and,
-    # under strict and locked jokers, the table of hosts a retrieved joker may go to (once per
-    # rule set; a solve warming it here instead once left it to the first relaxed model timed).
     warm(positions[0].rules, SolveOptions(backend=backend))
     for opened in (True, False):
         solve(dataclasses.replace(positions[0], opened=opened), SolveOptions(backend=backend))
-    lp_solves = counting_lp_solves() if backend == "bnb" else [0]  # other backends: no count
-    build, search, total, solves, unproven = [], [], [], [], 0
-    for position in positions:
-        before = lp_solves[0]
-        started = time.perf_counter()
-        answer = solve(position, SolveOptions(backend=backend))
-        total.append(time.perf_counter() - started)
-        build.append(answer.build_seconds)
-        search.append(answer.solve_seconds)
-        solves.append(lp_solves[0] - before)
-        unproven += answer.status == "time_limit"
-    print(f"  {backend:6} solve()  {summary(total)}   ({len(positions)} positions, {unproven} unproven)")
-    print(f"  {backend:6} model    {summary(build)}")
-    print(f"  {backend:6} search   {summary(search)}")
+    return positions
+
+
+def _time(position: Any, backend: str, into: _Timings) -> None:
+    from solver.solve import SolveOptions, solve
+
+    lp_solves = counting_lp_solves()
+    before = lp_solves[0]
+    started = time.perf_counter()
+    answer = solve(position, SolveOptions(backend=backend))
+    into.total.append(time.perf_counter() - started)
+    into.build.append(answer.build_seconds)
+    into.search.append(answer.solve_seconds)
+    into.solves.append(lp_solves[0] - before)
+    into.unproven += answer.status == "time_limit"
+
+
+def _report(backend: str, timings: _Timings) -> None:
+    print(f"  {backend:6} solve()  {summary(timings.total)}   ({len(timings.total)} positions, {timings.unproven} unproven)")
+    print(f"  {backend:6} model    {summary(timings.build)}")
+    print(f"  {backend:6} search   {summary(timings.search)}")
     if backend == "bnb":
-        xs = sorted(solves)
+        xs = sorted(timings.solves)
         print(
             f"  {backend:6} LP solves {sum(xs)} in all: median {statistics.median(xs):g}  p90 {xs[int(0.9 * len(xs))]}"
             f"  p99 {xs[min(len(xs) - 1, int(0.99 * len(xs)))]}  max {xs[-1]}  (deterministic: compare across runs)"
         )
-    return total
+
+
+def bench_backend(rows: list[dict[str, Any]], backend: str, options: dict[str, object]) -> list[float]:
+    """Solve every row; prints the times and returns each position's total in seconds."""
+    timings = _Timings()
+    for position in _warmed(rows, backend, options):
+        _time(position, backend, timings)
+    _report(backend, timings)
+    return timings.total
 
 
 def quantiles(values: list[float]) -> list[float]:
@@ -122,19 +148,30 @@ def quantiles(values: list[float]) -> list[float]:
 
 
 def bench_joker_rules(rows: list[dict[str, Any]], modes: list[str], backend: str) -> None:
-    """Free against strict/locked joker rules on the positions with jokers on an opened table."""
+    """Free against strict/locked joker rules on the positions with jokers on an opened table.
+
+    The modes take turns position by position (free, then each mode, on one position before the
+    next), so that the machine's speed, which drifts from minute to minute on a shared machine,
+    weighs on every mode alike and the ratios hold."""
     tabled = [
         row for row in rows if not row.get("initial_meld") and any("J" in s for s in row.get("table", []))
     ]
-    print(f"  joker rules, {len(tabled)} opened positions with jokers on the table:")
-    times = {}
-    for mode in ["free", *modes]:
-        print(f"  --joker-rules {mode}")
-        times[mode] = bench_backend(tabled, backend, {"joker-rules": mode})
-    # The issue's targets are ratios to free mode on the same positions in the same run.
-    free = quantiles(times["free"])
+    print(f"  joker rules, {len(tabled)} opened positions with jokers on the table, the modes taking turns:")
+    modes = ["free", *modes]
+    positions = {mode: _warmed(tabled, backend, {"joker-rules": mode}) for mode in modes}
+    timings = {mode: _Timings() for mode in modes}
+    for i in range(len(tabled)):
+        for mode in modes:
+            _time(positions[mode][i], backend, timings[mode])
     for mode in modes:
-        ratios = "  ".join(f"{name} {x / f:5.2f}x" for name, x, f in zip(("median", "p90", "p99", "max"), quantiles(times[mode]), free))
+        print(f"  --joker-rules {mode}")
+        _report(backend, timings[mode])
+    # The issue's targets are ratios to free mode on the same positions in the same run.
+    free = quantiles(timings["free"].total)
+    for mode in modes[1:]:
+        ratios = "  ".join(
+            f"{name} {x / f:5.2f}x" for name, x, f in zip(("median", "p90", "p99", "max"), quantiles(timings[mode].total), free)
+        )
         print(f"  {mode} against free: {ratios}")
 
 
