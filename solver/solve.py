@@ -5,14 +5,17 @@ from __future__ import annotations
 import dataclasses
 import time
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from itertools import chain, combinations, islice
 from typing import Any, NamedTuple
 
 from solver.backends import BACKENDS, get_backend
 from solver.errors import RulesError, RummikubError, ValidationFailure
 from solver.initial_meld import best_meld_value, meld_value_bound
+from solver.jokers import assignments
 from solver.lp import INF
+from solver.melds import is_valid
 from solver.model import FORMULATIONS as FORMULATIONS
 from solver.model import TurnModel, build_model, resolved_formulation
 from solver.model.deadline import BUILD_DEADLINE, BuildTimeLimit
@@ -414,7 +417,8 @@ def _free_first(
 
     These rules only forbid moves, so the free optimum bounds theirs: a legal answer that scores
     as much as the free optimum (tiles, points and kept sets alike) is their optimum. Tried in
-    turn: the free optimum itself; under a time limit, the free optimum with the sets holding
+    turn: the free optimum itself; it with jokers swapped with the tiles they stand for
+    (``_swapped``); under a time limit, the free optimum with the sets holding
     table jokers left untouched (always legal: the fallback move, and the joker model's first
     incumbent; without a limit the short-host model's answer starts that search, and the
     untouched move cost more LP solves than it saved). Returns (exact answer or None, fallback or
@@ -430,6 +434,9 @@ def _free_first(
     if is_legal(position, best_free.sets):
         return best_free._replace(checked=True), None, None, None
     ceiling = _rank(position, options, best_free)
+    swapped = _swapped(position, best_free)
+    if swapped is not None:
+        return swapped, None, None, None
     if options.time_limit is None:
         return None, None, ceiling, None
     untouched, start = _untouched(free, auto, ceiling)
@@ -438,6 +445,65 @@ def _free_first(
     if untouched.optimal and _rank(position, options, untouched) >= ceiling:
         return untouched, None, ceiling, None
     return None, untouched.unproven(), ceiling, start
+
+
+# The free optimum's arrangements tried by swapping jokers with the tiles they stand for: at
+# most this many judged, out of at most SWAP_PAIRS pairs of swaps.
+SWAP_TRIES = 6
+SWAP_PAIRS = 60
+
+
+def _swapped(position: Position, free: Found) -> Found | None:
+    """The free optimum made legal by one or two swaps of a joker with a real tile it stands for,
+    if that does it: then it is optimal (no legal move beats the free optimum, and it plays the
+    same tiles and keeps the same sets: no set swapped was a table set as it was).
+
+    Where the free optimum breaks the strict or locked rules, the rules' optimum mostly plays the
+    same tiles with a table joker retrieved: a real tile it stood for in its place, the joker
+    where that tile was. The free model cannot tell its jokers from the tiles they stand for; a
+    swap can."""
+    rules = position.rules
+    originals = {tuple(sorted(s)) for s in position.table}
+    swappable = [tuple(sorted(s)) not in originals for s in free.sets]
+    swaps = [(a, b, x) for a, b, x in _joker_swaps(free.sets, rules) if swappable[a] and swappable[b]]
+    tried = 0
+    chosen = chain(((swap,) for swap in swaps), islice(combinations(swaps, 2), SWAP_PAIRS))
+    for done in chosen:
+        sets: list[list[Tile]] | None = free.sets
+        for a, b, x in done:
+            sets = None if sets is None else _swap(sets, a, b, x, rules)
+        if sets is None:
+            continue
+        tried += 1
+        if is_legal(position, sets):
+            return free._replace(sets=sets, checked=True)
+        if tried == SWAP_TRIES:
+            break
+    return None
+
+
+def _joker_swaps(sets: list[list[Tile]], rules: RuleSet) -> Iterator[tuple[int, int, Tile]]:
+    """(a, b, x): a joker of set a stands for x, which set b holds, and the swap leaves both valid."""
+    for a, here in enumerate(sets):
+        if JOKER not in here:
+            continue
+        for x in sorted({x for d in assignments(here, rules) for x in d}):
+            for b, there in enumerate(sets):
+                if b != a and x in there and _swap(sets, a, b, x, rules) is not None:
+                    yield a, b, x
+
+
+def _swap(sets: list[list[Tile]], a: int, b: int, x: Tile, rules: RuleSet) -> list[list[Tile]] | None:
+    """``sets`` with a joker of set a swapped with an x of set b, or None if that leaves either
+    set invalid (or there is no such joker or tile)."""
+    here, there = list(sets[a]), list(sets[b])
+    if JOKER not in here or x not in there:
+        return None
+    here[here.index(JOKER)] = x
+    there[there.index(x)] = JOKER
+    if not (is_valid(here, rules) and is_valid(there, rules)):
+        return None
+    return [here if i == a else there if i == b else s for i, s in enumerate(sets)]
 
 
 def _jokers_present(position: Position) -> Position:
