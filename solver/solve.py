@@ -341,9 +341,7 @@ def _short_hosts_first(
     seconds = result.build_seconds + result.seconds
     if result.values is None:
         return None, seconds
-    for sets, played in model.arrangements(result.values):
-        if played and not is_legal(position, sets):
-            continue
+    for sets, played in _legal_arrangements(position, model.arrangements(result.values)):
         found = Found(sets, played, True, result.build_seconds, result.seconds, bool(played))
         if _rank(position, options, found) >= ceiling:
             return found, seconds
@@ -352,6 +350,24 @@ def _short_hosts_first(
 
 def _stage_values(model: TurnModel, values: Sequence[int]) -> tuple[int, ...]:
     return tuple(round(sum(c * values[v] for v, c in stage)) for stage in model.lp.stages)
+
+
+def _legal_arrangements(
+    position: Position, arrangements: Iterator[tuple[list[list[Tile]], list[Tile]]]
+) -> Iterator[tuple[list[list[Tile]], list[Tile]]]:
+    """The arrangements (of a relaxed answer) that are legal, then those of the rest that one or
+    two swaps of a joker with a tile it stands for make legal (``_swapped_sets``: the same tiles
+    and at least the same sets kept, so they score no less)."""
+    illegal = []
+    for sets, played in arrangements:
+        if not played or is_legal(position, sets):
+            yield sets, played
+        else:
+            illegal.append((sets, played))
+    for sets, played in illegal[:SWAPPED_ARRANGEMENTS]:
+        swapped = _swapped_sets(position, sets)
+        if swapped is not None:
+            yield swapped, played
 
 
 def _legal_arrangement(
@@ -369,9 +385,7 @@ def _legal_arrangement(
     arrangements of one answer may leave different numbers of table sets as they were); None if
     none reaches it (a lesser one is no proven optimum)."""
     best: Found | None = None
-    for sets, played in model.arrangements(values):
-        if played and not is_legal(position, sets):
-            continue
+    for sets, played in _legal_arrangements(position, model.arrangements(values)):
         found = Found(sets, played, optimal, build_seconds, solve_seconds, bool(played))
         if best is None or _rank(position, options, found) > _rank(position, options, best):
             best = found
@@ -451,6 +465,7 @@ def _free_first(
 # most this many judged, out of at most SWAP_PAIRS pairs of swaps.
 SWAP_TRIES = 6
 SWAP_PAIRS = 60
+SWAPPED_ARRANGEMENTS = 2  # illegal arrangements of a relaxed answer tried with swaps
 
 
 def _swapped(position: Position, free: Found) -> Found | None:
@@ -462,21 +477,28 @@ def _swapped(position: Position, free: Found) -> Found | None:
     same tiles with a table joker retrieved: a real tile it stood for in its place, the joker
     where that tile was. The free model cannot tell its jokers from the tiles they stand for; a
     swap can."""
+    sets = _swapped_sets(position, free.sets)
+    return None if sets is None else free._replace(sets=sets, checked=True)
+
+
+def _swapped_sets(position: Position, table: list[list[Tile]]) -> list[list[Tile]] | None:
+    """``table`` made legal by one or two swaps of a joker with a real tile it stands for, none in
+    a set that is a table set as it was; None if no swap tried does it."""
     rules = position.rules
     originals = {tuple(sorted(s)) for s in position.table}
-    swappable = [tuple(sorted(s)) not in originals for s in free.sets]
-    swaps = [(a, b, x) for a, b, x in _joker_swaps(free.sets, rules) if swappable[a] and swappable[b]]
+    swappable = [tuple(sorted(s)) not in originals for s in table]
+    swaps = [(a, b, x) for a, b, x in _joker_swaps(table, rules) if swappable[a] and swappable[b]]
     tried = 0
     chosen = chain(((swap,) for swap in swaps), islice(combinations(swaps, 2), SWAP_PAIRS))
     for done in chosen:
-        sets: list[list[Tile]] | None = free.sets
+        sets: list[list[Tile]] | None = table
         for a, b, x in done:
             sets = None if sets is None else _swap(sets, a, b, x, rules)
         if sets is None:
             continue
         tried += 1
         if is_legal(position, sets):
-            return free._replace(sets=sets, checked=True)
+            return sets
         if tried == SWAP_TRIES:
             break
     return None

@@ -96,3 +96,15 @@ def test_solve_answers_a_swapped_free_optimum_without_a_joker_model(monkeypatch:
     assert answer.status.value == "optimal" and len(answer.played) == 2
     if swapped and swapped[0] is not None:  # the free optimum needed a swap: no joker model built
         assert set(built) == {JokerRules.FREE}
+
+
+def test_a_relaxed_answers_arrangements_are_swapped_too() -> None:
+    # The joker model's answers are judged arrangement by arrangement: the legal ones first, then
+    # an illegal one a swap makes legal (same tiles, the same sets kept: it scores no less).
+    position = Position.from_strings("K6 K9", ["B4 J B6", "K7 K8 K9 K10 J"], rules=STRICT)
+    illegal = free_answer(position, ["B4 J B6", "K6 K7 J K9", "K8 K9 K10"])
+    judged = list(solve_module._legal_arrangements(position, iter([(illegal.sets, illegal.played)])))
+    assert [sorted(map(format_tiles, sets)) for sets, _ in judged] == [["B4 J B6", "J K9 K10", "K6 K7 K8 K9"]]
+    legal = [tiles("B4 J B6"), tiles("K6 K7 K8 K9"), tiles("J K9 K10")]
+    both = solve_module._legal_arrangements(position, iter([(illegal.sets, illegal.played), (legal, illegal.played)]))
+    assert next(both)[0] is legal  # a legal arrangement as it stands comes before any swap
