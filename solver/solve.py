@@ -7,15 +7,13 @@ import time
 from collections import Counter
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from itertools import chain, combinations, islice
 from typing import Any, NamedTuple
 
 from solver.backends import BACKENDS, get_backend
 from solver.errors import RulesError, RummikubError, ValidationFailure
 from solver.initial_meld import best_meld_value, meld_value_bound
-from solver.jokers import assignments
+from solver.joker_swaps import legal_by_swaps
 from solver.lp import INF
-from solver.melds import is_valid
 from solver.model import FORMULATIONS as FORMULATIONS
 from solver.model import TurnModel, build_model, resolved_formulation
 from solver.model.deadline import BUILD_DEADLINE, BuildTimeLimit
@@ -176,6 +174,7 @@ def solve(position: Position, options: SolveOptions = SolveOptions()) -> Solutio
 
 # Repairs of a relaxed answer none of whose arrangements is legal (see _search).
 REPAIRS = 4
+SWAPPED_ARRANGEMENTS = 2  # illegal arrangements of a relaxed answer tried with swaps first
 
 
 def _search(
@@ -356,7 +355,7 @@ def _legal_arrangements(
     position: Position, arrangements: Iterator[tuple[list[list[Tile]], list[Tile]]]
 ) -> Iterator[tuple[list[list[Tile]], list[Tile]]]:
     """The arrangements (of a relaxed answer) that are legal, then those of the rest that one or
-    two swaps of a joker with a tile it stands for make legal (``_swapped_sets``: the same tiles
+    two swaps of a joker with a tile it stands for make legal (``legal_by_swaps``: the same tiles
     and at least the same sets kept, so they score no less)."""
     illegal = []
     for sets, played in arrangements:
@@ -365,7 +364,7 @@ def _legal_arrangements(
         else:
             illegal.append((sets, played))
     for sets, played in illegal[:SWAPPED_ARRANGEMENTS]:
-        swapped = _swapped_sets(position, sets)
+        swapped = legal_by_swaps(position, sets)
         if swapped is not None:
             yield swapped, played
 
@@ -461,13 +460,6 @@ def _free_first(
     return None, untouched.unproven(), ceiling, start
 
 
-# The free optimum's arrangements tried by swapping jokers with the tiles they stand for: at
-# most this many judged, out of at most SWAP_PAIRS pairs of swaps.
-SWAP_TRIES = 6
-SWAP_PAIRS = 60
-SWAPPED_ARRANGEMENTS = 2  # illegal arrangements of a relaxed answer tried with swaps
-
-
 def _swapped(position: Position, free: Found) -> Found | None:
     """The free optimum made legal by one or two swaps of a joker with a real tile it stands for,
     if that does it: then it is optimal (no legal move beats the free optimum, and it plays the
@@ -477,55 +469,8 @@ def _swapped(position: Position, free: Found) -> Found | None:
     same tiles with a table joker retrieved: a real tile it stood for in its place, the joker
     where that tile was. The free model cannot tell its jokers from the tiles they stand for; a
     swap can."""
-    sets = _swapped_sets(position, free.sets)
+    sets = legal_by_swaps(position, free.sets)
     return None if sets is None else free._replace(sets=sets, checked=True)
-
-
-def _swapped_sets(position: Position, table: list[list[Tile]]) -> list[list[Tile]] | None:
-    """``table`` made legal by one or two swaps of a joker with a real tile it stands for, none in
-    a set that is a table set as it was; None if no swap tried does it."""
-    rules = position.rules
-    originals = {tuple(sorted(s)) for s in position.table}
-    swappable = [tuple(sorted(s)) not in originals for s in table]
-    swaps = [(a, b, x) for a, b, x in _joker_swaps(table, rules) if swappable[a] and swappable[b]]
-    tried = 0
-    chosen = chain(((swap,) for swap in swaps), islice(combinations(swaps, 2), SWAP_PAIRS))
-    for done in chosen:
-        sets: list[list[Tile]] | None = table
-        for a, b, x in done:
-            sets = None if sets is None else _swap(sets, a, b, x, rules)
-        if sets is None:
-            continue
-        tried += 1
-        if is_legal(position, sets):
-            return sets
-        if tried == SWAP_TRIES:
-            break
-    return None
-
-
-def _joker_swaps(sets: list[list[Tile]], rules: RuleSet) -> Iterator[tuple[int, int, Tile]]:
-    """(a, b, x): a joker of set a stands for x, which set b holds, and the swap leaves both valid."""
-    for a, here in enumerate(sets):
-        if JOKER not in here:
-            continue
-        for x in sorted({x for d in assignments(here, rules) for x in d}):
-            for b, there in enumerate(sets):
-                if b != a and x in there and _swap(sets, a, b, x, rules) is not None:
-                    yield a, b, x
-
-
-def _swap(sets: list[list[Tile]], a: int, b: int, x: Tile, rules: RuleSet) -> list[list[Tile]] | None:
-    """``sets`` with a joker of set a swapped with an x of set b, or None if that leaves either
-    set invalid (or there is no such joker or tile)."""
-    here, there = list(sets[a]), list(sets[b])
-    if JOKER not in here or x not in there:
-        return None
-    here[here.index(JOKER)] = x
-    there[there.index(x)] = JOKER
-    if not (is_valid(here, rules) and is_valid(there, rules)):
-        return None
-    return [here if i == a else there if i == b else s for i, s in enumerate(sets)]
 
 
 def _jokers_present(position: Position) -> Position:

@@ -4,7 +4,8 @@ Every ``import`` and ``from ... import`` counts, nested ones (inside functions, 
 ``TYPE_CHECKING``) included. Dependencies run from values up to the front-ends:
 
 values (words and errors -> rules -> tiles -> sets -> positions -> answers -> files and workers)
--> validator -> integer programs as data -> models -> backends -> solve -> one-turn services
+-> validator -> tables made legal -> integer programs as data -> models -> backends -> solve
+-> one-turn services
 -> game and puzzles -> front-ends (web, then cli, which may start the web app).
 
 A module may import its own layer or a lower one, never a higher one, and never its own package's
@@ -34,6 +35,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("answers", ("solver.joker_account", "solver.solution")),
     ("files and workers", ("solver.files", "solver.executors")),
     ("validator", ("solver.validator",)),
+    ("tables made legal", ("solver.joker_swaps",)),
     ("integer programs as data", ("solver.lp",)),
     ("models", ("solver.model",)),
     ("backends", ("solver.backends",)),

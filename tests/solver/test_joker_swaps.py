@@ -9,6 +9,7 @@ from collections import Counter
 
 import pytest
 
+from solver.joker_swaps import swap
 from solver.position import Position
 from solver.rules import JokerRules, RuleSet
 from solver.solve import Found, SolveOptions, solve
@@ -61,7 +62,7 @@ def test_a_set_left_as_it_was_is_not_swapped() -> None:
     position = Position.from_strings("O9 O13", ["J O12 O11 O10", "J O11 O10"], rules=STRICT)
     free = free_answer(position, ["J O11 O10", "J O9 O10 O11 O12 O13"])
     assert validate(position, free.sets)
-    legal_but_fewer_kept = solve_module._swap(free.sets, 0, 1, Tile.parse("O12"), STRICT)
+    legal_but_fewer_kept = swap(free.sets, 0, 1, Tile.parse("O12"), STRICT)
     assert legal_but_fewer_kept is not None and not validate(position, legal_but_fewer_kept)
     assert solve_module._swapped(position, free) is None
 
