@@ -24,19 +24,20 @@ SWAP_TRIES = 6
 SWAP_PAIRS = 60
 
 
+Swap = tuple[int, int, Tile]  # (a, b, x): a joker of set a for the x of set b
+
+
 def legal_by_swaps(position: Position, table: list[list[Tile]]) -> list[list[Tile]] | None:
     """``table`` made legal by one or two swaps of a joker with a real tile it stands for, none in
     a set that is a table set as it was; None if no swap tried does it."""
     rules = position.rules
     originals = {tuple(sorted(s)) for s in position.table}
     swappable = [tuple(sorted(s)) not in originals for s in table]
-    swaps = [(a, b, x) for a, b, x in joker_swaps(table, rules) if swappable[a] and swappable[b]]
+    singles = [(one, sets) for one, sets in joker_swaps(table, rules) if swappable[one[0]] and swappable[one[1]]]
+    # A pair: the second swap made on the table the first one made (it may leave a set invalid).
+    pairs = (swap(once, a, b, x, rules) for (_, once), ((a, b, x), _) in islice(combinations(singles, 2), SWAP_PAIRS))
     tried = 0
-    chosen = chain(((one,) for one in swaps), islice(combinations(swaps, 2), SWAP_PAIRS))
-    for done in chosen:
-        sets: list[list[Tile]] | None = table
-        for a, b, x in done:
-            sets = None if sets is None else swap(sets, a, b, x, rules)
+    for sets in chain((sets for _, sets in singles), pairs):
         if sets is None:
             continue
         tried += 1
@@ -47,15 +48,17 @@ def legal_by_swaps(position: Position, table: list[list[Tile]]) -> list[list[Til
     return None
 
 
-def joker_swaps(sets: list[list[Tile]], rules: RuleSet) -> Iterator[tuple[int, int, Tile]]:
-    """(a, b, x): a joker of set a stands for x, which set b holds, and the swap leaves both valid."""
+def joker_swaps(sets: list[list[Tile]], rules: RuleSet) -> Iterator[tuple[Swap, list[list[Tile]]]]:
+    """Each swap of a joker of a set for a tile x it stands for in another set that leaves both
+    valid, and the table it makes."""
     for a, here in enumerate(sets):
         if JOKER not in here:
             continue
         for x in sorted({x for d in assignments(here, rules) for x in d}):
             for b, there in enumerate(sets):
-                if b != a and x in there and swap(sets, a, b, x, rules) is not None:
-                    yield a, b, x
+                swapped = swap(sets, a, b, x, rules) if b != a and x in there else None
+                if swapped is not None:
+                    yield (a, b, x), swapped
 
 
 def swap(sets: list[list[Tile]], a: int, b: int, x: Tile, rules: RuleSet) -> list[list[Tile]] | None:
